@@ -1,0 +1,30 @@
+"""Batched 2D position-based dynamics for sphere-and-bone creatures.
+
+A population is the unit of work: every array has a leading batch axis B and all creatures of a
+batch share one topology. Typical use::
+
+    from physics import SimParams, build_model, initial_state, step, examples
+    model = build_model(examples.walker(), batch=150)
+    params = SimParams()
+    state = initial_state(model, params)
+    for t in range(600):
+        state = step(model, state, commands, params)      # commands: (B, M) in [-1, 1]
+
+See ``physics/step.py`` for the stage sequence.
+"""
+
+from . import examples
+from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model
+from .params import SimParams
+from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
+                      kinetic_energy, muscle_lengths, orientation)
+from .state import State, initial_state
+from .step import rollout, step
+from .terrain import TERRAIN_KINDS, Terrain, make_terrain
+
+__all__ = [
+    "examples", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle", "Sphere",
+    "build_model", "SimParams", "State", "initial_state", "step", "rollout", "Terrain",
+    "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
+    "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
+]

@@ -1,0 +1,68 @@
+"""Hot data: the model's per-creature arrays transposed so the batch axis is last.
+
+The solver works on chunks of ``LANES`` creatures with the creature as the innermost loop, which
+lets the compiler vectorise across creatures and keeps independent creatures' dependency chains
+interleaved (a Gauss-Seidel sweep over one creature's bones is a chain of dependent square roots
+and divisions; sixteen creatures side by side are not). Reading ``bone_rest[e, b0:b0 + LANES]``
+is then one contiguous load. The public :class:`~physics.model.Model` keeps the batch axis first;
+this is built once per model and cached on it.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .model import Model
+
+#: creatures per chunk; one chunk is one unit of parallel work
+LANES = 64
+
+_TOPOLOGY = ("bone_a", "bone_b", "bone_rigid", "bone_order", "muscle_bone", "joint_a", "joint_c", "joint_b", "joint_limited",
+             "cluster_start", "cluster_sphere", "pair_a", "pair_b")
+_PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "restitution",
+                 "bone_rest", "bone_compliance", "bone_max_force", "muscle_rest", "muscle_range",
+                 "muscle_speed", "joint_rest", "joint_min", "joint_max", "joint_compliance",
+                 "joint_spring", "cluster_rest", "cluster_stiffness")
+
+Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE)
+
+
+def hot_of(model: Model) -> Hot:
+    """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array), cached."""
+    hot = model.__dict__.get("_hot")
+    if hot is None:
+        rigid = np.all((model.bone_compliance == 0.0) & np.isinf(model.bone_max_force), axis=0)
+        order = np.concatenate([np.flatnonzero(~rigid), np.flatnonzero(rigid)]).astype(np.int64)
+        derived = {"bone_rigid": rigid, "bone_order": order}
+        arrays = [np.ascontiguousarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
+        for n in _PER_CREATURE:
+            a = getattr(model, n)
+            arrays.append(np.ascontiguousarray(np.moveaxis(a, 0, -1)))
+        hot = Hot(*arrays)
+        object.__setattr__(model, "_hot", hot)
+    return hot
+
+
+def workspace_of(model: Model) -> tuple:
+    """Scratch arrays for one step of ``model``'s batch, one slice per chunk, allocated once and
+    reused: allocating them every step costs page faults (they are above glibc's mmap threshold
+    for large batches) that were measured to halve the speed."""
+    work = model.__dict__.get("_work")
+    if work is None:
+        B, P, E, J = model.batch, model.n_spheres, model.n_bones, model.n_joints
+        chunks = (B + LANES - 1) // LANES
+        work = (np.zeros((chunks, P, 2, LANES)),   # x: positions at the substep's start
+                np.zeros((chunks, P, 2, LANES)),   # p: predicted positions
+                np.zeros((chunks, P, 2, LANES)),   # v: velocities
+                np.zeros((chunks, E, 2, LANES)),   # rest lengths this step, 1 / (w_i + w_j + alpha~)
+                np.zeros((chunks, E, LANES)),      # bone multipliers
+                np.zeros((chunks, J, LANES)),      # joint spring multipliers
+                np.zeros((chunks, P, LANES)),      # ground push this substep
+                np.zeros((chunks, P, 3, LANES)),   # contact half-planes
+                np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
+                np.zeros((chunks, P, LANES), np.bool_),  # touching
+                np.zeros((chunks, P), np.bool_))        # sphere may touch the ground this substep
+        object.__setattr__(model, "_work", work)
+    return work

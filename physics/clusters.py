@@ -1,0 +1,59 @@
+"""Rigid clusters by shape matching (Mueller et al. 2005), in 2D.
+
+The best rotation R(phi) taking the rest offsets ``q_i`` (from the rest centre of mass) onto the
+current offsets ``r_i = p_i - com`` minimises ``sum m_i |R q_i - r_i|^2``; its angle is
+``phi = atan2(sum m_i (q_i x r_i), sum m_i (q_i . r_i))``. Seed 000 instead averages per-particle
+angles ``atan2(q_i x r_i, q_i . r_i)``, which breaks when one offset crosses +-180 degrees (the
+3-particle "freak out" in its comments) and when a particle sits at the centre of mass. The goal
+positions ``g_i = com + R q_i`` keep the centre of mass (sum m_i q_i = 0) and, R being optimal,
+carry no net moment, so clusters conserve linear and angular momentum.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def solve_clusters(p, hot, b0, n):
+    """Pull every cluster's members toward its matched rigid shape by its stiffness."""
+    for k in range(hot.cluster_start.shape[0] - 1):
+        s0 = hot.cluster_start[k]
+        s1 = hot.cluster_start[k + 1]
+        for l in range(n):
+            b = b0 + l
+            msum = 0.0
+            cx = 0.0
+            cy = 0.0
+            for q in range(s0, s1):
+                i = hot.cluster_sphere[q]
+                m = hot.mass[i, b]
+                msum += m
+                cx += m * p[i, 0, l]
+                cy += m * p[i, 1, l]
+            cx /= msum
+            cy /= msum
+            sn = 0.0
+            cs = 0.0
+            for q in range(s0, s1):
+                i = hot.cluster_sphere[q]
+                m = hot.mass[i, b]
+                rx = p[i, 0, l] - cx
+                ry = p[i, 1, l] - cy
+                qx = hot.cluster_rest[q, 0, b]
+                qy = hot.cluster_rest[q, 1, b]
+                sn += m * (qx * ry - qy * rx)
+                cs += m * (qx * rx + qy * ry)
+            phi = np.arctan2(sn, cs)
+            c = np.cos(phi)
+            s = np.sin(phi)
+            k_ = hot.cluster_stiffness[k, b]
+            for q in range(s0, s1):
+                i = hot.cluster_sphere[q]
+                if hot.inv_mass[i, b] == 0.0:
+                    continue
+                qx = hot.cluster_rest[q, 0, b]
+                qy = hot.cluster_rest[q, 1, b]
+                gx = cx + c * qx - s * qy
+                gy = cy + s * qx + c * qy
+                p[i, 0, l] += (gx - p[i, 0, l]) * k_
+                p[i, 1, l] += (gy - p[i, 1, l]) * k_

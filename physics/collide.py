@@ -1,0 +1,138 @@
+"""Sphere-sphere collisions: inside a creature, and between the creatures of a shared arena.
+
+Both resolve an overlap ``pen = r_i + r_j - |p_i - p_j| > 0`` by moving the two spheres apart
+along their centre line in proportion to their inverse masses (equal and opposite momentum).
+
+Inside a creature the candidate pairs are fixed by the topology (every pair not already joined by
+a bone, joint or cluster), so for the few spheres of one creature a flat list beats any broad
+phase. Between creatures the spheres of the whole batch are binned in a uniform grid, hashed into
+a table by cell (seed 004's spatial hashing), and each sphere is tested against the 3 x 3 cells
+around its own. The arena pass runs once per step on one thread in index order, so it is
+deterministic; it also removes the approaching normal velocity of each colliding pair
+(an inelastic, momentum-conserving impact, seed 003's averaging of the lost velocity).
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def solve_self_collisions(p, hot, b0, n):
+    """Separate overlapping spheres of the same creature (candidate pairs from the model)."""
+    for c in range(hot.pair_a.shape[0]):
+        i = hot.pair_a[c]
+        j = hot.pair_b[c]
+        for l in range(n):
+            b = b0 + l
+            wi = hot.inv_mass[i, b]
+            wj = hot.inv_mass[j, b]
+            dx = p[i, 0, l] - p[j, 0, l]
+            dy = p[i, 1, l] - p[j, 1, l]
+            d = np.sqrt(dx * dx + dy * dy)
+            pen = hot.radius[i, b] + hot.radius[j, b] - d
+            if pen <= 0.0 or d < 1e-12 or wi + wj <= 0.0:
+                continue
+            s = pen / ((wi + wj) * d)
+            p[i, 0, l] += wi * s * dx
+            p[i, 1, l] += wi * s * dy
+            p[j, 0, l] -= wj * s * dx
+            p[j, 1, l] -= wj * s * dy
+
+
+@njit(cache=True)
+def _cell_hash(cx, cy, mask):
+    return ((cx * 73856093) ^ (cy * 19349663)) & mask
+
+
+@njit(cache=True)
+def build_grid(pos, cell):
+    """Bin all B * P spheres into a hashed uniform grid of ``cell``-sized squares.
+
+    Returns ``(cx, cy, start, order)``: each sphere's integer cell, and the spheres sorted by
+    hash bucket, bucket h holding ``order[start[h]:start[h + 1]]`` (a counting sort)."""
+    B, P = pos.shape[0], pos.shape[1]
+    N = B * P
+    size = 1
+    while size < 2 * N:
+        size *= 2
+    mask = size - 1
+    cx = np.empty(N, np.int64)
+    cy = np.empty(N, np.int64)
+    key = np.empty(N, np.int64)
+    count = np.zeros(size + 1, np.int64)
+    for b in range(B):
+        for i in range(P):
+            k = b * P + i
+            cx[k] = np.int64(np.floor(pos[b, i, 0] / cell))
+            cy[k] = np.int64(np.floor(pos[b, i, 1] / cell))
+            key[k] = _cell_hash(cx[k], cy[k], mask)
+            count[key[k] + 1] += 1
+    for h in range(size):
+        count[h + 1] += count[h]
+    start = count.copy()
+    fill = count[:-1].copy()
+    order = np.empty(N, np.int64)
+    for k in range(N):
+        order[fill[key[k]]] = k
+        fill[key[k]] += 1
+    return cx, cy, start, order
+
+
+@njit(cache=True)
+def collide_arena(pos, vel, mass, inv_mass, radius):
+    """Separate overlapping spheres of different creatures and stop their approach.
+
+    pos, vel : (B, P, 2), changed in place; mass, inv_mass, radius : (B, P). Returns the number
+    of colliding pairs."""
+    B, P = pos.shape[0], pos.shape[1]
+    rmax = 0.0
+    for b in range(B):
+        for i in range(P):
+            rmax = max(rmax, radius[b, i])
+    if rmax <= 0.0:
+        return 0
+    cell = 2.0 * rmax
+    cx, cy, start, order = build_grid(pos, cell)
+    mask = start.shape[0] - 2
+    hits = 0
+    for k in range(B * P):
+        bk = k // P
+        ik = k - bk * P
+        for ox in range(-1, 2):
+            for oy in range(-1, 2):
+                gx = cx[k] + ox
+                gy = cy[k] + oy
+                h = _cell_hash(gx, gy, mask)
+                for s in range(start[h], start[h + 1]):
+                    q = order[s]
+                    if q <= k or cx[q] != gx or cy[q] != gy:
+                        continue
+                    bq = q // P
+                    if bq == bk:
+                        continue
+                    iq = q - bq * P
+                    dx = pos[bk, ik, 0] - pos[bq, iq, 0]
+                    dy = pos[bk, ik, 1] - pos[bq, iq, 1]
+                    d = np.sqrt(dx * dx + dy * dy)
+                    pen = radius[bk, ik] + radius[bq, iq] - d
+                    wk = inv_mass[bk, ik]
+                    wq = inv_mass[bq, iq]
+                    if pen <= 0.0 or d < 1e-12 or wk + wq <= 0.0:
+                        continue
+                    hits += 1
+                    nx = dx / d
+                    ny = dy / d
+                    s_ = pen / (wk + wq)
+                    pos[bk, ik, 0] += wk * s_ * nx
+                    pos[bk, ik, 1] += wk * s_ * ny
+                    pos[bq, iq, 0] -= wq * s_ * nx
+                    pos[bq, iq, 1] -= wq * s_ * ny
+                    # inelastic impact: remove the approaching relative normal velocity
+                    vrel = (vel[bk, ik, 0] - vel[bq, iq, 0]) * nx + (vel[bk, ik, 1] - vel[bq, iq, 1]) * ny
+                    if vrel < 0.0:
+                        j = -vrel / (wk + wq)
+                        vel[bk, ik, 0] += wk * j * nx
+                        vel[bk, ik, 1] += wk * j * ny
+                        vel[bq, iq, 0] -= wq * j * nx
+                        vel[bq, iq, 1] -= wq * j * ny
+    return hits

@@ -1,0 +1,158 @@
+"""Ground contact: push spheres out of the terrain, Coulomb friction, velocity rejection.
+
+Three parts, in this order within a substep:
+
+1. ``find_contacts`` (once per substep) turns the terrain near each sphere into a half-plane.
+2. ``solve_ground`` (inside the relaxation sweeps) moves a sphere that is closer than its radius
+   to its plane out along the normal, and applies Coulomb friction at position level (Macklin
+   et al. 2014): the sphere's tangential displacement over the substep is cancelled if it is
+   within ``mu_s`` times the normal push so far (static: nothing creeps down a slope that
+   friction can hold), else shortened by ``mu_k`` times the push (kinetic). On positions rather
+   than velocities, because a velocity zeroed after the sphere has moved still lets it slide
+   ``g sin(theta) h^2`` every substep; inside the sweeps rather than after them, because the
+   bones then repair what friction moved.
+3. ``finish_ground`` pushes out once more (nothing ends a substep inside the ground) and records
+   who touches; after velocity recovery, ``reject_ground_velocity`` applies seed 003's
+   non-bouncing collision: the normal velocity into the surface is removed (its rejection from
+   the normal is kept); with restitution e the sphere leaves at ``e`` times its approach speed,
+   if that was above ``bounce_speed`` (so resting contacts do not jitter).
+"""
+
+import numpy as np
+from numba import njit
+
+from .terrain import closest_on_terrain, terrain_top
+
+
+@njit(cache=True)
+def find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop):
+    """Contact generation, once per substep: the terrain near each sphere's predicted position
+    as a half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from
+    the closest point of the terrain. The sweeps then solve the plane, which is cheap and
+    vectorises, instead of searching the polyline again and again. On flat ground and slopes the
+    plane is exact; near a corner it is the tangent at the closest point, and the next substep
+    looks again.
+
+    A sphere clearly above the terrain gets a plane far below it instead of an exact query: first
+    against the terrain's highest point (a test over the whole lane row, which vectorises), then
+    against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
+    touch the ground with sphere i this substep; the sweeps skip the others."""
+    top = blocks[2]
+    for i in range(p.shape[0]):
+        px = p[i, 0]
+        py = p[i, 1]
+        nx = plane[i, 0]
+        ny = plane[i, 1]
+        c = plane[i, 2]
+        rad = hot.radius[i, b0:b0 + n]
+        x0 = x[i, 0]
+        y0 = x[i, 1]
+        near = 0
+        for l in range(n):
+            dx = px[l] - x0[l]
+            dy = py[l] - y0[l]
+            reach = rad[l] + np.sqrt(dx * dx + dy * dy) + slop
+            nx[l] = 0.0
+            ny[l] = reach     # scratch until the exact query below
+            c[l] = -np.inf
+            near += py[l] - reach <= top
+        active[i] = near > 0
+        if near == 0:
+            continue
+        for l in range(n):
+            reach = ny[l]
+            ny[l] = 1.0
+            if py[l] - reach > terrain_top(blocks, px[l] - reach, px[l] + reach):
+                continue
+            d, gx, gy = closest_on_terrain(table, px[l], py[l], reach)
+            nx[l] = gx
+            ny[l] = gy
+            c[l] = gx * px[l] + gy * py[l] - d + rad[l]
+
+
+@njit(cache=True)
+def solve_ground(x, p, plane, active, dn, hot, b0, n):
+    """Push spheres out of their contact half-plane, with Coulomb friction.
+
+    The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
+    substep. Friction acts on the sphere's tangential displacement over the substep (from ``x``):
+    if it is within ``mu_s * dn`` it is cancelled (static: it does not creep), otherwise it loses
+    ``mu_k`` times this projection's push (kinetic; over a substep that adds up to ``mu_k * dn``).
+    Done inside the sweeps, so the bones that follow repair what friction moved."""
+    for i in range(p.shape[0]):
+        if not active[i]:
+            continue
+        px = p[i, 0]
+        py = p[i, 1]
+        x0 = x[i, 0]
+        y0 = x[i, 1]
+        nx = plane[i, 0]
+        ny = plane[i, 1]
+        c = plane[i, 2]
+        push = dn[i]
+        w = hot.inv_mass[i, b0:b0 + n]
+        mu_s = hot.friction[i, b0:b0 + n]
+        mu_k = hot.kinetic_friction[i, b0:b0 + n]
+        for l in range(n):
+            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
+            pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
+            px[l] += nx[l] * pen
+            py[l] += ny[l] * pen
+            total = push[l] + pen
+            push[l] = total
+            # friction along the tangent t = (-ny, nx)
+            tx = -ny[l]
+            ty = nx[l]
+            slide = (px[l] - x0[l]) * tx + (py[l] - y0[l]) * ty
+            kinetic = min(mu_k[l] * pen, abs(slide))
+            cut = slide if abs(slide) <= mu_s[l] * total else (kinetic if slide > 0.0 else -kinetic)
+            cut = cut if total > 0.0 else 0.0
+            px[l] -= cut * tx
+            py[l] -= cut * ty
+
+
+@njit(cache=True)
+def finish_ground(p, v, plane, touching, vn_in, hot, b0, n, slop):
+    """Last push-out of the substep, so that nothing ends inside the ground; record which spheres
+    touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along the normal
+    (``vn_in : (P, LANES)``, negative when approaching) for restitution."""
+    for i in range(p.shape[0]):
+        px = p[i, 0]
+        py = p[i, 1]
+        vx = v[i, 0]
+        vy = v[i, 1]
+        nx = plane[i, 0]
+        ny = plane[i, 1]
+        c = plane[i, 2]
+        touch = touching[i]
+        vn = vn_in[i]
+        w = hot.inv_mass[i, b0:b0 + n]
+        for l in range(n):
+            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
+            touch[l] = pen >= -slop
+            pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
+            px[l] += nx[l] * pen
+            py[l] += ny[l] * pen
+            vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
+
+
+@njit(cache=True)
+def reject_ground_velocity(v, plane, touching, vn_in, hot, b0, n, bounce_speed):
+    """Remove velocity into the ground (seed 003's rejection); bounce with restitution."""
+    for i in range(v.shape[0]):
+        vx = v[i, 0]
+        vy = v[i, 1]
+        nx = plane[i, 0]
+        ny = plane[i, 1]
+        touch = touching[i]
+        approach_v = vn_in[i]
+        e = hot.restitution[i, b0:b0 + n]
+        for l in range(n):
+            vn = vx[l] * nx[l] + vy[l] * ny[l]
+            target = max(vn, 0.0)
+            approach = -approach_v[l]
+            bounce = e[l] * approach if approach > bounce_speed else 0.0
+            target = max(target, bounce)
+            dv = target - vn if touch[l] else 0.0
+            vx[l] += dv * nx[l]
+            vy[l] += dv * ny[l]

@@ -1,0 +1,37 @@
+"""Verlet integration in velocity form, and velocity recovered from positions.
+
+Störmer-Verlet ``x[n+1] = 2 x[n] - x[n-1] + a h^2`` is written as ``v += a h; p = x + v h`` with
+``v`` the half-step velocity ``(x[n] - x[n-1]) / h``; after the constraints have moved ``p``,
+``v = (p - x) / h`` (Jakobsen: velocity is implicit in the positions). Arrays are one chunk:
+``x, p, v : (P, 2, LANES)``, of which the first ``n`` lanes are live.
+"""
+
+from numba import njit
+
+
+@njit(cache=True)
+def predict(x, v, p, gx, gy, h, drag, n):
+    """Apply gravity and drag to the velocities, then move the predicted positions."""
+    keep = max(0.0, 1.0 - drag * h)
+    for i in range(x.shape[0]):
+        for k, g in ((0, gx), (1, gy)):
+            xr = x[i, k]
+            vr = v[i, k]
+            pr = p[i, k]
+            for l in range(n):
+                vk = (vr[l] + g * h) * keep
+                vr[l] = vk
+                pr[l] = xr[l] + vk * h
+
+
+@njit(cache=True)
+def recover_velocity(x, p, v, h, n):
+    """Velocity is what the positions did over the substep."""
+    inv_h = 1.0 / h
+    for i in range(x.shape[0]):
+        for k in range(2):
+            xr = x[i, k]
+            vr = v[i, k]
+            pr = p[i, k]
+            for l in range(n):
+                vr[l] = (pr[l] - xr[l]) * inv_h

@@ -1,0 +1,366 @@
+"""Bodies and models: what a creature is made of, and the static arrays the solver reads.
+
+A :class:`Body` is a plain description of one creature (lists of spheres, bones, joints and
+clusters, in SI units and radians). :func:`build_model` turns it into a :class:`Model` for a batch
+of ``B`` creatures that share its topology. Per-creature values carry the batch axis first, so a
+caller may vary them across the batch (different masses, muscle strengths...) after building.
+
+Axis letters: B batch, P spheres (particles), E bones (muscles included), M muscles, J joints,
+K clusters, Q cluster members (all clusters concatenated), C self-collision candidate pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
+           "MAX_MUSCLE_RANGE"]
+
+#: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
+MAX_MUSCLE_RANGE = 0.9
+
+
+@dataclass
+class Sphere:
+    """A sphere (particle). ``friction`` is the static Coulomb coefficient; ``kinetic_friction``
+    defaults to it. ``restitution`` in [0, 1] is the bounce off the ground."""
+
+    pos: tuple[float, float]
+    radius: float = 0.1
+    mass: float = 1.0
+    friction: float = 0.8
+    kinetic_friction: float | None = None
+    restitution: float = 0.0
+    fixed: bool = False  # pinned in place (infinite mass for the solver), e.g. a pendulum's pivot
+
+
+@dataclass
+class Muscle:
+    """What makes a bone a muscle. The command c in [-1, 1] sets the target length
+    ``rest * (1 + c * range)``; the length moves toward it at most ``speed * rest`` metres per
+    second, and the muscle pulls or pushes with at most ``strength`` newtons."""
+
+    range: float = 0.3
+    strength: float = 150.0
+    speed: float = 2.0
+
+
+@dataclass
+class Bone:
+    """A distance constraint between spheres ``a`` and ``b``. ``rest`` defaults to their initial
+    distance. ``compliance`` (m/N, XPBD) is 0 for a rigid bone."""
+
+    a: int
+    b: int
+    rest: float | None = None
+    compliance: float = 0.0
+    muscle: Muscle | None = None
+
+
+@dataclass
+class Joint:
+    """An angle constraint at sphere ``c`` between the bones c-a and c-b.
+
+    The joint angle is the signed angle from (a - c) to (b - c), in (-pi, pi]. A ``hinge`` keeps it
+    within ``[min_angle, max_angle]`` (radians); a ``free`` joint has no limit. With ``stiffness``
+    > 0 (N m / rad) the joint also springs back toward its rest angle (the initial angle)."""
+
+    c: int
+    a: int
+    b: int
+    kind: str = "hinge"
+    min_angle: float = -np.pi
+    max_angle: float = np.pi
+    stiffness: float = 0.0
+
+
+@dataclass
+class Cluster:
+    """Spheres held in their initial shape by shape matching. ``stiffness`` in (0, 1] is the
+    fraction of the way to the matched shape that each relaxation iteration moves them."""
+
+    spheres: list[int]
+    stiffness: float = 1.0
+
+
+@dataclass
+class Body:
+    """One creature: spheres, bones (some of them muscles), joints and rigid clusters."""
+
+    spheres: list[Sphere]
+    bones: list[Bone] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    clusters: list[Cluster] = field(default_factory=list)
+    self_collision: bool = False
+    name: str = "body"
+
+
+@dataclass(frozen=True)
+class Model:
+    """Static arrays of a batch of creatures sharing one topology.
+
+    Topology (shared by the batch)
+    ------------------------------
+    bone_a, bone_b : ndarray of int64, shape (E,)
+        Sphere indices of each bone.
+    muscle_bone : ndarray of int64, shape (M,)
+        Which bone each muscle drives.
+    joint_a, joint_c, joint_b : ndarray of int64, shape (J,)
+        Sphere indices; the joint sits at ``c`` between bones c-a and c-b.
+    joint_limited : ndarray of bool, shape (J,)
+        True for hinges (angle limits), False for free joints.
+    cluster_start : ndarray of int64, shape (K + 1,)
+        Cluster k owns members ``cluster_start[k]:cluster_start[k + 1]``.
+    cluster_sphere : ndarray of int64, shape (Q,)
+        Sphere index of each cluster member.
+    pair_a, pair_b : ndarray of int64, shape (C,)
+        Sphere pairs checked for self-collision (empty when it is off): every pair not joined by
+        a bone, a joint or a cluster.
+
+    Per creature
+    ------------
+    rest_pos : ndarray, shape (B, P, 2)
+        Initial sphere positions (m).
+    mass, inv_mass, radius : ndarray, shape (B, P)
+    friction, kinetic_friction, restitution : ndarray, shape (B, P)
+    bone_rest, bone_compliance : ndarray, shape (B, E)
+    bone_max_force : ndarray, shape (B, E)
+        Largest force a bone may exert (N): ``inf`` for bones, the strength for muscles.
+    muscle_rest, muscle_range, muscle_speed : ndarray, shape (B, M)
+    joint_rest, joint_min, joint_max, joint_compliance : ndarray, shape (B, J)
+        Angles in radians; compliance is 1 / stiffness (0 for no spring, see ``joint_spring``).
+    joint_spring : ndarray of bool, shape (B, J)
+    cluster_rest : ndarray, shape (B, Q, 2)
+        Each member's rest offset from its cluster's centre of mass.
+    cluster_stiffness : ndarray, shape (B, K)
+    """
+
+    name: str
+    bone_a: np.ndarray
+    bone_b: np.ndarray
+    muscle_bone: np.ndarray
+    joint_a: np.ndarray
+    joint_c: np.ndarray
+    joint_b: np.ndarray
+    joint_limited: np.ndarray
+    cluster_start: np.ndarray
+    cluster_sphere: np.ndarray
+    pair_a: np.ndarray
+    pair_b: np.ndarray
+    rest_pos: np.ndarray
+    mass: np.ndarray
+    inv_mass: np.ndarray
+    radius: np.ndarray
+    friction: np.ndarray
+    kinetic_friction: np.ndarray
+    restitution: np.ndarray
+    bone_rest: np.ndarray
+    bone_compliance: np.ndarray
+    bone_max_force: np.ndarray
+    muscle_rest: np.ndarray
+    muscle_range: np.ndarray
+    muscle_speed: np.ndarray
+    joint_rest: np.ndarray
+    joint_min: np.ndarray
+    joint_max: np.ndarray
+    joint_compliance: np.ndarray
+    joint_spring: np.ndarray
+    cluster_rest: np.ndarray
+    cluster_stiffness: np.ndarray
+
+    @property
+    def batch(self) -> int:
+        return self.rest_pos.shape[0]
+
+    @property
+    def n_spheres(self) -> int:
+        return self.rest_pos.shape[1]
+
+    @property
+    def n_bones(self) -> int:
+        return self.bone_a.shape[0]
+
+    @property
+    def n_muscles(self) -> int:
+        return self.muscle_bone.shape[0]
+
+    @property
+    def n_joints(self) -> int:
+        return self.joint_c.shape[0]
+
+    @property
+    def n_clusters(self) -> int:
+        return self.cluster_start.shape[0] - 1
+
+    def total_mass(self) -> np.ndarray:
+        """Mass of each creature (kg), shape (B,)."""
+        return self.mass.sum(axis=1)
+
+    def subset(self, index) -> "Model":
+        """The model of creatures ``index`` (an int array or slice) of this batch."""
+        kw = {}
+        for name, value in self.__dict__.items():
+            if name.startswith("_"):
+                continue  # caches of this batch's layout
+            if name in _PER_CREATURE:
+                value = np.ascontiguousarray(value[index])
+            kw[name] = value
+        return Model(**kw)
+
+
+_PER_CREATURE = ("rest_pos", "mass", "inv_mass", "radius", "friction", "kinetic_friction",
+                 "restitution", "bone_rest", "bone_compliance", "bone_max_force", "muscle_rest",
+                 "muscle_range", "muscle_speed", "joint_rest", "joint_min", "joint_max",
+                 "joint_compliance", "joint_spring", "cluster_rest", "cluster_stiffness")
+
+
+def _angle(pa, pc, pb) -> float:
+    ux, uy = pa[0] - pc[0], pa[1] - pc[1]
+    vx, vy = pb[0] - pc[0], pb[1] - pc[1]
+    return float(np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy))
+
+
+def build_model(body: Body, batch: int = 1) -> Model:
+    """Replicate ``body`` ``batch`` times into a :class:`Model`.
+
+    Raises ValueError with a one-line reason for a body the solver cannot hold (bad indices,
+    non-positive masses or radii, zero-length bones, muscle ranges beyond
+    :data:`MAX_MUSCLE_RANGE`). Designs are checked more thoroughly, with file positions, by the
+    YAML loader; this is the engine's own last line of defence.
+    """
+    if batch < 1:
+        raise ValueError("batch must be at least 1")
+    P = len(body.spheres)
+    if P == 0:
+        raise ValueError("a body needs at least one sphere")
+    pos = np.array([s.pos for s in body.spheres], dtype=np.float64).reshape(P, 2)
+    mass = np.array([s.mass for s in body.spheres], dtype=np.float64)
+    radius = np.array([s.radius for s in body.spheres], dtype=np.float64)
+    if not np.all(np.isfinite(pos)):
+        raise ValueError("sphere positions must be finite")
+    if np.any(~(mass > 0)) or np.any(~(radius > 0)):
+        raise ValueError("sphere masses and radii must be positive")
+    fixed = np.array([s.fixed for s in body.spheres], dtype=np.bool_)
+    mu_s = np.array([s.friction for s in body.spheres], dtype=np.float64)
+    mu_k = np.array([s.friction if s.kinetic_friction is None else s.kinetic_friction
+                     for s in body.spheres], dtype=np.float64)
+    rest_c = np.array([s.restitution for s in body.spheres], dtype=np.float64)
+    if np.any(mu_s < 0) or np.any(mu_k < 0) or np.any(mu_k > mu_s + 1e-12):
+        raise ValueError("friction must be >= 0 and kinetic friction at most the static one")
+    if np.any(rest_c < 0) or np.any(rest_c > 1):
+        raise ValueError("restitution must be within [0, 1]")
+
+    def check_sphere(i, what):
+        if not (0 <= i < P):
+            raise ValueError(f"{what} refers to sphere {i}, which does not exist")
+
+    E = len(body.bones)
+    bone_a = np.array([b.a for b in body.bones], dtype=np.int64)
+    bone_b = np.array([b.b for b in body.bones], dtype=np.int64)
+    bone_rest = np.zeros(E)
+    bone_comp = np.array([b.compliance for b in body.bones], dtype=np.float64)
+    bone_force = np.full(E, np.inf)
+    muscles, m_range, m_speed = [], [], []
+    for e, bone in enumerate(body.bones):
+        check_sphere(bone.a, f"bone {e}")
+        check_sphere(bone.b, f"bone {e}")
+        if bone.a == bone.b:
+            raise ValueError(f"bone {e} joins sphere {bone.a} to itself")
+        length = float(np.hypot(*(pos[bone.a] - pos[bone.b])))
+        bone_rest[e] = length if bone.rest is None else bone.rest
+        if not bone_rest[e] > 1e-9:
+            raise ValueError(f"bone {e} has zero length")
+        if bone.compliance < 0:
+            raise ValueError(f"bone {e} has negative compliance")
+        if bone.muscle is not None:
+            m = bone.muscle
+            if not (0 < m.range <= MAX_MUSCLE_RANGE):
+                raise ValueError(f"muscle on bone {e}: range {m.range} outside (0, {MAX_MUSCLE_RANGE}]")
+            if not (m.strength > 0 and m.speed > 0):
+                raise ValueError(f"muscle on bone {e}: strength and speed must be positive")
+            muscles.append(e)
+            m_range.append(m.range)
+            m_speed.append(m.speed)
+            bone_force[e] = m.strength
+
+    J = len(body.joints)
+    joint_rest, joint_min, joint_max, joint_comp, joint_spring, limited = [], [], [], [], [], []
+    for j, jt in enumerate(body.joints):
+        for i in (jt.a, jt.b, jt.c):
+            check_sphere(i, f"joint {j}")
+        if len({jt.a, jt.b, jt.c}) != 3:
+            raise ValueError(f"joint {j} needs three different spheres")
+        if jt.kind not in ("hinge", "free"):
+            raise ValueError(f"joint {j}: kind must be 'hinge' or 'free', not {jt.kind!r}")
+        rest = _angle(pos[jt.a], pos[jt.c], pos[jt.b])
+        lo, hi = float(jt.min_angle), float(jt.max_angle)
+        if jt.kind == "hinge":
+            if not (-np.pi <= lo <= hi <= np.pi):
+                raise ValueError(f"joint {j}: need -180 <= min <= max <= 180 degrees")
+            if not (lo - 1e-9 <= rest <= hi + 1e-9):
+                raise ValueError(f"joint {j}: its initial angle {np.degrees(rest):.1f} deg is outside its limits")
+        joint_rest.append(rest)
+        joint_min.append(lo)
+        joint_max.append(hi)
+        limited.append(jt.kind == "hinge")
+        joint_spring.append(jt.stiffness > 0)
+        joint_comp.append(1.0 / jt.stiffness if jt.stiffness > 0 else 0.0)
+
+    starts, members, cl_rest, cl_k = [0], [], [], []
+    for k, cl in enumerate(body.clusters):
+        idx = list(cl.spheres)
+        for i in idx:
+            check_sphere(i, f"cluster {k}")
+        if len(idx) < 2 or len(set(idx)) != len(idx):
+            raise ValueError(f"cluster {k} needs two or more different spheres")
+        if not (0 < cl.stiffness <= 1):
+            raise ValueError(f"cluster {k}: stiffness must be within (0, 1]")
+        m = mass[idx]
+        com = (m[:, None] * pos[idx]).sum(0) / m.sum()
+        members += idx
+        cl_rest += list(pos[idx] - com)
+        cl_k.append(cl.stiffness)
+        starts.append(len(members))
+
+    pairs_a, pairs_b = [], []
+    if body.self_collision:
+        linked = {(min(a, b), max(a, b)) for a, b in zip(bone_a.tolist(), bone_b.tolist())}
+        for jt in body.joints:
+            linked.add((min(jt.a, jt.b), max(jt.a, jt.b)))
+        for cl in body.clusters:
+            for i in cl.spheres:
+                for k in cl.spheres:
+                    linked.add((min(i, k), max(i, k)))
+        for i in range(P):
+            for k in range(i + 1, P):
+                if (i, k) not in linked:
+                    pairs_a.append(i)
+                    pairs_b.append(k)
+
+    def rep(a, dtype=np.float64):
+        a = np.asarray(a, dtype=dtype)
+        return np.ascontiguousarray(np.broadcast_to(a, (batch,) + a.shape))
+
+    M = len(muscles)
+    ints = lambda v: np.asarray(v, dtype=np.int64).reshape(-1)  # noqa: E731
+    return Model(
+        name=body.name,
+        bone_a=ints(bone_a), bone_b=ints(bone_b), muscle_bone=ints(muscles),
+        joint_a=ints([j.a for j in body.joints]), joint_c=ints([j.c for j in body.joints]),
+        joint_b=ints([j.b for j in body.joints]), joint_limited=np.asarray(limited, dtype=np.bool_).reshape(J),
+        cluster_start=ints(starts), cluster_sphere=ints(members),
+        pair_a=ints(pairs_a), pair_b=ints(pairs_b),
+        rest_pos=rep(pos), mass=rep(mass), inv_mass=rep(np.where(fixed, 0.0, 1.0 / mass)), radius=rep(radius),
+        friction=rep(mu_s), kinetic_friction=rep(mu_k), restitution=rep(rest_c),
+        bone_rest=rep(bone_rest.reshape(E)), bone_compliance=rep(bone_comp.reshape(E)),
+        bone_max_force=rep(bone_force.reshape(E)),
+        muscle_rest=rep(bone_rest[np.asarray(muscles, dtype=np.int64)].reshape(M)),
+        muscle_range=rep(np.asarray(m_range).reshape(M)), muscle_speed=rep(np.asarray(m_speed).reshape(M)),
+        joint_rest=rep(np.asarray(joint_rest).reshape(J)), joint_min=rep(np.asarray(joint_min).reshape(J)),
+        joint_max=rep(np.asarray(joint_max).reshape(J)), joint_compliance=rep(np.asarray(joint_comp).reshape(J)),
+        joint_spring=rep(np.asarray(joint_spring, dtype=np.bool_).reshape(J), dtype=np.bool_),
+        cluster_rest=rep(np.asarray(cl_rest, dtype=np.float64).reshape(len(members), 2)),
+        cluster_stiffness=rep(np.asarray(cl_k).reshape(len(cl_k))),
+    )

@@ -1,0 +1,180 @@
+"""One step of the world, for a whole batch of creatures at once.
+
+Stage sequence of :func:`step` (``h = dt / substeps``)::
+
+    drive_muscles            muscle rest lengths move toward the commands (rate-limited), once per step
+    for each substep:
+        predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
+        find_contacts        the terrain near each sphere as a half-plane  (contact generation)
+        for each iteration:  constraint relaxation, Gauss-Seidel (Jakobsen)
+            solve_bones      XPBD distance constraints; muscles clamp their force to their strength
+            solve_joints     angular springs, then hinge limits
+            solve_clusters   shape matching of rigid clusters
+            solve_self_collisions
+            solve_ground     push out of the contact half-plane; Coulomb friction, static and kinetic
+        solve_bones          once more, rigid bones only: the skeleton has the last word
+        finish_ground        last push-out (nothing ends inside the ground), contact flags
+        recover_velocity     v = (p - x) / h
+        reject_ground_velocity   remove velocity into the ground; bounce by restitution
+    collide_arena            between creatures, once per step, if the arena is shared
+
+Every stage but the last works on one chunk of ``LANES`` creatures at a time (``physics/_hot.py``
+says why), chunks in parallel; a creature's result does not depend on its chunk-mates, the
+number of threads, or the batch it is in. The arena stage couples creatures, so it runs on one
+thread, in a fixed order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._hot import LANES, hot_of, workspace_of
+from .bones import drive_muscles, prepare_bones, solve_bones
+from .clusters import solve_clusters
+from .collide import collide_arena, solve_self_collisions
+from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
+from .integrate import predict, recover_velocity
+from .joints import solve_joints
+from .model import Model
+from .params import SimParams
+from .state import State
+from .terrain import Terrain
+
+__all__ = ["step", "rollout"]
+
+
+@njit(parallel=True, cache=True)
+def _step_batch(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work, table, blocks,
+                dt, substeps, iterations, gravity, drag, bounce_speed, slop, ground, self_collision):
+    B, P = pos.shape[0], pos.shape[1]
+    chunks = (B + LANES - 1) // LANES
+    h = dt / substeps
+    X, Pp, V, REST, LAM, LAMJ, DN, PLANE, VN, TOUCH, ACTIVE = work
+    for c in prange(chunks):
+        b0 = c * LANES
+        n = min(LANES, B - b0)
+        x = X[c]
+        p = Pp[c]
+        v = V[c]
+        rest = REST[c]
+        lam = LAM[c]
+        lamj = LAMJ[c]
+        dn = DN[c]
+        plane = PLANE[c]
+        vn = VN[c]
+        touching = TOUCH[c]
+        active = ACTIVE[c]
+        # gather
+        for i in range(P):
+            for k in range(2):
+                for l in range(n):
+                    x[i, k, l] = pos[b0 + l, i, k]
+                    v[i, k, l] = vel[b0 + l, i, k]
+        drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
+        prepare_bones(rest, hot, b0, n, h)
+        for s in range(substeps):
+            predict(x, v, p, 0.0, -gravity, h, drag, n)
+            lam[:, :] = 0.0
+            lamj[:, :] = 0.0
+            dn[:, :] = 0.0
+            if ground:
+                find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop)
+            for it in range(iterations):
+                solve_bones(p, rest, lam, hot, b0, n, h)
+                solve_joints(p, lamj, hot, b0, n, h)
+                solve_clusters(p, hot, b0, n)
+                if self_collision:
+                    solve_self_collisions(p, hot, b0, n)
+                if ground:
+                    solve_ground(x, p, plane, active, dn, hot, b0, n)
+            solve_bones(p, rest, lam, hot, b0, n, h, True)
+            if ground:
+                finish_ground(p, v, plane, touching, vn, hot, b0, n, slop)
+            recover_velocity(x, p, v, h, n)
+            if ground:
+                reject_ground_velocity(v, plane, touching, vn, hot, b0, n, bounce_speed)
+            # the substep's end is the next one's start
+            for i in range(P):
+                for k in range(2):
+                    for l in range(n):
+                        x[i, k, l] = p[i, k, l]
+        # scatter
+        for i in range(P):
+            for l in range(n):
+                out_contact[b0 + l, i] = touching[i, l]
+                for k in range(2):
+                    out_pos[b0 + l, i, k] = x[i, k, l]
+                    out_vel[b0 + l, i, k] = v[i, k, l]
+
+
+def step(model: Model, state: State, commands, params: SimParams | None = None,
+         terrain: Terrain | None = None) -> State:
+    """Advance every creature of the batch by ``params.dt``.
+
+    Parameters
+    ----------
+    model : Model
+        The batch's static arrays (B creatures).
+    state : State
+        The current state; it is not modified.
+    commands : ndarray, shape (B, M), or None
+        Muscle commands in [-1, 1] (clipped; NaN counts as 0). None holds every muscle at rest.
+    params : SimParams
+        Defaults to ``SimParams()``.
+    terrain : Terrain
+        Defaults to flat ground at height 0. Ignored when ``params.ground`` is False.
+
+    Returns
+    -------
+    State
+        The new state.
+    """
+    params = params or SimParams()
+    terrain = terrain or _FLAT
+    B, P = state.pos.shape[0], state.pos.shape[1]
+    M = model.n_muscles
+    if B != model.batch or P != model.n_spheres:
+        raise ValueError(f"state is for {B} creatures of {P} spheres, model for {model.batch} of {model.n_spheres}")
+    if commands is None:
+        cmd = np.zeros((B, M))
+    else:
+        cmd = np.ascontiguousarray(commands, dtype=np.float64)
+        if cmd.shape != (B, M):
+            raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
+    out_pos = np.empty_like(state.pos)
+    out_vel = np.empty_like(state.vel)
+    out_len = np.empty_like(state.muscle_len)
+    out_contact = np.empty((B, P), dtype=np.bool_)
+    _step_batch(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
+                hot_of(model), workspace_of(model), terrain.table, terrain.blocks, float(params.dt), int(params.substeps),
+                int(params.iterations), float(params.gravity), float(params.damping),
+                float(params.bounce_speed), float(params.contact_slop), bool(params.ground),
+                bool(params.self_collision and model.pair_a.shape[0] > 0))
+    if params.arena_collision and B > 1:
+        collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius)
+    return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)
+
+
+def rollout(model: Model, state: State, commands, params: SimParams | None = None,
+            terrain: Terrain | None = None, every: int = 0):
+    """Step through a sequence of commands of shape (T, B, M) (or a callable ``f(t, state)``
+    returning (B, M), with ``T`` then given as ``commands=(f, T)``).
+
+    Returns the final state, and with ``every > 0`` also the positions every ``every`` steps as
+    an array of shape (T // every + 1, B, P, 2)."""
+    if isinstance(commands, tuple):
+        f, T = commands
+    else:
+        seq = np.asarray(commands, dtype=np.float64)
+        T = seq.shape[0]
+        f = lambda t, s: seq[t]  # noqa: E731
+    frames = [state.pos] if every else None
+    for t in range(T):
+        state = step(model, state, f(t, state), params, terrain)
+        if every and (t + 1) % every == 0:
+            frames.append(state.pos)
+    return (state, np.stack(frames)) if every else state
+
+
+_FLAT = Terrain.flat()
