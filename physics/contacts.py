@@ -112,18 +112,36 @@ def solve_ground(x, p, plane, active, dn, hot, b0, n):
 
 
 @njit(cache=True)
-def finish_ground(p, v, plane, touching, vn_in, hot, b0, n, slop):
+def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop):
     """Last push-out of the substep, so that nothing ends inside the ground; record which spheres
     touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along the normal
-    (``vn_in : (P, LANES)``, negative when approaching) for restitution."""
+    (``vn_in : (P, LANES)``, negative when approaching) for restitution.
+
+    A sphere the broad phase skipped may still have been dragged down by its bones during the
+    sweeps (a muscle can move a foot centimetres within one substep), so skipped spheres that
+    now reach below the terrain's top get their exact query here."""
+    top = blocks[2]
     for i in range(p.shape[0]):
         px = p[i, 0]
         py = p[i, 1]
-        vx = v[i, 0]
-        vy = v[i, 1]
         nx = plane[i, 0]
         ny = plane[i, 1]
         c = plane[i, 2]
+        rad = hot.radius[i, b0:b0 + n]
+        stale = 0
+        for l in range(n):
+            stale += (c[l] == -np.inf) & (py[l] - rad[l] - slop <= top)
+        if stale > 0:
+            for l in range(n):
+                if c[l] != -np.inf or py[l] - rad[l] - slop > top:
+                    continue
+                d, gx, gy = closest_on_terrain(table, px[l], py[l], rad[l] + slop)
+                if d <= rad[l] + slop:
+                    nx[l] = gx
+                    ny[l] = gy
+                    c[l] = gx * px[l] + gy * py[l] - d + rad[l]
+        vx = v[i, 0]
+        vy = v[i, 1]
         touch = touching[i]
         vn = vn_in[i]
         w = hot.inv_mass[i, b0:b0 + n]

@@ -90,7 +90,7 @@ def _step_batch(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contac
                     solve_ground(x, p, plane, active, dn, hot, b0, n)
             solve_bones(p, rest, lam, hot, b0, n, h, True)
             if ground:
-                finish_ground(p, v, plane, touching, vn, hot, b0, n, slop)
+                finish_ground(p, v, plane, touching, vn, hot, table, blocks, b0, n, slop)
             recover_velocity(x, p, v, h, n)
             if ground:
                 reject_ground_velocity(v, plane, touching, vn, hot, b0, n, bounce_speed)
