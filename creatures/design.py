@@ -1,0 +1,579 @@
+"""Creature designs in YAML: the format, its loader, and every check a design must pass.
+
+A design is one YAML document (units: metres, kilograms, degrees)::
+
+    name: pendulum-walker
+    description: what it is
+    author: you
+    licence: CC-BY-4.0
+    self_collision: false
+    defaults:                      # optional: values every item gets unless it says otherwise
+      sphere: {radius: 0.08, mass: 0.5, friction: 0.8}
+      muscle: {range: 0.2, strength: 150, speed: 2}
+    spheres:
+      - {id: hip, position: [0, 0.9], mass: 1.5}
+      - {id: foot, position: [0.1, 0.1], radius: 0.1}
+    bones:
+      - {id: leg, spheres: [hip, foot], muscle: true}     # or muscle: {range: 0.1}
+    joints:
+      - {id: knee, sphere: knee, bones: [thigh, shin], kind: hinge, min: -150, max: -10}
+    clusters:
+      - {id: torso, spheres: [a, b, c], stiffness: 1.0}
+
+:func:`load_design` reads a file (or text) and returns a :class:`Design`, or raises
+:class:`DesignError` holding *every* problem found, each with its line and column. Nothing here
+shows a traceback to the user: the command prints ``file:line:column: message`` lines.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+import physics
+
+__all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
+
+#: designs larger than this are refused before parsing (a creature is a few kilobytes)
+MAX_DESIGN_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a design, at a 1-based line and column (0 when unknown)."""
+
+    line: int
+    column: int
+    message: str
+
+    def format(self, source: str) -> str:
+        if self.line <= 0:  # about the file as a whole (unreadable, too large)
+            return f"{source}: {self.message}"
+        return f"{source}:{self.line}:{self.column}: {self.message}"
+
+
+class DesignError(Exception):
+    """A design that cannot be used, with all its problems."""
+
+    def __init__(self, source: str, problems: list[Problem]):
+        self.source = source
+        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
+        super().__init__("\n".join(p.format(source) for p in self.problems))
+
+
+@dataclass
+class Design:
+    """A valid design: its metadata, the physics body, and the ids of its parts (in order)."""
+
+    name: str
+    body: physics.Body
+    description: str = ""
+    author: str = ""
+    licence: str = ""
+    sphere_ids: list[str] = field(default_factory=list)
+    bone_ids: list[str] = field(default_factory=list)
+    muscle_ids: list[str] = field(default_factory=list)
+    joint_ids: list[str] = field(default_factory=list)
+    cluster_ids: list[str] = field(default_factory=list)
+    source: str = ""
+    text: str = ""
+
+    def counts(self) -> dict:
+        b = self.body
+        return {"spheres": len(b.spheres), "bones": len(b.bones), "muscles": len(self.muscle_ids),
+                "joints": len(b.joints), "clusters": len(b.clusters)}
+
+
+# --- the format -------------------------------------------------------------------------------
+# Each item kind maps a key to (kind of value, default). Kinds: "str", "bool", "number", "point",
+# "ref" (an id), "refs2" (two ids), "refs" (two or more ids), "muscle", "kind".
+_REQUIRED = object()
+
+SPHERE_KEYS = {"id": ("str", _REQUIRED), "position": ("point", _REQUIRED), "radius": ("number", 0.1),
+               "mass": ("number", 1.0), "friction": ("number", 0.8), "kinetic_friction": ("number", None),
+               "restitution": ("number", 0.0), "fixed": ("bool", False)}
+BONE_KEYS = {"id": ("str", None), "spheres": ("refs2", _REQUIRED), "compliance": ("number", 0.0),
+             "muscle": ("muscle", None)}
+MUSCLE_KEYS = {"range": ("number", 0.2), "strength": ("number", 150.0), "speed": ("number", 2.0)}
+JOINT_KEYS = {"id": ("str", None), "sphere": ("ref", _REQUIRED), "bones": ("refs2", _REQUIRED),
+              "kind": ("kind", "hinge"), "min": ("number", -180.0), "max": ("number", 180.0),
+              "stiffness": ("number", 0.0)}
+CLUSTER_KEYS = {"id": ("str", None), "spheres": ("refs", _REQUIRED), "stiffness": ("number", 1.0)}
+TOP_KEYS = {"name": "str", "description": "str", "author": "str", "licence": "str",
+            "self_collision": "bool", "defaults": "defaults", "spheres": "list", "bones": "list",
+            "joints": "list", "clusters": "list"}
+ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "joint": JOINT_KEYS,
+             "cluster": CLUSTER_KEYS}
+JOINT_KINDS = ("hinge", "free")
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+class _Reader:
+    """Walks the composed YAML nodes, converting values and collecting problems."""
+
+    def __init__(self):
+        self.problems: list[Problem] = []
+
+    def problem(self, node, message: str) -> None:
+        mark = node.start_mark if node is not None else None
+        self.problems.append(Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0, message))
+
+    # scalars
+    def number(self, node, what: str):
+        if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":bool") or node.tag.endswith(":null"):
+            self.problem(node, f"{what} must be a number, not {_describe(node)}")
+            return None
+        try:
+            value = float(node.value)  # YAML 1.1 reads 1e3 as a string; accept it as a number
+        except ValueError:
+            self.problem(node, f"{what} must be a number, not {_describe(node)}")
+            return None
+        if node.style in ("'", '"'):
+            self.problem(node, f"{what} must be a number, not the string {node.value!r}")
+            return None
+        if not math.isfinite(value):
+            self.problem(node, f"{what} must be finite, not {node.value}")
+            return None
+        return value
+
+    def string(self, node, what: str):
+        if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":null"):
+            self.problem(node, f"{what} must be text, not {_describe(node)}")
+            return None
+        return str(node.value)
+
+    def boolean(self, node, what: str):
+        if not (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":bool")):
+            self.problem(node, f"{what} must be true or false, not {_describe(node)}")
+            return None
+        return node.value.lower() in ("true", "yes", "on", "y")
+
+    def mapping(self, node, what: str, allowed) -> dict | None:
+        """A mapping's entries as {key: (key_node, value_node)}; reports unknown and repeated keys."""
+        if not isinstance(node, yaml.MappingNode):
+            self.problem(node, f"{what} must be a mapping of keys to values, not {_describe(node)}")
+            return None
+        out = {}
+        for knode, vnode in node.value:
+            key = knode.value if isinstance(knode, yaml.ScalarNode) else None
+            if key is None:
+                self.problem(knode, f"{what} has a key that is not a name")
+            elif key in out:
+                self.problem(knode, f"{what} has '{key}' twice")
+            elif key not in allowed:
+                self.problem(knode, f"unknown key '{key}' in {what}{_did_you_mean(key, allowed)}")
+            else:
+                out[key] = (knode, vnode)
+        return out
+
+    def sequence(self, node, what: str) -> list:
+        if not isinstance(node, yaml.SequenceNode):
+            self.problem(node, f"{what} must be a list, not {_describe(node)}")
+            return []
+        return node.value
+
+
+def _describe(node) -> str:
+    if node is None:
+        return "nothing"
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    if node.tag.endswith(":null"):
+        return "nothing (null)"
+    if node.tag.endswith(":bool"):
+        return f"the boolean {node.value}"
+    return f"'{node.value}'"
+
+
+@dataclass
+class _Item:
+    """One parsed sphere/bone/joint/cluster: its values, and the nodes to point problems at."""
+
+    node: object
+    values: dict
+    nodes: dict
+
+
+def _read_item(r: _Reader, node, kind: str, index: int, defaults: dict) -> _Item | None:
+    spec = ITEM_KEYS[kind]
+    where = f"{kind} {index + 1}"
+    entries = r.mapping(node, where, spec)
+    if entries is None:
+        return None
+    if "id" in entries:
+        ident = entries["id"][1]
+        if isinstance(ident, yaml.ScalarNode):
+            where = f"{kind} '{ident.value}'"
+    values, nodes = {}, {}
+    for key, (kind_of, default) in spec.items():
+        if key not in entries:
+            if default is _REQUIRED:
+                r.problem(node, f"{where} needs '{key}'")
+                values[key] = None
+            else:
+                values[key] = defaults.get(key, default)
+            nodes[key] = node
+            continue
+        knode, vnode = entries[key]
+        nodes[key] = vnode
+        label = f"{where}: '{key}'"
+        values[key] = _read_value(r, vnode, kind_of, label, defaults)
+    return _Item(node, values, nodes)
+
+
+def _read_value(r: _Reader, vnode, kind_of: str, label: str, defaults: dict):
+    if kind_of == "number":
+        return r.number(vnode, label)
+    if kind_of == "str":
+        return r.string(vnode, label)
+    if kind_of == "bool":
+        return r.boolean(vnode, label)
+    if kind_of == "kind":
+        value = r.string(vnode, label)
+        if value is not None and value not in JOINT_KINDS:
+            r.problem(vnode, f"{label} must be one of {', '.join(JOINT_KINDS)}, not '{value}'"
+                             f"{_did_you_mean(value, JOINT_KINDS)}")
+            return None
+        return value
+    if kind_of == "point":
+        items = r.sequence(vnode, label)
+        if isinstance(vnode, yaml.SequenceNode) and len(items) != 2:
+            r.problem(vnode, f"{label} must be [x, y], two numbers")
+            return None
+        xy = [r.number(v, label) for v in items]
+        return None if len(xy) != 2 or None in xy else (xy[0], xy[1])
+    if kind_of in ("ref", "refs2", "refs"):
+        if kind_of == "ref":
+            return (r.string(vnode, label), vnode)
+        items = r.sequence(vnode, label)
+        if not isinstance(vnode, yaml.SequenceNode):
+            return None
+        if kind_of == "refs2" and len(items) != 2:
+            r.problem(vnode, f"{label} must name exactly two")
+            return None
+        if kind_of == "refs" and len(items) < 2:
+            r.problem(vnode, f"{label} must name two or more")
+            return None
+        return [(r.string(v, label), v) for v in items]
+    if kind_of == "muscle":
+        if isinstance(vnode, yaml.ScalarNode) and vnode.tag.endswith(":bool"):
+            return dict(defaults.get("__muscle__", {})) if r.boolean(vnode, label) else None
+        entries = r.mapping(vnode, f"{label}", MUSCLE_KEYS)
+        if entries is None:
+            return None
+        out = dict(defaults.get("__muscle__", {}))
+        for key, (kind2, default) in MUSCLE_KEYS.items():
+            out.setdefault(key, default)
+            if key in entries:
+                out[key] = r.number(entries[key][1], f"{label} {key}")
+        out["__node__"] = vnode
+        return out
+    raise AssertionError(kind_of)
+
+
+def _read_defaults(r: _Reader, node) -> dict:
+    """The defaults block: {kind: {key: value}} for sphere, bone, muscle, joint, cluster."""
+    out = {k: {} for k in ITEM_KEYS}
+    entries = r.mapping(node, "defaults", ITEM_KEYS)
+    if entries is None:
+        return out
+    for kind, (knode, vnode) in entries.items():
+        spec = {k: v for k, v in ITEM_KEYS[kind].items() if v[1] is not _REQUIRED and k != "id"}
+        sub = r.mapping(vnode, f"defaults.{kind}", spec)
+        if sub is None:
+            continue
+        for key, (k2, v2) in sub.items():
+            value = _read_value(r, v2, spec[key][0], f"defaults.{kind}: '{key}'", {})
+            if value is not None:
+                out[kind][key] = value
+    return out
+
+
+def parse_design(text: str, source: str = "<design>") -> Design:
+    """Parse and check a design's YAML text. Raises :class:`DesignError` with every problem."""
+    if len(text.encode("utf-8", "replace")) > MAX_DESIGN_BYTES:
+        raise DesignError(source, [Problem(1, 1, f"design is larger than {MAX_DESIGN_BYTES} bytes")])
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        what = getattr(exc, "problem", None) or str(exc)
+        if getattr(exc, "context", None):
+            what += f" ({exc.context})"
+        raise DesignError(source, [Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0,
+                                           f"YAML syntax: {what}")]) from None
+    r = _Reader()
+    if root is None:
+        raise DesignError(source, [Problem(1, 1, "the design is empty")])
+    top = r.mapping(root, "the design", TOP_KEYS)
+    if top is None:
+        raise DesignError(source, r.problems)
+
+    defaults = _read_defaults(r, top["defaults"][1]) if "defaults" in top else {k: {} for k in ITEM_KEYS}
+    muscle_defaults = dict(defaults["muscle"])
+
+    def meta(key, default=""):
+        if key not in top:
+            if key == "name":
+                r.problem(root, "the design needs a 'name'")
+            return default
+        value = r.string(top[key][1], f"'{key}'")
+        return default if value is None else value
+
+    name = meta("name")
+    description, author, licence = meta("description"), meta("author"), meta("licence")
+    self_collision = False
+    if "self_collision" in top:
+        self_collision = bool(r.boolean(top["self_collision"][1], "'self_collision'"))
+
+    def items(key, kind):
+        if key not in top:
+            if key == "spheres":
+                r.problem(root, "the design needs 'spheres'")
+            return []
+        d = dict(defaults[kind])
+        if kind == "bone":
+            d["__muscle__"] = muscle_defaults
+        seq = r.sequence(top[key][1], f"'{key}'")
+        return [it for i, n in enumerate(seq) if (it := _read_item(r, n, kind, i, d)) is not None]
+
+    spheres = items("spheres", "sphere")
+    bones = items("bones", "bone")
+    joints = items("joints", "joint")
+    clusters = items("clusters", "cluster")
+
+    # ids: unique within their kind; unnamed bones/joints/clusters get a name from their parts
+    def index_ids(items_, kind, auto):
+        ids, seen = [], {}
+        for k, it in enumerate(items_):
+            ident = it.values.get("id") or auto(it, k)
+            if ident in seen:
+                r.problem(it.nodes["id"], f"{kind} id '{ident}' is used twice (first on line {seen[ident]})")
+            else:
+                seen[ident] = it.nodes["id"].start_mark.line + 1
+            ids.append(ident)
+        return ids
+
+    sphere_ids = index_ids(spheres, "sphere", lambda it, k: f"sphere{k + 1}")
+    sphere_index = {}
+    for i, s in enumerate(sphere_ids):
+        sphere_index.setdefault(s, i)
+
+    def ref(pair, what, table, kind):
+        ident, node = pair
+        if ident is None:
+            return None
+        if ident not in table:
+            r.problem(node, f"{what} refers to {kind} '{ident}', which does not exist"
+                            f"{_did_you_mean(ident, table)}")
+            return None
+        return table[ident]
+
+    bone_ids = index_ids(bones, "bone", lambda it, k: "-".join(
+        str(p[0]) for p in (it.values["spheres"] or [])) or f"bone{k + 1}")
+    bone_index = {}
+    for i, b in enumerate(bone_ids):
+        bone_index.setdefault(b, i)
+    joint_ids = index_ids(joints, "joint", lambda it, k: f"joint{k + 1}")
+    cluster_ids = index_ids(clusters, "cluster", lambda it, k: f"cluster{k + 1}")
+
+    # spheres: physical values
+    body_spheres = []
+    for sid, it in zip(sphere_ids, spheres):
+        v, n = it.values, it.nodes
+        for key in ("radius", "mass"):
+            if v[key] is not None and not v[key] > 0:
+                r.problem(n[key], f"sphere '{sid}': {key} must be positive, not {v[key]:g}")
+        for key in ("friction", "kinetic_friction", "restitution"):
+            if v[key] is not None and v[key] < 0:
+                r.problem(n[key], f"sphere '{sid}': {key} must not be negative")
+        if v["restitution"] is not None and v["restitution"] > 1:
+            r.problem(n["restitution"], f"sphere '{sid}': restitution must be at most 1")
+        if (v["kinetic_friction"] is not None and v["friction"] is not None
+                and v["kinetic_friction"] > v["friction"]):
+            r.problem(n["kinetic_friction"], f"sphere '{sid}': kinetic_friction must not exceed friction "
+                                             f"({v['friction']:g})")
+        body_spheres.append(v)
+
+    def pos(i):
+        p = body_spheres[i]["position"]
+        return p if p is not None else None
+
+    # bones and muscles
+    body_bones, muscle_ids, bone_ends = [], [], []
+    for bid, it in zip(bone_ids, bones):
+        v, n = it.values, it.nodes
+        ends = [ref(p, f"bone '{bid}'", sphere_index, "sphere") for p in (v["spheres"] or [])]
+        bone_ends.append(ends if len(ends) == 2 and None not in ends else None)
+        if bone_ends[-1] is not None:
+            a, b = ends
+            if a == b:
+                r.problem(n["spheres"], f"bone '{bid}' joins sphere '{sphere_ids[a]}' to itself")
+                bone_ends[-1] = None
+            elif pos(a) is not None and pos(b) is not None and math.dist(pos(a), pos(b)) < 1e-6:
+                r.problem(n["spheres"], f"bone '{bid}' has zero length: spheres '{sphere_ids[a]}' and "
+                                        f"'{sphere_ids[b]}' are at the same position")
+                bone_ends[-1] = None
+        if v["compliance"] is not None and v["compliance"] < 0:
+            r.problem(n["compliance"], f"bone '{bid}': compliance must not be negative")
+        m = v["muscle"]
+        if m is not None:
+            mnode = m.get("__node__", n["muscle"])
+            rng = m.get("range")
+            if rng is not None and not (0 < rng <= physics.MAX_MUSCLE_RANGE):
+                r.problem(mnode, f"bone '{bid}': muscle range {rng:g} is outside what the engine can "
+                                 f"hold, (0, {physics.MAX_MUSCLE_RANGE:g}]")
+            for key in ("strength", "speed"):
+                if m.get(key) is not None and not m[key] > 0:
+                    r.problem(mnode, f"bone '{bid}': muscle {key} must be positive")
+            muscle_ids.append(bid)
+        body_bones.append(v)
+
+    # joints: the two bones must meet at the joint's sphere
+    body_joints = []
+    for jid, it in zip(joint_ids, joints):
+        v, n = it.values, it.nodes
+        c = ref(v["sphere"], f"joint '{jid}'", sphere_index, "sphere") if v["sphere"] else None
+        bs = [ref(p, f"joint '{jid}'", bone_index, "bone") for p in (v["bones"] or [])]
+        others = None
+        if c is not None and len(bs) == 2 and None not in bs:
+            ends = [bone_ends[b] for b in bs]
+            if bs[0] == bs[1]:
+                r.problem(n["bones"], f"joint '{jid}' names bone '{bone_ids[bs[0]]}' twice")
+            elif None not in ends:
+                missing = [bone_ids[b] for b, e in zip(bs, ends) if c not in e]
+                if missing:
+                    r.problem(n["bones"], f"joint '{jid}': bone{'s' if len(missing) > 1 else ''} "
+                                          f"{' and '.join(repr(m) for m in missing)} do"
+                                          f"{'' if len(missing) > 1 else 'es'} not meet at sphere "
+                                          f"'{sphere_ids[c]}'")
+                else:
+                    others = [e[1] if e[0] == c else e[0] for e in ends]
+                    if others[0] == others[1]:
+                        r.problem(n["bones"], f"joint '{jid}': its two bones join the same two spheres")
+                        others = None
+        lo, hi = v["min"], v["max"]
+        if v["kind"] == "hinge" and lo is not None and hi is not None:
+            if not (-180 <= lo <= hi <= 180):
+                r.problem(n["min"], f"joint '{jid}': need -180 <= min <= max <= 180 degrees "
+                                    f"(min {lo:g}, max {hi:g})")
+            elif others is not None and None not in (pos(others[0]), pos(c), pos(others[1])):
+                (ax, ay), (cx, cy), (bx, by) = pos(others[0]), pos(c), pos(others[1])
+                ux, uy, wx, wy = ax - cx, ay - cy, bx - cx, by - cy
+                angle = math.degrees(math.atan2(ux * wy - uy * wx, ux * wx + uy * wy))
+                if not (lo - 1e-6 <= angle <= hi + 1e-6):
+                    r.problem(n["min"], f"joint '{jid}': its initial angle {angle:.1f} degrees is outside "
+                                        f"its limits [{lo:g}, {hi:g}]")
+        if v["stiffness"] is not None and v["stiffness"] < 0:
+            r.problem(n["stiffness"], f"joint '{jid}': stiffness must not be negative")
+        body_joints.append((v, c, others))
+
+    # clusters
+    body_clusters = []
+    for kid, it in zip(cluster_ids, clusters):
+        v, n = it.values, it.nodes
+        members = [ref(p, f"cluster '{kid}'", sphere_index, "sphere") for p in (v["spheres"] or [])]
+        if None not in members and len(set(members)) != len(members):
+            r.problem(n["spheres"], f"cluster '{kid}' names a sphere twice")
+        if v["stiffness"] is not None and not (0 < v["stiffness"] <= 1):
+            r.problem(n["stiffness"], f"cluster '{kid}': stiffness must be within (0, 1]")
+        body_clusters.append(members if None not in members else None)
+
+    # the body must hold together: one connected piece through bones and clusters
+    P = len(spheres)
+    if P > 1 and all(s["position"] is not None for s in body_spheres):
+        parent = list(range(P))
+
+        def find(i):
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for ends in bone_ends:
+            if ends is not None:
+                parent[find(ends[0])] = find(ends[1])
+        for members in body_clusters:
+            if members:
+                for m in members[1:]:
+                    parent[find(m)] = find(members[0])
+        pieces: dict[int, list[str]] = {}
+        for i in range(P):
+            pieces.setdefault(find(i), []).append(sphere_ids[i])
+        if len(pieces) > 1:
+            desc = "; ".join("{" + ", ".join(p[:4]) + (", ..." if len(p) > 4 else "") + "}"
+                             for p in pieces.values())
+            r.problem(top["spheres"][0], f"the body falls apart into {len(pieces)} pieces not joined by "
+                                         f"bones or clusters: {desc}")
+
+    # overlapping spheres, when they collide with each other
+    if self_collision and all(s["position"] is not None and s["radius"] is not None for s in body_spheres):
+        linked = {tuple(sorted(e)) for e in bone_ends if e is not None}
+        for v, c, others in body_joints:
+            if others is not None:
+                linked.add(tuple(sorted(others)))
+        for members in body_clusters:
+            if members:
+                linked |= {(min(a, b), max(a, b)) for a in members for b in members}
+        for i in range(P):
+            for k in range(i + 1, P):
+                if (i, k) in linked:
+                    continue
+                gap = math.dist(pos(i), pos(k)) - body_spheres[i]["radius"] - body_spheres[k]["radius"]
+                if gap < -1e-9:
+                    r.problem(spheres[k].nodes["position"],
+                              f"spheres '{sphere_ids[i]}' and '{sphere_ids[k]}' overlap by "
+                              f"{-gap * 1000:.1f} mm and self_collision is on (move them apart, or link "
+                              f"them with a bone)")
+
+    if r.problems:
+        raise DesignError(source, r.problems)
+
+    body = physics.Body(
+        spheres=[physics.Sphere(tuple(s["position"]), s["radius"], s["mass"], s["friction"],
+                                s["kinetic_friction"], s["restitution"], s["fixed"]) for s in body_spheres],
+        bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
+                            muscle=None if v["muscle"] is None else physics.Muscle(
+                                v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]))
+               for v, e in zip(body_bones, bone_ends)],
+        joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),
+                              max_angle=math.radians(v["max"]), stiffness=v["stiffness"])
+                for v, c, o in body_joints],
+        clusters=[physics.Cluster(m, v.values["stiffness"]) for m, v in zip(body_clusters, clusters)],
+        self_collision=self_collision, name=name)
+    try:
+        physics.build_model(body, batch=1)  # the engine's own last checks
+    except ValueError as exc:
+        raise DesignError(source, [Problem(1, 1, f"the engine cannot hold this design: {exc}")]) from None
+    return Design(name=name, body=body, description=description, author=author, licence=licence,
+                  sphere_ids=sphere_ids, bone_ids=bone_ids, muscle_ids=muscle_ids, joint_ids=joint_ids,
+                  cluster_ids=cluster_ids, source=source, text=text)
+
+
+def load_design(path) -> Design:
+    """Read and check a design file. Raises :class:`DesignError` (never a traceback's worth of
+    anything else) for a file that cannot be read or is not a valid design."""
+    path = Path(path)
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_DESIGN_BYTES:
+            raise DesignError(source, [Problem(0, 0, f"design is larger than {MAX_DESIGN_BYTES} bytes")])
+        text = path.read_text(encoding="utf-8")
+    except DesignError:
+        raise
+    except UnicodeDecodeError:
+        raise DesignError(source, [Problem(0, 0, "not a text file (UTF-8)")]) from None
+    except OSError as exc:
+        raise DesignError(source, [Problem(0, 0, f"cannot read: {exc.strerror or exc}")]) from None
+    return parse_design(text, source)
