@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, bench, simulate
+from . import __version__, bench, designs_cmd, simulate, validate
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
+    ("designs", designs_cmd, "list the built-in designs"),
+    ("validate", validate, "check design files, print every problem"),
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("bench", bench, "measure the engine against pymunk, side by side"),
 ]

@@ -15,10 +15,13 @@ import numpy as np
 
 import physics
 
+from .bestiary import resolve_design
+from .design import DesignError
+
 EXAMPLES = """examples:
   creatures simulate                          the walker, 10 s, sine-driven muscles
   creatures simulate walker --muscles random --seconds 30 --seed 3
-  creatures simulate chain --terrain hills --json
+  creatures simulate my_creature.yaml --terrain hills --json
   creatures simulate walker --gravity 0 --no-ground --muscles random
 """
 
@@ -27,11 +30,6 @@ MUSCLE_PATTERNS = ("none", "sine", "random")
 SINE_HZ = 1.0
 #: the random pattern: a new random command for every muscle this often
 RANDOM_HOLD_S = 0.25
-
-
-def builtin_bodies() -> dict:
-    """Built-in creatures by name."""
-    return {"walker": physics.examples.walker, "chain": physics.examples.chain}
 
 
 def muscle_commands(pattern: str, steps: int, n_muscles: int, dt: float, seed: int = 0) -> np.ndarray:
@@ -151,7 +149,8 @@ def format_summary(s: dict) -> str:
 
 def add_arguments(parser) -> None:
     parser.add_argument("design", nargs="?", default="walker",
-                        help=f"a built-in design ({', '.join(builtin_bodies())}); default: walker")
+                        help="a built-in design name (see 'creatures designs') or a YAML file; "
+                             "default: walker")
     parser.add_argument("--seconds", type=float, default=10.0, help="simulated time (default 10)")
     parser.add_argument("--muscles", choices=MUSCLE_PATTERNS, default="sine",
                         help="how the muscles are driven (default sine)")
@@ -165,10 +164,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    bodies = builtin_bodies()
-    if args.design not in bodies:
-        print(f"creatures simulate: unknown design {args.design!r} (built-in: {', '.join(bodies)})",
-              file=sys.stderr)
+    try:
+        design = resolve_design(args.design)
+    except DesignError as exc:
+        print(str(exc), file=sys.stderr)
         return 2
     if not (args.seconds > 0 and math.isfinite(args.seconds)):
         print("creatures simulate: --seconds must be a positive number", file=sys.stderr)
@@ -178,6 +177,6 @@ def run(args) -> int:
         return 2
     params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground)
     terrain = physics.make_terrain(args.terrain, seed=args.seed)
-    summary = run_simulation(bodies[args.design](), args.seconds, args.muscles, params, terrain, args.seed)
+    summary = run_simulation(design.body, args.seconds, args.muscles, params, terrain, args.seed)
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0 if summary["finite"] else 1

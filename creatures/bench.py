@@ -1,0 +1,448 @@
+"""Measure the engine against pymunk, side by side, on the reference walker.
+
+Both engines simulate the same creature (``physics.examples.walker()``: 8 spheres, 14 bones of which
+6 are muscles, ground contact, dt 1/60) with the same sine-driven muscle commands, for several
+population sizes, and report creature-steps per second. Our engine steps the whole population in
+one batched call; pymunk gets the usual treatment, one Space per creature stepped in a Python loop,
+with muscles as pin joints whose length is set every step. Each figure is the median of a few
+repetitions (the machine may be shared and noisy). The first ``physics.step`` call of the process is
+timed on its own: it compiles the numba kernels, or loads them from the cache next to the sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import physics
+
+EXAMPLES = """examples:
+  creatures bench                              populations 1, 150 and 1000, medians of 3 (~20 s)
+  creatures bench --quick                      shorter pymunk runs, one repetition (~6 s)
+  creatures bench --json                       the same as a JSON list of rows
+  creatures bench --populations 1,150 --steps 600 --repeats 5
+  creatures bench --no-pymunk                  our engine only
+"""
+
+#: the benchmark's configuration: the engine's defaults, written out so the report can name them
+PARAMS = physics.SimParams(dt=1.0 / 60.0, substeps=1, iterations=8)
+POPULATIONS = (1, 150, 1000)
+STEPS = 1200
+REPEATS = 3
+#: untimed steps before the clock starts, for either engine (pymunk allocates in its first steps)
+WARMUP_STEPS = 10
+#: every muscle is driven by a sine of this frequency, phases spread evenly over the muscles
+SINE_HZ = 1.0
+#: pymunk costs ~5-9 us per creature-step: above this many creature-steps per repetition its
+#: runs are shortened (never below PYMUNK_MIN_STEPS steps) and the rate reported as measured
+PYMUNK_BUDGET = 200_000
+PYMUNK_MIN_STEPS = 60
+#: --quick: one repetition (our engine keeps REPEATS, it is cheap) and a smaller pymunk budget
+QUICK_REPEATS = 1
+QUICK_PYMUNK_BUDGET = 30_000
+#: sanity: with muscles at rest for STAND_SECONDS the walker's centre of mass must stay above this
+STAND_SECONDS = 3.0
+STAND_MIN_HEIGHT = 0.4
+#: pymunk's ground: a static segment this far either side of the origin, at height 0
+GROUND_HALF_LENGTH = 1000.0
+
+
+# ---------------------------------------------------------------------------------------------
+# muscle commands, shared by both engines
+
+
+def sine_period(dt: float = PARAMS.dt, hz: float = SINE_HZ) -> int:
+    """Steps per period of the sine commands (60 at 1 Hz and 60 steps per second)."""
+    period = round(1.0 / (hz * dt))
+    if abs(period * hz * dt - 1.0) > 1e-9:
+        raise ValueError(f"the sine of {hz} Hz does not repeat after a whole number of steps of {dt} s")
+    return period
+
+
+def sine_commands(n_muscles: int, population: int, dt: float = PARAMS.dt) -> np.ndarray:
+    """One period of the commands, shape (period, B, M), C-contiguous: muscle m of every creature
+    gets ``sin(2 pi f t + 2 pi m / M)``; step t uses row ``t % period``."""
+    period = sine_period(dt)
+    t = np.arange(period)[:, None] * dt
+    phase = 2.0 * np.pi * np.arange(n_muscles)[None, :] / max(n_muscles, 1)
+    one = np.sin(2.0 * np.pi * SINE_HZ * t + phase)                      # (period, M)
+    return np.ascontiguousarray(np.broadcast_to(one[:, None, :], (period, population, n_muscles)))
+
+
+# ---------------------------------------------------------------------------------------------
+# our engine
+
+
+def first_call() -> dict:
+    """Time the process's first ``physics.step`` call (numba compiles the kernel, or loads it from
+    its cache). Must run before anything else steps the engine."""
+    kernel = getattr(importlib.import_module("physics.step"), "_step_batch", None)
+    model = physics.build_model(physics.examples.walker(), batch=1)
+    state = physics.initial_state(model, PARAMS)
+    t0 = time.perf_counter()
+    physics.step(model, state, np.zeros((1, model.n_muscles)), PARAMS)
+    seconds = time.perf_counter() - t0
+    cache = "unknown"
+    try:
+        stats = kernel.stats
+        cache = "hit" if sum(stats.cache_hits.values()) else ("miss" if sum(stats.cache_misses.values()) else "unknown")
+    except AttributeError:
+        pass
+    return {"seconds": seconds, "cache": cache}
+
+
+def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS) -> dict:
+    """Creature-steps per second of our engine: the whole population in one batched step call."""
+    model = physics.build_model(physics.examples.walker(), batch=population)
+    cmd = sine_commands(model.n_muscles, population)
+    period = cmd.shape[0]
+    state = physics.initial_state(model, PARAMS)
+    for t in range(WARMUP_STEPS):  # per-model scratch memory, caches
+        state = physics.step(model, state, cmd[t % period], PARAMS)
+    start = WARMUP_STEPS
+    times = []
+    for _ in range(repeats):  # each repetition carries on where the last one stopped
+        t0 = time.perf_counter()
+        for t in range(start, start + steps):
+            state = physics.step(model, state, cmd[t % period], PARAMS)
+        times.append(time.perf_counter() - t0)
+        start += steps
+    if not np.all(np.isfinite(state.pos)):
+        raise RuntimeError("our engine produced non-finite positions during the benchmark")
+    return _row("creatures", population, steps, times)
+
+
+def creatures_walk(steps: int, driven: bool) -> np.ndarray:
+    """Centre of mass (steps + 1, 2) of one walker in our engine, muscles sine-driven or at rest."""
+    model = physics.build_model(physics.examples.walker(), batch=1)
+    cmd = sine_commands(model.n_muscles, 1) * (1.0 if driven else 0.0)
+    state = physics.initial_state(model, PARAMS)
+    com = [physics.centre_of_mass(model, state)[0]]
+    for t in range(steps):
+        state = physics.step(model, state, cmd[t % cmd.shape[0]], PARAMS)
+        com.append(physics.centre_of_mass(model, state)[0])
+    return np.array(com)
+
+
+# ---------------------------------------------------------------------------------------------
+# pymunk, the usual way
+
+
+def _pymunk():
+    try:
+        import pymunk
+    except ImportError as exc:
+        raise RuntimeError("pymunk is not installed, so there is no baseline to compare with "
+                           "(pip install 'pymunk==6.9', or run 'creatures bench --no-pymunk')") from exc
+    return pymunk
+
+
+def pymunk_walker(space, body_def: physics.Body) -> dict:
+    """Add one creature described by ``body_def`` to a pymunk ``space``; return its parts.
+
+    Each sphere is a body (mass, moment of a circle) with a circle shape (radius, friction, no
+    bounce); a pinned sphere is a static body. A rigid bone is a PinJoint between the centres,
+    a compliant bone a DampedSpring of stiffness 1 / compliance; a muscle is the same constraint
+    with its length set every step (see :func:`drive_pymunk_muscles`) and its force capped at its
+    strength. A rigid cluster is a PinJoint between every pair of its spheres. Without
+    self-collision the creature's shapes share one ShapeFilter group; with it, only spheres joined
+    by a bone are kept from colliding, as in our engine. Joints (angle limits and springs between
+    two bones) have no pymunk counterpart and are refused.
+
+    Returns ``{"bodies": [...], "muscles": [constraint per muscle], "attr": [name of the length
+    attribute per muscle], "rest": (M,) rest lengths, "range": (M,), "speed": (M,)}``.
+    """
+    pymunk = _pymunk()
+    if body_def.joints:
+        raise NotImplementedError(f"{body_def.name}: joints have no pymunk counterpart in this benchmark")
+    group = None if body_def.self_collision else pymunk.ShapeFilter(group=1)
+    bodies = []
+    for s in body_def.spheres:
+        if s.fixed:
+            b = pymunk.Body(body_type=pymunk.Body.STATIC)
+        else:
+            b = pymunk.Body(s.mass, pymunk.moment_for_circle(s.mass, 0.0, s.radius))
+        b.position = s.pos
+        shape = pymunk.Circle(b, s.radius)
+        shape.friction = s.friction
+        shape.elasticity = s.restitution
+        if group is not None:
+            shape.filter = group
+        space.add(b, shape)
+        bodies.append(b)
+
+    def link(i, j, rest=None, compliance=0.0):
+        a, c = bodies[i], bodies[j]
+        if rest is None:
+            rest = math.dist(body_def.spheres[i].pos, body_def.spheres[j].pos)
+        if compliance > 0.0:
+            con = pymunk.DampedSpring(a, c, (0, 0), (0, 0), rest, 1.0 / compliance, 0.0)
+            attr = "rest_length"
+        else:
+            con = pymunk.PinJoint(a, c, (0, 0), (0, 0))
+            con.distance = rest
+            attr = "distance"
+        con.collide_bodies = False
+        space.add(con)
+        return con, attr, rest
+
+    muscles, attrs, rest, rng, speed = [], [], [], [], []
+    for bone in body_def.bones:
+        con, attr, r = link(bone.a, bone.b, bone.rest, bone.compliance)
+        if bone.muscle is not None:
+            con.max_force = bone.muscle.strength
+            muscles.append(con)
+            attrs.append(attr)
+            rest.append(r)
+            rng.append(bone.muscle.range)
+            speed.append(bone.muscle.speed)
+    for cluster in body_def.clusters:
+        members = cluster.spheres
+        for k, i in enumerate(members):
+            for j in members[k + 1:]:
+                link(i, j)
+    return {"bodies": bodies, "muscles": muscles, "attr": attrs, "rest": np.array(rest),
+            "range": np.array(rng), "speed": np.array(speed)}
+
+
+def pymunk_world(body_def: physics.Body):
+    """A pymunk Space set up like our engine's world, with one creature in it."""
+    pymunk = _pymunk()
+    space = pymunk.Space()
+    space.gravity = (0.0, -PARAMS.gravity)
+    space.iterations = PARAMS.iterations
+    # pymunk's default slop (0.1) assumes pixels; in metres it would let a foot sink 10 cm
+    space.collision_slop = PARAMS.contact_slop
+    ground = pymunk.Segment(space.static_body, (-GROUND_HALF_LENGTH, 0.0), (GROUND_HALF_LENGTH, 0.0), 0.0)
+    ground.friction = 1.0  # pymunk multiplies the two frictions: the sphere's own applies
+    ground.elasticity = 0.0
+    space.add(ground)
+    return space, pymunk_walker(space, body_def)
+
+
+def muscle_targets(cmd: np.ndarray, rest: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """The lengths the commands ask for, ``rest * (1 + cmd * range)`` (commands clipped to [-1, 1],
+    NaN read as 0), for a whole command table at once."""
+    return rest * (1.0 + np.clip(np.nan_to_num(cmd), -1.0, 1.0) * rng)
+
+
+def drive_pymunk_muscles(length: np.ndarray, target: np.ndarray, max_step: np.ndarray) -> None:
+    """Move muscle lengths (B, M) toward ``target`` by at most ``max_step`` (``speed * rest * dt``),
+    in place: the same rate limit as ``physics.bones.drive_muscles``."""
+    move = target - length
+    np.minimum(move, max_step, out=move)
+    np.maximum(move, -max_step, out=move)
+    length += move
+
+
+class PymunkPopulation:
+    """``population`` copies of a body, one pymunk Space each, their muscles driven by the sine
+    commands (or held at rest). :meth:`step` is the benchmark's hot loop."""
+
+    def __init__(self, body_def: physics.Body, population: int, driven: bool = True):
+        worlds = [pymunk_world(body_def) for _ in range(population)]
+        self.spaces = [space for space, _ in worlds]
+        self.parts = [parts for _, parts in worlds]
+        self.pins = [parts["muscles"] for parts in self.parts]
+        first = self.parts[0]
+        if any(attr != "distance" for attr in first["attr"]):
+            raise NotImplementedError("the benchmark's pymunk loop drives pin-joint muscles only")
+        rest = first["rest"]
+        # command generation is not what is measured: the target lengths of one period up front
+        cmd = sine_commands(len(rest), population) * (1.0 if driven else 0.0)
+        self.target = muscle_targets(cmd, rest, first["range"])
+        self.max_step = first["speed"] * rest * PARAMS.dt
+        self.length = np.tile(rest, (population, 1))
+
+    def step(self, t: int) -> None:
+        """Step ``t``: every muscle's pin length, then every Space, one after the other."""
+        drive_pymunk_muscles(self.length, self.target[t % self.target.shape[0]], self.max_step)
+        dt = PARAMS.dt
+        for space, pins, row in zip(self.spaces, self.pins, self.length.tolist()):
+            for pin, d in zip(pins, row):
+                pin.distance = d
+            space.step(dt)
+
+
+def time_pymunk(population: int, steps: int = STEPS, repeats: int = REPEATS) -> dict:
+    """Creature-steps per second of pymunk: one Space per creature, stepped in a Python loop, each
+    muscle's pin length set every step (the rate-limited lengths are computed for the population
+    at once with numpy, which is generous to the baseline; setting them is the part that cannot
+    be avoided)."""
+    pop = PymunkPopulation(physics.examples.walker(), population)
+    for t in range(WARMUP_STEPS):  # pymunk's first steps allocate (~100 us per creature-step)
+        pop.step(t)
+    start = WARMUP_STEPS
+    times = []
+    for _ in range(repeats):  # each repetition carries on where the last one stopped
+        t0 = time.perf_counter()
+        for t in range(start, start + steps):
+            pop.step(t)
+        times.append(time.perf_counter() - t0)
+        start += steps
+    return _row("pymunk", population, steps, times)
+
+
+def pymunk_walk(steps: int, driven: bool) -> np.ndarray:
+    """Centre of mass (steps + 1, 2) of one walker in pymunk, muscles sine-driven or at rest."""
+    pop = PymunkPopulation(physics.examples.walker(), 1, driven)
+    bodies = pop.parts[0]["bodies"]
+    mass = np.array([b.mass for b in bodies])
+
+    def com():
+        return mass @ np.array([tuple(b.position) for b in bodies]) / mass.sum()
+
+    out = [com()]
+    for t in range(steps):
+        pop.step(t)
+        out.append(com())
+    return np.array(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# report
+
+
+def _row(engine: str, population: int, steps: int, times: list[float]) -> dict:
+    seconds = statistics.median(times)
+    return {"engine": engine, "population": population,
+            "creature_steps_per_s": population * steps / seconds,
+            "work": "physics", "steps": steps, "repeats": len(times), "seconds": seconds,
+            "dt": PARAMS.dt, "substeps": PARAMS.substeps, "iterations": PARAMS.iterations}
+
+
+def sanity(walk, steps: int) -> dict:
+    """How one walker fares: lowest centre of mass at rest and under the sine, distance walked."""
+    rest = walk(round(STAND_SECONDS / PARAMS.dt), False)
+    sine = walk(steps, True)
+    low_rest = float(rest[:, 1].min())
+    return {"com_start_m": float(rest[0, 1]), "com_min_rest_m": low_rest,
+            "com_min_sine_m": float(sine[:, 1].min()), "distance_sine_m": float(sine[-1, 0] - sine[0, 0]),
+            "stands": bool(low_rest > STAND_MIN_HEIGHT and np.all(np.isfinite(rest))),
+            "upright_under_sine": bool(sine[:, 1].min() > STAND_MIN_HEIGHT and np.all(np.isfinite(sine)))}
+
+
+def machine() -> dict:
+    """Where the benchmark ran."""
+    import numba
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [line.split(":", 1)[1].strip() for line in f if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    try:
+        layer = numba.threading_layer()
+    except ValueError:
+        layer = "not started"
+    return {"cpu": cpu, "cpus": os.cpu_count(), "numba_threads": numba.get_num_threads(),
+            "threading_layer": layer, "python": platform.python_version(), "numba": numba.__version__}
+
+
+def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps: int) -> str:
+    body = physics.examples.walker()
+    muscles = sum(b.muscle is not None for b in body.bones)
+    lines = [
+        f"machine: {info['cpu']}, {info['cpus']} CPUs, numba {info['numba']} with {info['numba_threads']} "
+        f"threads ({info['threading_layer']}), Python {info['python']}",
+        f"scene: {body.name}, {len(body.spheres)} spheres, {len(body.bones)} bones ({muscles} muscles), "
+        f"flat ground, {SINE_HZ:g} Hz sine muscles; dt 1/{round(1 / PARAMS.dt)} s, substeps {PARAMS.substeps}, "
+        f"iterations {PARAMS.iterations}, {steps} steps; medians of the repetitions",
+        f"first physics.step call: {first['seconds']:.2f} s (numba cache {first['cache']})",
+        "",
+        f"{'engine':<11} {'population':>10} {'creature-steps/s':>17} {'vs pymunk':>10} {'steps x reps':>13} {'s/rep':>7}",
+    ]
+    for r in rows:
+        ratio = r.get("vs_pymunk")
+        lines.append(f"{r['engine']:<11} {r['population']:>10} {r['creature_steps_per_s']:>17,.0f} "
+                     f"{(f'{ratio:.1f}x' if ratio else ''):>10} {r['steps']:>6} x {r['repeats']:<4} "
+                     f"{r['seconds']:>7.3f}")
+    lines.append("")
+    for engine, c in checks.items():
+        verdict = "stands at rest" if c["stands"] else "DOES NOT STAND at rest"
+        verdict += ", stays up under the sine" if c["upright_under_sine"] else ", falls over under the sine"
+        lines.append(f"sanity {engine:<9}: centre of mass {c['com_start_m']:.3f} m at start, lowest "
+                     f"{c['com_min_rest_m']:.3f} m at rest for {STAND_SECONDS:g} s, {c['com_min_sine_m']:.3f} m "
+                     f"under the sine; walked {c['distance_sine_m']:+.2f} m in {steps} steps: {verdict}")
+    return "\n".join(lines)
+
+
+def _populations(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of integers: {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError("populations must be positive integers")
+    return values
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--populations", type=_populations, default=list(POPULATIONS),
+                        help="comma-separated population sizes (default 1,150,1000)")
+    parser.add_argument("--steps", type=_positive, default=STEPS,
+                        help=f"steps per creature (default {STEPS}; pymunk runs fewer at large populations)")
+    parser.add_argument("--repeats", type=_positive, default=None,
+                        help=f"repetitions per figure, the median is reported (default {REPEATS})")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"pymunk: {QUICK_REPEATS} repetition and at most {QUICK_PYMUNK_BUDGET:,} "
+                             "creature-steps per run")
+    parser.add_argument("--no-pymunk", action="store_true", help="time our engine only")
+    parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
+
+
+def run(args) -> int:
+    first = first_call()  # before anything else steps the engine
+    ours_repeats = args.repeats or REPEATS
+    pymunk_repeats = args.repeats or (QUICK_REPEATS if args.quick else REPEATS)
+    budget = QUICK_PYMUNK_BUDGET if args.quick else PYMUNK_BUDGET
+    rows = []
+    checks = {}
+    for n in args.populations:
+        rows.append(time_creatures(n, args.steps, ours_repeats))
+    checks["creatures"] = sanity(creatures_walk, args.steps)
+    if not args.no_pymunk:
+        try:
+            for n in args.populations:
+                steps = min(args.steps, max(PYMUNK_MIN_STEPS, budget // n))
+                rows.append(time_pymunk(n, steps, pymunk_repeats))
+            checks["pymunk"] = sanity(pymunk_walk, args.steps)
+        except RuntimeError as exc:
+            print(f"creatures bench: {exc}", file=sys.stderr)
+    rate = {(r["engine"], r["population"]): r["creature_steps_per_s"] for r in rows}
+    for r in rows:
+        r["first_call_s"] = first["seconds"]
+        r["first_call_cache"] = first["cache"]
+        if r["engine"] == "creatures" and ("pymunk", r["population"]) in rate:
+            r["vs_pymunk"] = r["creature_steps_per_s"] / rate["pymunk", r["population"]]
+        r.update(checks.get(r["engine"], {}))
+    rows.sort(key=lambda r: (r["population"], r["engine"] != "creatures"))
+    info = machine()
+    if args.json:
+        for r in rows:
+            r.update(info)
+        print(json.dumps(rows, indent=2))
+    else:
+        print(format_table(rows, info, first, checks, args.steps))
+    for engine, c in checks.items():
+        if not c["stands"]:
+            print(f"creatures bench: WARNING: the {engine} walker does not stand (lowest centre of mass "
+                  f"{c['com_min_rest_m']:.3f} m with muscles at rest)", file=sys.stderr)
+    return 0

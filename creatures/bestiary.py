@@ -1,0 +1,27 @@
+"""The built-in designs: every ``creatures/designs/NAME.yaml`` shipped with the package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .design import Design, DesignError, Problem, load_design
+
+__all__ = ["DESIGN_DIR", "builtin_names", "resolve_design"]
+
+DESIGN_DIR = Path(__file__).with_name("designs")
+
+
+def builtin_names() -> list[str]:
+    """Names of the built-in designs, sorted."""
+    return sorted(p.stem for p in DESIGN_DIR.glob("*.yaml"))
+
+
+def resolve_design(name_or_path: str) -> Design:
+    """A built-in design by name, or a design file by path. Raises :class:`DesignError`."""
+    if name_or_path in builtin_names():
+        return load_design(DESIGN_DIR / f"{name_or_path}.yaml")
+    path = Path(name_or_path)
+    if path.suffix.lower() in (".yaml", ".yml") or path.exists():
+        return load_design(path)
+    raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file "
+                                                   f"(built-in: {', '.join(builtin_names())})")])
