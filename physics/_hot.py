@@ -36,10 +36,12 @@ def hot_of(model: Model) -> Hot:
         rigid = np.all((model.bone_compliance == 0.0) & np.isinf(model.bone_max_force), axis=0)
         order = np.concatenate([np.flatnonzero(~rigid), np.flatnonzero(rigid)]).astype(np.int64)
         derived = {"bone_rigid": rigid, "bone_order": order}
-        arrays = [np.ascontiguousarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
+        # fresh writeable copies: a read-only array is a different numba type, and every new
+        # combination of types compiles the step kernel again (~15 s each, measured)
+        arrays = [np.array(derived[n] if n in derived else getattr(model, n), order="C", copy=True)
+                  for n in _TOPOLOGY]
         for n in _PER_CREATURE:
-            a = getattr(model, n)
-            arrays.append(np.ascontiguousarray(np.moveaxis(a, 0, -1)))
+            arrays.append(np.array(np.moveaxis(getattr(model, n), 0, -1), order="C", copy=True))
         hot = Hot(*arrays)
         object.__setattr__(model, "_hot", hot)
     return hot
@@ -56,10 +58,11 @@ def workspace_of(model: Model) -> tuple:
         work = (np.zeros((chunks, P, 2, LANES)),   # x: positions at the substep's start
                 np.zeros((chunks, P, 2, LANES)),   # p: predicted positions
                 np.zeros((chunks, P, 2, LANES)),   # v: velocities
-                np.zeros((chunks, E, 2, LANES)),   # rest lengths this step, 1 / (w_i + w_j + alpha~)
+                np.zeros((chunks, E, 4, LANES)),   # per bone: rest length, w_i + w_j, direction at substep start
                 np.zeros((chunks, E, LANES)),      # bone multipliers
                 np.zeros((chunks, J, LANES)),      # joint spring multipliers
                 np.zeros((chunks, P, LANES)),      # ground push this substep
+                np.zeros((chunks, P, LANES)),      # friction's tangential cut this substep
                 np.zeros((chunks, P, 3, LANES)),   # contact half-planes
                 np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
                 np.zeros((chunks, P, LANES), np.bool_),  # touching

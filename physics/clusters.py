@@ -6,7 +6,13 @@ current offsets ``r_i = p_i - com`` minimises ``sum m_i |R q_i - r_i|^2``; its a
 angles ``atan2(q_i x r_i, q_i . r_i)``, which breaks when one offset crosses +-180 degrees (the
 3-particle "freak out" in its comments) and when a particle sits at the centre of mass. The goal
 positions ``g_i = com + R q_i`` keep the centre of mass (sum m_i q_i = 0) and, R being optimal,
-carry no net moment, so clusters conserve linear and angular momentum.
+carry no net moment about the current positions.
+
+Angular momentum after the substep is measured against the substep's start x (see bones.py), so
+the correction ``d_i = k (g_i - p_i)`` is stripped of its moment about x: with
+``tau = sum m_i (x_i - c) x d_i`` and ``I = sum m_i |x_i - c|^2`` (c the centre of mass of x), the
+infinitesimal rotation ``(tau / I) (x_i - c)^perp`` is subtracted. That rotation has no momentum
+of its own, so clusters conserve both linear and angular momentum.
 """
 
 import numpy as np
@@ -14,7 +20,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def solve_clusters(p, hot, b0, n):
+def solve_clusters(x, p, hot, b0, n):
     """Pull every cluster's members toward its matched rigid shape by its stiffness."""
     for k in range(hot.cluster_start.shape[0] - 1):
         s0 = hot.cluster_start[k]
@@ -24,14 +30,20 @@ def solve_clusters(p, hot, b0, n):
             msum = 0.0
             cx = 0.0
             cy = 0.0
+            ox = 0.0
+            oy = 0.0
             for q in range(s0, s1):
                 i = hot.cluster_sphere[q]
                 m = hot.mass[i, b]
                 msum += m
                 cx += m * p[i, 0, l]
                 cy += m * p[i, 1, l]
+                ox += m * x[i, 0, l]
+                oy += m * x[i, 1, l]
             cx /= msum
             cy /= msum
+            ox /= msum
+            oy /= msum
             sn = 0.0
             cs = 0.0
             for q in range(s0, s1):
@@ -47,13 +59,30 @@ def solve_clusters(p, hot, b0, n):
             c = np.cos(phi)
             s = np.sin(phi)
             k_ = hot.cluster_stiffness[k, b]
+            # the correction's moment about the substep's start, and the start's inertia
+            tau = 0.0
+            inertia = 0.0
+            for q in range(s0, s1):
+                i = hot.cluster_sphere[q]
+                m = hot.mass[i, b]
+                qx = hot.cluster_rest[q, 0, b]
+                qy = hot.cluster_rest[q, 1, b]
+                dx = (cx + c * qx - s * qy - p[i, 0, l]) * k_
+                dy = (cy + s * qx + c * qy - p[i, 1, l]) * k_
+                ax = x[i, 0, l] - ox
+                ay = x[i, 1, l] - oy
+                tau += m * (ax * dy - ay * dx)
+                inertia += m * (ax * ax + ay * ay)
+            omega = tau / inertia if inertia > 1e-18 else 0.0
             for q in range(s0, s1):
                 i = hot.cluster_sphere[q]
                 if hot.inv_mass[i, b] == 0.0:
                     continue
                 qx = hot.cluster_rest[q, 0, b]
                 qy = hot.cluster_rest[q, 1, b]
-                gx = cx + c * qx - s * qy
-                gy = cy + s * qx + c * qy
-                p[i, 0, l] += (gx - p[i, 0, l]) * k_
-                p[i, 1, l] += (gy - p[i, 1, l]) * k_
+                dx = (cx + c * qx - s * qy - p[i, 0, l]) * k_
+                dy = (cy + s * qx + c * qy - p[i, 1, l]) * k_
+                ax = x[i, 0, l] - ox
+                ay = x[i, 1, l] - oy
+                p[i, 0, l] += dx + omega * ay
+                p[i, 1, l] += dy - omega * ax

@@ -17,8 +17,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def solve_self_collisions(p, hot, b0, n):
-    """Separate overlapping spheres of the same creature (candidate pairs from the model)."""
+def solve_self_collisions(x, p, hot, b0, n):
+    """Separate overlapping spheres of the same creature (candidate pairs from the model), along
+    their centre line at the substep's start, as bones do (angular momentum is kept)."""
     for c in range(hot.pair_a.shape[0]):
         i = hot.pair_a[c]
         j = hot.pair_b[c]
@@ -32,11 +33,20 @@ def solve_self_collisions(p, hot, b0, n):
             pen = hot.radius[i, b] + hot.radius[j, b] - d
             if pen <= 0.0 or d < 1e-12 or wi + wj <= 0.0:
                 continue
-            s = pen / ((wi + wj) * d)
-            p[i, 0, l] += wi * s * dx
-            p[i, 1, l] += wi * s * dy
-            p[j, 0, l] -= wj * s * dx
-            p[j, 1, l] -= wj * s * dy
+            ux = x[i, 0, l] - x[j, 0, l]
+            uy = x[i, 1, l] - x[j, 1, l]
+            u = np.sqrt(ux * ux + uy * uy)
+            g = (dx * ux + dy * uy) / u if u > 1e-12 else 0.0
+            if g > 0.1 * d:
+                s = pen * d / ((wi + wj) * g * u)
+            else:
+                ux = dx
+                uy = dy
+                s = pen / ((wi + wj) * d)
+            p[i, 0, l] += wi * s * ux
+            p[i, 1, l] += wi * s * uy
+            p[j, 0, l] -= wj * s * ux
+            p[j, 1, l] -= wj * s * uy
 
 
 @njit(cache=True)
@@ -79,11 +89,13 @@ def build_grid(pos, cell):
 
 
 @njit(cache=True)
-def collide_arena(pos, vel, mass, inv_mass, radius):
+def collide_arena(pos, vel, mass, inv_mass, radius, passes):
     """Separate overlapping spheres of different creatures and stop their approach.
 
-    pos, vel : (B, P, 2), changed in place; mass, inv_mass, radius : (B, P). Returns the number
-    of colliding pairs."""
+    pos, vel : (B, P, 2), changed in place; mass, inv_mass, radius : (B, P). The grid is built
+    once and the pairs resolved in ``passes`` Gauss-Seidel passes (one pass leaves overlaps where
+    separating one pair pushes a sphere into another; measured up to 32 mm). Returns the number
+    of pair resolutions."""
     B, P = pos.shape[0], pos.shape[1]
     rmax = 0.0
     for b in range(B):
@@ -94,6 +106,15 @@ def collide_arena(pos, vel, mass, inv_mass, radius):
     cell = 2.0 * rmax
     cx, cy, start, order = build_grid(pos, cell)
     mask = start.shape[0] - 2
+    hits = 0
+    for _ in range(passes):
+        hits += _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask)
+    return hits
+
+
+@njit(cache=True)
+def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
+    B, P = pos.shape[0], pos.shape[1]
     hits = 0
     for k in range(B * P):
         bk = k // P

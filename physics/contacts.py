@@ -71,14 +71,17 @@ def find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop):
 
 
 @njit(cache=True)
-def solve_ground(x, p, plane, active, dn, hot, b0, n):
+def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
     substep. Friction acts on the sphere's tangential displacement over the substep (from ``x``):
-    if it is within ``mu_s * dn`` it is cancelled (static: it does not creep), otherwise it loses
-    ``mu_k`` times this projection's push (kinetic; over a substep that adds up to ``mu_k * dn``).
-    Done inside the sweeps, so the bones that follow repair what friction moved."""
+    if, without what friction itself removed so far (``fric : (P, LANES)``), it is within
+    ``mu_s * dn``, it is cancelled (static: it does not creep); otherwise it loses ``mu_k`` times
+    this projection's push (kinetic; over a substep that adds up to ``mu_k * dn``). Judging the
+    static case on the slide friction has already shortened made a sliding contact stick again
+    the next sweep, as if the coefficient were mu_s + mu_k. Done inside the sweeps, so the bones
+    that follow repair what friction moved."""
     for i in range(p.shape[0]):
         if not active[i]:
             continue
@@ -90,6 +93,7 @@ def solve_ground(x, p, plane, active, dn, hot, b0, n):
         ny = plane[i, 1]
         c = plane[i, 2]
         push = dn[i]
+        cut_so_far = fric[i]
         w = hot.inv_mass[i, b0:b0 + n]
         mu_s = hot.friction[i, b0:b0 + n]
         mu_k = hot.kinetic_friction[i, b0:b0 + n]
@@ -105,8 +109,10 @@ def solve_ground(x, p, plane, active, dn, hot, b0, n):
             ty = nx[l]
             slide = (px[l] - x0[l]) * tx + (py[l] - y0[l]) * ty
             kinetic = min(mu_k[l] * pen, abs(slide))
-            cut = slide if abs(slide) <= mu_s[l] * total else (kinetic if slide > 0.0 else -kinetic)
+            static = abs(slide + cut_so_far[l]) <= mu_s[l] * total
+            cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if total > 0.0 else 0.0
+            cut_so_far[l] += cut
             px[l] -= cut * tx
             py[l] -= cut * ty
 
@@ -119,8 +125,11 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
 
     A sphere the broad phase skipped may still have been dragged down by its bones during the
     sweeps (a muscle can move a foot centimetres within one substep), so skipped spheres that
-    now reach below the terrain's top get their exact query here."""
+    now reach below the terrain's top get their exact query here. On a terrain with corners (more
+    than one segment) every sphere near the ground is checked exactly, twice: in a concave corner
+    (the foot of a step) pushing out of one face can push into the other."""
     top = blocks[2]
+    straight = table.shape[1] == 2
     for i in range(p.shape[0]):
         px = p[i, 0]
         py = p[i, 1]
@@ -128,23 +137,31 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
         ny = plane[i, 1]
         c = plane[i, 2]
         rad = hot.radius[i, b0:b0 + n]
-        stale = 0
+        w = hot.inv_mass[i, b0:b0 + n]
+        check = 0
         for l in range(n):
-            stale += (c[l] == -np.inf) & (py[l] - rad[l] - slop <= top)
-        if stale > 0:
+            check += ((c[l] != -np.inf) & (not straight)) | (py[l] - rad[l] - slop <= top)
+        if check > 0:
             for l in range(n):
-                if c[l] != -np.inf or py[l] - rad[l] - slop > top:
+                if (straight or c[l] == -np.inf) and py[l] - rad[l] - slop > top:
                     continue
-                d, gx, gy = closest_on_terrain(table, px[l], py[l], rad[l] + slop)
-                if d <= rad[l] + slop:
+                if straight and c[l] != -np.inf:
+                    continue  # the plane is the terrain itself
+                for rep in range(2):
+                    d, gx, gy = closest_on_terrain(table, px[l], py[l], rad[l] + slop)
+                    if d > rad[l] + slop:
+                        break
                     nx[l] = gx
                     ny[l] = gy
                     c[l] = gx * px[l] + gy * py[l] - d + rad[l]
+                    if d >= rad[l] or w[l] == 0.0:
+                        break
+                    px[l] += gx * (rad[l] - d)
+                    py[l] += gy * (rad[l] - d)
         vx = v[i, 0]
         vy = v[i, 1]
         touch = touching[i]
         vn = vn_in[i]
-        w = hot.inv_mass[i, b0:b0 + n]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop

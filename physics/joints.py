@@ -5,7 +5,7 @@ The joint angle at sphere c between bones c-a and c-b is ``theta = atan2(u x v, 
 ``d theta / d p_b = (-v_y, v_x) / |v|^2`` and ``d theta / d p_c = -(both)``: they sum to zero
 (translating the three spheres leaves the angle alone) and have no net moment (nor does rotating
 them), so the correction ``dp_k = w_k grad_k dlam`` moves neither the centre of mass nor the
-angular momentum. A hinge is the inequality ``min <= theta <= max``, solved only when violated;
+angular momentum, provided the gradients are taken at the substep's start (see bones.py for why). A hinge is the inequality ``min <= theta <= max``, solved only when violated;
 a spring is an XPBD constraint ``theta - rest`` with compliance 1 / stiffness.
 """
 
@@ -33,54 +33,67 @@ def joint_angle(pa_x, pa_y, pc_x, pc_y, pb_x, pb_y):
 
 
 @njit(cache=True)
-def _rotate_joint(p, a, c, b, l, wa, wc, wb, C, alpha, lam0):
-    """Apply one XPBD angle correction for constraint value ``C``; return the new multiplier."""
-    ux = p[a, 0, l] - p[c, 0, l]
-    uy = p[a, 1, l] - p[c, 1, l]
-    vx = p[b, 0, l] - p[c, 0, l]
-    vy = p[b, 1, l] - p[c, 1, l]
+def _gradients(q, a, c, b, l):
+    """d theta / d q_a and d theta / d q_b at positions q (d theta / d q_c is minus their sum)."""
+    ux = q[a, 0, l] - q[c, 0, l]
+    uy = q[a, 1, l] - q[c, 1, l]
+    vx = q[b, 0, l] - q[c, 0, l]
+    vy = q[b, 1, l] - q[c, 1, l]
     uu = ux * ux + uy * uy
     vv = vx * vx + vy * vy
     if uu < 1e-18 or vv < 1e-18:
+        return 0.0, 0.0, 0.0, 0.0, False
+    return uy / uu, -ux / uu, -vy / vv, vx / vv, True
+
+
+@njit(cache=True)
+def _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, alpha, lam0, along_start=True):
+    """One XPBD angle correction for constraint value ``C`` (at p), moving the spheres along the
+    angle's gradients at the substep's start x (so that angular momentum is kept, as for bones),
+    with the Newton step's denominator ``sum w g(x) . g(p)``. Returns the new multiplier."""
+    ax, ay, bx, by, ok0 = _gradients(x if along_start else p, a, c, b, l)
+    px_, py_, qx_, qy_, ok1 = _gradients(p, a, c, b, l)
+    if not (ok0 and ok1):
         return lam0
-    gax = uy / uu
-    gay = -ux / uu
-    gbx = -vy / vv
-    gby = vx / vv
-    gcx = -(gax + gbx)
-    gcy = -(gay + gby)
-    w = wa / uu + wb / vv + wc * (gcx * gcx + gcy * gcy) + alpha
-    if w <= 0.0:
+    cx = -(ax + bx)
+    cy = -(ay + by)
+    w = (wa * (ax * px_ + ay * py_) + wb * (bx * qx_ + by * qy_)
+         + wc * (cx * -(px_ + qx_) + cy * -(py_ + qy_)) + alpha)
+    if w <= 1e-12:
         return lam0
     dlam = (-C - alpha * lam0) / w
-    p[a, 0, l] += wa * gax * dlam
-    p[a, 1, l] += wa * gay * dlam
-    p[b, 0, l] += wb * gbx * dlam
-    p[b, 1, l] += wb * gby * dlam
-    p[c, 0, l] += wc * gcx * dlam
-    p[c, 1, l] += wc * gcy * dlam
+    p[a, 0, l] += wa * ax * dlam
+    p[a, 1, l] += wa * ay * dlam
+    p[b, 0, l] += wb * bx * dlam
+    p[b, 1, l] += wb * by * dlam
+    p[c, 0, l] += wc * cx * dlam
+    p[c, 1, l] += wc * cy * dlam
     return lam0 + dlam
 
 
 @njit(cache=True)
-def solve_joints(p, lam, hot, b0, n, h):
+def solve_joints(x, p, lam, hot, b0, n, h, limits_only=False):
     """One sweep over the joints: springs first (soft), then hinge limits (hard).
-    ``lam : (J, LANES)`` holds the springs' multipliers over a substep."""
+    ``lam : (J, LANES)`` holds the springs' multipliers over a substep. With ``limits_only``
+    only the hinge limits are solved, along the current gradients (the step's final skeleton
+    sweep, see ``solve_bones``)."""
     inv_h2 = 1.0 / (h * h)
     for k in range(hot.joint_c.shape[0]):
         a = hot.joint_a[k]
         c = hot.joint_c[k]
         b = hot.joint_b[k]
         limited = hot.joint_limited[k]
+        if limits_only and not limited:
+            continue
         for l in range(n):
             bb = b0 + l
             wa = hot.inv_mass[a, bb]
             wc = hot.inv_mass[c, bb]
             wb = hot.inv_mass[b, bb]
-            if hot.joint_spring[k, bb]:
+            if hot.joint_spring[k, bb] and not limits_only:
                 theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
                 C = _wrap(theta - hot.joint_rest[k, bb])
-                lam[k, l] = _rotate_joint(p, a, c, b, l, wa, wc, wb, C,
+                lam[k, l] = _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C,
                                           hot.joint_compliance[k, bb] * inv_h2, lam[k, l])
             if limited:
                 theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
@@ -92,4 +105,4 @@ def solve_joints(p, lam, hot, b0, n, h):
                     dlo = _wrap(theta - lo)
                     dhi = _wrap(theta - hi)
                     C = dlo if abs(dlo) < abs(dhi) else dhi
-                    _rotate_joint(p, a, c, b, l, wa, wc, wb, C, 0.0, 0.0)
+                    _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, 0.0, 0.0, not limits_only)

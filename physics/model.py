@@ -341,7 +341,7 @@ def build_model(body: Body, batch: int = 1) -> Model:
 
     def rep(a, dtype=np.float64):
         a = np.asarray(a, dtype=dtype)
-        return np.ascontiguousarray(np.broadcast_to(a, (batch,) + a.shape))
+        return np.array(np.broadcast_to(a, (batch,) + a.shape), order="C", copy=True)
 
     M = len(muscles)
     ints = lambda v: np.asarray(v, dtype=np.int64).reshape(-1)  # noqa: E731

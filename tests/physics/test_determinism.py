@@ -1,0 +1,74 @@
+"""Determinism: the same inputs give bit-identical states whatever the number of threads and
+whichever creatures share the batch; and a fixed scenario ends in a stored state (Box2D's
+test/test_determinism.c)."""
+
+import hashlib
+
+import numba
+import numpy as np
+import pytest
+
+import physics
+from physics import Terrain
+from physics_helpers import BODIES, bang_bang, run
+
+PARAMS = physics.SimParams()  # arena collisions off: creatures do not meet
+HILLS = Terrain.hills(seed=3)
+STEPS = 240
+
+
+def _walk(body, commands):
+    """``commands`` (T, B, M) for a batch of ``body`` 1 m into the hills; the final state."""
+    model = physics.build_model(body, commands.shape[1])
+    state = physics.initial_state(model, PARAMS, offset=(1.0, 0.05))
+    return run(model, state, commands, PARAMS, HILLS)
+
+
+def test_thread_count_does_not_change_the_result(numba_threads):
+    """130 walkers (three chunks of creatures) on one thread and on two: bit-identical states."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread on this machine")
+    commands = bang_bang(np.random.default_rng(7), STEPS, 130, 6)
+    numba_threads(1)
+    one = _walk(physics.examples.walker(), commands)
+    numba_threads(2)
+    two = _walk(physics.examples.walker(), commands)
+    assert np.array_equal(one.pos, two.pos) and np.array_equal(one.vel, two.vel)
+
+
+@pytest.mark.parametrize("name", ["walker", "cluster walker"])
+@pytest.mark.parametrize("index", [37, 70])
+def test_creature_does_not_depend_on_its_batch_mates(name, index):
+    """A creature alone (B = 1) and the same creature with the same commands at ``index`` of a
+    batch of 100 whose others get other commands (lane 37 of the first chunk, or lane 6 of the
+    second): bit-identical final states."""
+    body = BODIES[name]()
+    muscles = physics.build_model(body).n_muscles
+    mine = bang_bang(np.random.default_rng(1), STEPS, 1, muscles)
+    alone = _walk(body, mine)
+    batch = bang_bang(np.random.default_rng(100 + index), STEPS, 100, muscles)
+    batch[:, index] = mine[:, 0]
+    shared = _walk(body, batch)
+    assert np.array_equal(shared.pos[index], alone.pos[0]) and np.array_equal(shared.vel[index], alone.vel[0])
+    assert not np.array_equal(shared.pos[index - 1], alone.pos[0])  # the neighbours did differ
+
+
+#: sha256 of the final pos and vel bytes of the scenario below. It changes only when the solver
+#: changes on purpose: then rerun the scenario and paste the new value here, in the same commit.
+#: The scenario keeps clear of libm (no joints or clusters, whose kernels call atan2, sin and cos;
+#: straight-edged terrain; integer commands), so that IEEE 754 arithmetic gives every machine the
+#: same bits.
+STATE_HASH = "140bb68bef10e21ca34575cbcb9cf7dff7d09cb1b2566dadc8ee337698c4ac93"
+
+
+def test_fixed_scenario_ends_in_the_stored_state():
+    """Three walkers at the foot of the steps, bang-bang commands from integer arithmetic,
+    300 steps: the hash of the final state equals STATE_HASH."""
+    T, B, M = 300, 3, 6
+    t, b, m = np.meshgrid(np.arange(T) // 2, np.arange(B), np.arange(M), indexing="ij")
+    commands = np.where((t * 7 + b * 5 + m * 3) % 4 < 2, 1.0, -1.0)
+    model = physics.build_model(physics.examples.walker(), B)
+    state = physics.initial_state(model, PARAMS, offset=np.array([[0.5, 0.0], [1.5, 0.0], [2.5, 0.2]]))
+    state = run(model, state, commands, PARAMS, Terrain.steps())
+    digest = hashlib.sha256(state.pos.tobytes() + state.vel.tobytes()).hexdigest()
+    assert digest == STATE_HASH

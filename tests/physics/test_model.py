@@ -1,0 +1,83 @@
+"""build_model, the engine's last line of defence: each bad body raises ValueError with its own
+one-line reason (neat-python's bad_configuration tests)."""
+
+import numpy as np
+import pytest
+
+import physics
+from physics import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Muscle, Sphere
+
+
+def _pair(**bone):
+    """Two spheres 0.5 m apart joined by a bone with the given arguments."""
+    return Body([Sphere((0.0, 0.0)), Sphere((0.5, 0.0))], [Bone(0, 1, **bone)])
+
+
+def _elbow(**joint):
+    """Three spheres with a 90 degree angle at sphere 1, and a joint there."""
+    spheres = [Sphere((-0.5, 0.0)), Sphere((0.0, 0.0)), Sphere((0.0, 0.5))]
+    return Body(spheres, [Bone(1, 0), Bone(1, 2)], [Joint(**{"c": 1, "a": 0, "b": 2, **joint})])
+
+
+BAD_BODIES = {
+    "zero mass": (Body([Sphere((0.0, 0.0), mass=0.0)]), "masses and radii must be positive"),
+    "negative radius": (Body([Sphere((0.0, 0.0), radius=-0.1)]), "masses and radii must be positive"),
+    "no spheres": (Body([]), "at least one sphere"),
+    "non-finite position": (Body([Sphere((0.0, np.nan))]), "positions must be finite"),
+    "zero-length bone": (Body([Sphere((0.2, 0.3)), Sphere((0.2, 0.3))], [Bone(0, 1)]), "bone 0 has zero length"),
+    "bone to itself": (Body([Sphere((0.0, 0.0))], [Bone(0, 0)]), "bone 0 joins sphere 0 to itself"),
+    "bad sphere index": (Body([Sphere((0.0, 0.0)), Sphere((1.0, 0.0))], [Bone(0, 5)]),
+                         "bone 0 refers to sphere 5, which does not exist"),
+    "negative sphere index": (Body([Sphere((0.0, 0.0)), Sphere((1.0, 0.0))], [Bone(-1, 1)]),
+                              "bone 0 refers to sphere -1"),
+    "muscle range too large": (_pair(muscle=Muscle(range=MAX_MUSCLE_RANGE + 0.01)),
+                               r"muscle on bone 0: range 0.91 outside \(0, 0.9\]"),
+    "muscle without strength": (_pair(muscle=Muscle(strength=0.0)), "strength and speed must be positive"),
+    "negative compliance": (_pair(compliance=-1.0), "bone 0 has negative compliance"),
+    "joint outside its limits": (_elbow(min_angle=np.radians(100.0), max_angle=np.radians(170.0)),
+                                 r"joint 0: its initial angle -?90.0 deg is outside its limits"),
+    "joint limits reversed": (_elbow(min_angle=1.0, max_angle=-1.0), "need -180 <= min <= max <= 180"),
+    "joint kind": (_elbow(kind="ball"), "kind must be 'hinge' or 'free', not 'ball'"),
+    "joint repeats a sphere": (_elbow(b=0), "joint 0 needs three different spheres"),
+    "cluster of one": (Body([Sphere((0.0, 0.0)), Sphere((1.0, 0.0))], clusters=[Cluster([1])]),
+                       "cluster 0 needs two or more different spheres"),
+    "cluster stiffness": (Body([Sphere((0.0, 0.0)), Sphere((1.0, 0.0))], clusters=[Cluster([0, 1], stiffness=1.5)]),
+                          r"cluster 0: stiffness must be within \(0, 1\]"),
+    "kinetic above static friction": (Body([Sphere((0.0, 0.0), friction=0.5, kinetic_friction=0.6)]),
+                                      "kinetic friction at most the static one"),
+    "restitution above one": (Body([Sphere((0.0, 0.0), restitution=1.2)]), r"restitution must be within \[0, 1\]"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_BODIES))
+def test_build_model_rejects_a_bad_body_with_its_reason(case):
+    body, message = BAD_BODIES[case]
+    with pytest.raises(ValueError, match=message):
+        physics.build_model(body)
+
+
+def test_build_model_rejects_an_empty_batch():
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        physics.build_model(physics.examples.walker(), batch=0)
+
+
+def test_model_replicates_the_body_across_the_batch():
+    """Every per-creature array carries the batch first, with the body's values in each row."""
+    model = physics.build_model(physics.examples.walker(), batch=3)
+    assert model.rest_pos.shape == (3, 8, 2) and model.bone_rest.shape == (3, 14)
+    assert model.n_muscles == 6 and np.all(model.muscle_rest == model.muscle_rest[0])
+    np.testing.assert_allclose(model.total_mass(), 8.0)
+
+
+def test_step_rejects_commands_of_the_wrong_shape():
+    model = physics.build_model(physics.examples.walker(), batch=2)
+    state = physics.initial_state(model)
+    with pytest.raises(ValueError, match=r"commands must have shape \(2, 6\)"):
+        physics.step(model, state, np.zeros((2, 5)))
+
+
+def test_step_rejects_a_state_of_another_model():
+    walkers = physics.build_model(physics.examples.walker(), batch=2)
+    chains = physics.build_model(physics.examples.chain(), batch=2)
+    with pytest.raises(ValueError, match="state is for 2 creatures of 7 spheres, model for 2 of 8"):
+        physics.step(walkers, physics.initial_state(chains), None)
