@@ -19,7 +19,7 @@ from .model import Model
 #: creatures per chunk; one chunk is one unit of parallel work
 LANES = 64
 
-_TOPOLOGY = ("bone_a", "bone_b", "bone_rigid", "bone_order", "muscle_bone", "joint_a", "joint_c", "joint_b", "joint_limited",
+_TOPOLOGY = ("bone_a", "bone_b", "soft_bones", "rigid_bones", "muscle_bone", "joint_a", "joint_c", "joint_b", "joint_limited",
              "cluster_start", "cluster_sphere", "pair_a", "pair_b")
 _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "restitution",
                  "bone_rest", "bone_compliance", "bone_max_force", "muscle_rest", "muscle_range",
@@ -34,8 +34,8 @@ def hot_of(model: Model) -> Hot:
     hot = model.__dict__.get("_hot")
     if hot is None:
         rigid = np.all((model.bone_compliance == 0.0) & np.isinf(model.bone_max_force), axis=0)
-        order = np.concatenate([np.flatnonzero(~rigid), np.flatnonzero(rigid)]).astype(np.int64)
-        derived = {"bone_rigid": rigid, "bone_order": order}
+        derived = {"soft_bones": np.flatnonzero(~rigid).astype(np.int64),
+                   "rigid_bones": np.flatnonzero(rigid).astype(np.int64)}
         # fresh writeable copies: a read-only array is a different numba type, and every new
         # combination of types compiles the step kernel again (~15 s each, measured)
         arrays = [np.array(derived[n] if n in derived else getattr(model, n), order="C", copy=True)

@@ -140,7 +140,8 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
         w = hot.inv_mass[i, b0:b0 + n]
         check = 0
         for l in range(n):
-            check += ((c[l] != -np.inf) & (not straight)) | (py[l] - rad[l] - slop <= top)
+            planed = c[l] != -np.inf
+            check += (planed & (not straight)) | ((not planed) & (py[l] - rad[l] - slop <= top))
         if check > 0:
             for l in range(n):
                 if (straight or c[l] == -np.inf) and py[l] - rad[l] - slop > top:

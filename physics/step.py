@@ -12,8 +12,8 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
             solve_clusters   shape matching of rigid clusters
             solve_self_collisions
             solve_ground     push out of the contact half-plane; Coulomb friction, static and kinetic
-        solve_bones, solve_joints   once more, rigid bones and hinge limits only: the skeleton
-                             has the last word
+        settle_bones, solve_joints  once more, rigid bones and hinge limits only, along current
+                             directions: the skeleton has the last word
         solve_ground         once more, so that static friction also holds against that sweep
         finish_ground        last push-out (nothing ends inside the ground), contact flags
         recover_velocity     v = (p - x) / h
@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._hot import LANES, hot_of, workspace_of
-from .bones import drive_muscles, orient_bones, prepare_bones, solve_bones
+from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
@@ -97,7 +97,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_self_collisions(x, p, hot, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, hot, b0, n)
-        solve_bones(p, rest, lam, hot, b0, n, h, True)
+        settle_bones(p, rest, hot, b0, n)
         solve_joints(x, p, lamj, hot, b0, n, h, True)
         if ground:
             solve_ground(x, p, plane, active, dn, fric, hot, b0, n)  # friction sees that sweep too
