@@ -18,13 +18,13 @@ from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, 
 from .params import SimParams
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
                       kinetic_energy, muscle_lengths, orientation)
-from .state import State, initial_state
+from .state import State, initial_state, standing_offset
 from .step import rollout, step
 from .terrain import TERRAIN_KINDS, Terrain, make_terrain
 
 __all__ = [
     "examples", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle", "Sphere",
-    "build_model", "SimParams", "State", "initial_state", "step", "rollout", "Terrain",
+    "build_model", "SimParams", "State", "initial_state", "standing_offset", "step", "rollout", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
 ]

@@ -15,7 +15,7 @@ import numpy as np
 from .model import Model
 from .params import SimParams
 
-__all__ = ["State", "initial_state"]
+__all__ = ["State", "initial_state", "standing_offset"]
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,12 @@ def initial_state(model: Model, params: SimParams | None = None, offset=(0.0, 0.
     vel[..., 1] += params.gravity * h / 2.0  # half a substep back: v(-h/2) = v0 - g h / 2 (g points down)
     return State(np.ascontiguousarray(pos), vel, model.muscle_rest.copy(),
                  np.zeros(model.rest_pos.shape[:2], dtype=np.bool_), 0.0)
+
+
+def standing_offset(model: Model, terrain, x: float = 0.0, gap: float = 1e-4) -> tuple[float, float]:
+    """The offset that puts the rest pose's centre at ``x`` with its lowest sphere ``gap`` above
+    the terrain (``terrain`` is a :class:`~physics.terrain.Terrain`), for :func:`initial_state`."""
+    pos = model.rest_pos[0]
+    dx = x - 0.5 * (pos[:, 0].min() + pos[:, 0].max())
+    clearance = pos[:, 1] - model.radius[0] - terrain.height(pos[:, 0] + dx)
+    return float(dx), float(gap - clearance.min())
