@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, bench, designs_cmd, simulate, validate
+from . import __version__, bench, designs_cmd, evolve, simulate, validate
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
     ("designs", designs_cmd, "list the built-in designs"),
     ("validate", validate, "check design files, print every problem"),
     ("simulate", simulate, "run a creature headless and report what happened"),
+    ("evolve", evolve, "evolve brains for a creature on a task"),
     ("bench", bench, "measure the engine against pymunk, side by side"),
 ]
 

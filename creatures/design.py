@@ -207,13 +207,13 @@ class _Item:
 def _read_item(r: _Reader, node, kind: str, index: int, defaults: dict) -> _Item | None:
     spec = ITEM_KEYS[kind]
     where = f"{kind} {index + 1}"
+    if isinstance(node, yaml.MappingNode):
+        for knode, vnode in node.value:
+            if getattr(knode, "value", None) == "id" and isinstance(vnode, yaml.ScalarNode):
+                where = f"{kind} '{vnode.value}'"
     entries = r.mapping(node, where, spec)
     if entries is None:
         return None
-    if "id" in entries:
-        ident = entries["id"][1]
-        if isinstance(ident, yaml.ScalarNode):
-            where = f"{kind} '{ident.value}'"
     values, nodes = {}, {}
     for key, (kind_of, default) in spec.items():
         if key not in entries:
@@ -266,14 +266,15 @@ def _read_value(r: _Reader, vnode, kind_of: str, label: str, defaults: dict):
             return None
         return [(r.string(v, label), v) for v in items]
     if kind_of == "muscle":
+        # built-in defaults, then the design's defaults block, then this muscle's own values
+        out = {key: default for key, (_, default) in MUSCLE_KEYS.items()}
+        out.update(defaults.get("__muscle__", {}))
         if isinstance(vnode, yaml.ScalarNode) and vnode.tag.endswith(":bool"):
-            return dict(defaults.get("__muscle__", {})) if r.boolean(vnode, label) else None
+            return out if r.boolean(vnode, label) else None
         entries = r.mapping(vnode, f"{label}", MUSCLE_KEYS)
         if entries is None:
             return None
-        out = dict(defaults.get("__muscle__", {}))
-        for key, (kind2, default) in MUSCLE_KEYS.items():
-            out.setdefault(key, default)
+        for key in MUSCLE_KEYS:
             if key in entries:
                 out[key] = r.number(entries[key][1], f"{label} {key}")
         out["__node__"] = vnode
@@ -439,6 +440,17 @@ def parse_design(text: str, source: str = "<design>") -> Design:
             muscle_ids.append(bid)
         body_bones.append(v)
 
+    seen_pairs = {}
+    for bid, it, ends in zip(bone_ids, bones, bone_ends):
+        if ends is None:
+            continue
+        pair = (min(ends), max(ends))
+        if pair in seen_pairs:
+            r.problem(it.nodes["spheres"], f"bones '{seen_pairs[pair]}' and '{bid}' both join "
+                                           f"'{sphere_ids[pair[0]]}' and '{sphere_ids[pair[1]]}'")
+        else:
+            seen_pairs[pair] = bid
+
     # joints: the two bones must meet at the joint's sphere
     body_joints = []
     for jid, it in zip(joint_ids, joints):
@@ -463,6 +475,10 @@ def parse_design(text: str, source: str = "<design>") -> Design:
                         r.problem(n["bones"], f"joint '{jid}': its two bones join the same two spheres")
                         others = None
         lo, hi = v["min"], v["max"]
+        if v["kind"] == "free" and (it.nodes["min"] is not it.node or it.nodes["max"] is not it.node):
+            key = "min" if it.nodes["min"] is not it.node else "max"
+            r.problem(it.nodes[key], f"joint '{jid}': a free joint has no limits; "
+                                     f"'{key}' applies to hinges (kind: hinge)")
         if v["kind"] == "hinge" and lo is not None and hi is not None:
             if not (-180 <= lo <= hi <= 180):
                 r.problem(n["min"], f"joint '{jid}': need -180 <= min <= max <= 180 degrees "
@@ -491,7 +507,10 @@ def parse_design(text: str, source: str = "<design>") -> Design:
 
     # the body must hold together: one connected piece through bones and clusters
     P = len(spheres)
-    if P > 1 and all(s["position"] is not None for s in body_spheres):
+    if P == 0 and "spheres" in top:
+        r.problem(top["spheres"][1], "the design needs at least one sphere")
+    whole = all(e is not None for e in bone_ends) and len(set(sphere_ids)) == len(sphere_ids)
+    if P > 1 and whole and all(s["position"] is not None for s in body_spheres):
         parent = list(range(P))
 
         def find(i):

@@ -1,0 +1,115 @@
+"""Evolve NEAT brains for a creature on a task, headless, a whole generation batched.
+
+Every option has a default: ``creatures evolve`` alone evolves the walker to run on flat ground.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import evolution
+from evolution.run import Run, RunSettings
+from evolution.tasks import TASKS
+
+from .bestiary import resolve_design
+from .design import DesignError
+
+EXAMPLES = """examples:
+  creatures evolve                                   the walker learns to run, 50 generations
+  creatures evolve quadruped --task jump --generations 100 --population 300
+  creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
+  creatures evolve worm --workers 1 --out runs/worm-1
+  creatures evolve walker --network recurrent --neat-config my_neat.cfg
+"""
+
+BAR_WIDTH = 30
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("design", nargs="?", default="walker",
+                        help="a built-in design name or a YAML file (default: walker)")
+    parser.add_argument("--task", choices=TASKS, default="run", help="what to evolve for (default run)")
+    parser.add_argument("--terrain", choices=("flat", "hills", "steps", "hurdles"), default=None,
+                        help="terrain (default: the task's own: flat, or steps for climb, hurdles for obstacle)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="simulated seconds per evaluation (default 20)")
+    parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
+    parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for everything random (default 0)")
+    parser.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+    parser.add_argument("--network", choices=("feedforward", "recurrent"), default="feedforward",
+                        help="network kind (default feedforward)")
+    parser.add_argument("--neat-config", metavar="FILE", default=None,
+                        help="your own neat-python config (its input/output counts and population are set for you)")
+    parser.add_argument("--out", metavar="RUN_DIR", default=None,
+                        help="run directory (default runs/DESIGN-TASK-DATE-TIME)")
+
+
+def _fail(message: str) -> int:
+    print(f"creatures evolve: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args) -> int:
+    try:
+        design = resolve_design(args.design)
+    except DesignError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if not (args.seconds > 0 and math.isfinite(args.seconds)):
+        return _fail("--seconds must be a positive number")
+    if args.generations < 1 or args.population < 2 or args.workers < 0:
+        return _fail("need --generations >= 1, --population >= 2 and --workers >= 0")
+    neat_text = None
+    if args.neat_config:
+        try:
+            neat_text = Path(args.neat_config).read_text()
+        except OSError as exc:
+            return _fail(f"cannot read {args.neat_config}: {exc.strerror or exc}")
+    out = Path(args.out or f"runs/{design.name}-{args.task}-{datetime.now():%Y%m%d-%H%M%S}")
+    if (out / "settings.json").exists():
+        return _fail(f"{out} already holds a run; choose another --out")
+    settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
+                           terrain=args.terrain, seconds=args.seconds, generations=args.generations,
+                           population=args.population, seed=args.seed, workers=args.workers,
+                           network=args.network, neat_config=neat_text)
+    try:
+        run_ = Run.create(out, settings, design.body)
+    except Exception as exc:  # a bad neat config, an unwritable directory
+        return _fail(f"cannot start the run: {exc}")
+
+    ep = run_.episode
+    tty = sys.stdout.isatty()
+    print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
+          f"{settings.task} on {ep.task.terrain_kind} ground: {settings.generations} generations of "
+          f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
+          f"{settings.network} networks -> {out}")
+    started = time.perf_counter()
+
+    def on_progress(done, total):
+        if tty:
+            filled = int(BAR_WIDTH * done / max(total, 1))
+            print(f"\r  [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * done / max(total, 1):5.1f} %",
+                  end="", flush=True)
+
+    def on_generation(s):
+        if tty:
+            print("\r" + " " * (BAR_WIDTH + 12) + "\r", end="")
+        failed = f", {s.failed} failed" if s.failed else ""
+        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
+              f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s", flush=True)
+
+    try:
+        best = run_.evolve(on_generation, on_progress)
+    except KeyboardInterrupt:
+        print(f"\nstopped; what finished is in {out}", file=sys.stderr)
+        return 130
+    h = run_.history
+    top = max(h, key=lambda s: s.best)
+    print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
+          f"(generation {top.generation}); {evolution.describe_fitness(settings.task)}")
+    print(f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json")
+    return 0

@@ -1,0 +1,155 @@
+"""The built-in designs: each loads, is physically sensible, stands still, and moves when driven.
+
+Thresholds (from the design brief): with muscles at rest for 5 s no rigid bone strays 1 % from
+its length and the centre of mass stays at 70 % of its height or more; driven by the sine pattern
+for 10 s everything stays finite, no rigid bone strays 5 %, and the creature travels or rises
+more than 5 cm.
+"""
+
+import itertools
+import math
+import re
+
+import numpy as np
+import pytest
+
+from creatures import cli
+from creatures.bestiary import DESIGN_DIR, builtin_names, resolve_design
+from creatures.simulate import run_simulation
+
+NAMES = builtin_names()
+BESTIARY = {"walker", "worm", "biped", "quadruped", "spider", "hopper"}
+G = 9.81
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def design(request):
+    return resolve_design(request.param)
+
+
+def test_the_bestiary_is_built_in():
+    assert BESTIARY <= set(NAMES)
+    assert NAMES == sorted(NAMES)
+
+
+def test_builtin_design_loads_with_its_metadata(design):
+    assert design.source == str(DESIGN_DIR / f"{design.name}.yaml")
+    assert design.author == "creatures team"
+    assert design.licence == "CC0-1.0"
+    sentences = re.findall(r"[.!?](?:\s|$)", design.description.strip())
+    assert 1 <= len(sentences) <= 2, design.description
+    assert design.muscle_ids, "a creature needs muscles to move"
+
+
+def test_builtin_design_starts_standing_on_the_ground(design):
+    bottoms = [s.pos[1] - s.radius for s in design.body.spheres]
+    assert min(bottoms) == pytest.approx(0.0, abs=1e-3)
+
+
+def test_builtin_design_has_a_sensible_size_and_mass(design):
+    spheres = design.body.spheres
+    mass = sum(s.mass for s in spheres)
+    assert 1.0 <= mass <= 10.0
+    assert all(0.05 <= s.radius <= 0.15 for s in spheres)
+    xs = [x for s in spheres for x in (s.pos[0] - s.radius, s.pos[0] + s.radius)]
+    ys = [y for s in spheres for y in (s.pos[1] - s.radius, s.pos[1] + s.radius)]
+    assert 0.5 <= max(max(xs) - min(xs), max(ys) - min(ys)) <= 2.0
+
+
+def test_muscles_are_as_strong_as_one_to_three_body_weights(design):
+    weight = G * sum(s.mass for s in design.body.spheres)
+    for bone in design.body.bones:
+        if bone.muscle is not None:
+            assert 1.0 * weight <= bone.muscle.strength <= 3.0 * weight
+            assert 1.0 <= bone.muscle.speed <= 3.0
+
+
+def _distance_constraints(design):
+    """(a, b, is_muscle, (shortest, rest, longest)) for every bone and every pair in a cluster."""
+    body = design.body
+    pos = np.array([s.pos for s in body.spheres])
+    out = []
+    for bone in body.bones:
+        rest = float(np.linalg.norm(pos[bone.a] - pos[bone.b]))
+        r = bone.muscle.range if bone.muscle else 0.0
+        out.append((bone.a, bone.b, bone.muscle is not None, (rest * (1 - r), rest, rest * (1 + r))))
+    for cluster in body.clusters:
+        for a, b in itertools.combinations(cluster.spheres, 2):
+            rest = float(np.linalg.norm(pos[a] - pos[b]))
+            out.append((a, b, False, (rest, rest, rest)))
+    return pos, out
+
+
+def test_no_muscle_fights_the_skeleton(design):
+    """Every muscle constrains a degree of freedom nothing else does: removing it from the
+    rigidity matrix lowers the rank. Redundant constraints may only be rigid (and consistent)."""
+    pos, cons = _distance_constraints(design)
+    rows = np.zeros((len(cons), pos.size))
+    for k, (a, b, _, _) in enumerate(cons):
+        u = (pos[a] - pos[b]) / np.linalg.norm(pos[a] - pos[b])
+        rows[k, 2 * a:2 * a + 2] = u
+        rows[k, 2 * b:2 * b + 2] = -u
+    rank = np.linalg.matrix_rank(rows)
+    for k, (a, b, muscle, _) in enumerate(cons):
+        if muscle:
+            others = np.delete(rows, k, axis=0)
+            assert np.linalg.matrix_rank(others) == rank - 1, (
+                f"muscle {design.sphere_ids[a]}-{design.sphere_ids[b]} is redundant")
+
+
+def test_muscle_ranges_keep_every_triangle_well_shaped(design):
+    """For every triangle of linked spheres with a muscle in it, at every combination of its
+    muscles' extreme lengths: each side is at most 90 % of the other two together (no joint within
+    10 % of straight, where a muscle has no lever arm) and no angle closes below 10 degrees."""
+    pos, cons = _distance_constraints(design)
+    sides = {frozenset((a, b)): (muscle, lengths) for a, b, muscle, lengths in cons}
+    for tri in itertools.combinations(range(len(pos)), 3):
+        keys = [frozenset(pair) for pair in itertools.combinations(tri, 2)]
+        if not all(k in sides for k in keys) or not any(sides[k][0] for k in keys):
+            continue
+        choices = [(sides[k][1][0], sides[k][1][2]) if sides[k][0] else (sides[k][1][1],) for k in keys]
+        name = "-".join(design.sphere_ids[i] for i in tri)
+        for a, b, c in itertools.product(*choices):
+            for x, y, z in ((a, b, c), (b, c, a), (c, a, b)):
+                assert x <= 0.9 * (y + z), f"triangle {name} nearly straight"
+                angle = math.degrees(math.acos((y * y + z * z - x * x) / (2 * y * z)))
+                assert angle >= 10.0, f"triangle {name} nearly folded flat"
+
+
+def test_every_builtin_design_is_listed_with_its_counts(capsys):
+    assert cli.main(["designs"]) == 0
+    rows = {}
+    for line in capsys.readouterr().out.splitlines()[1:]:
+        name, *numbers = line.split()[:6]
+        rows[name] = [int(n) for n in numbers]
+    assert sorted(rows) == NAMES
+    for name in NAMES:
+        c = resolve_design(name).counts()
+        assert rows[name] == [c["spheres"], c["bones"], c["muscles"], c["joints"], c["clusters"]]
+
+
+def test_builtin_design_stands_with_its_muscles_at_rest(design):
+    s = run_simulation(design.body, seconds=5.0, muscles="none")
+    assert s["finite"]
+    assert s["max_bone_strain"] < 0.01
+    assert s["com_end"][1] >= 0.7 * s["com_start"][1]
+    assert abs(s["distance"]) < 0.05, "it should not creep away while standing still"
+
+
+def test_builtin_design_moves_when_its_muscles_are_driven(design):
+    s = run_simulation(design.body, seconds=10.0, muscles="sine")
+    assert s["finite"]
+    assert s["max_bone_strain"] < 0.05
+    rise = s["max_height"] - s["com_start"][1]
+    assert abs(s["distance"]) > 0.05 or rise > 0.05, (s["distance"], rise)
+
+
+def test_the_bestiary_uses_hinges_clusters_and_self_collision():
+    designs = {name: resolve_design(name) for name in NAMES}
+    assert any(j.kind == "hinge" and (j.min_angle > -math.pi or j.max_angle < math.pi)
+               for d in designs.values() for j in d.body.joints)
+    assert any(d.body.clusters for d in designs.values())
+    worm = designs["worm"].body
+    assert worm.self_collision
+    for a, b in itertools.combinations(worm.spheres, 2):     # not even linked spheres overlap
+        assert math.dist(a.pos, b.pos) >= a.radius + b.radius
