@@ -26,7 +26,8 @@ EXPECT = "# expect: "
 KINDS = ["yaml_syntax", "unknown_key", "wrong_type", "negative_mass", "zero_radius",
          "missing_sphere", "missing_bone", "duplicate_sphere", "zero_length_bone", "joint_apart",
          "muscle_range", "disconnected", "overlap", "empty", "list_at_top", "missing_spheres",
-         "restitution", "hinge_outside", "joint_kind", "several_problems"]
+         "restitution", "hinge_outside", "joint_kind", "several_problems", "duplicate_bone",
+         "free_joint_limits", "no_spheres"]
 
 GOOD = """\
 name: pendulum-walker
