@@ -13,14 +13,18 @@ batch share one topology. Typical use::
 See ``physics/step.py`` for the stage sequence.
 """
 
-from . import examples
-from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model
-from .params import SimParams
-from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
-                      kinetic_energy, muscle_lengths, orientation)
-from .state import State, initial_state, standing_offset
-from .step import rollout, step
-from .terrain import TERRAIN_KINDS, Terrain, make_terrain
+from ._cache import clear_stale_cache
+
+clear_stale_cache()
+
+from . import examples  # noqa: E402
+from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model  # noqa: E402
+from .params import SimParams  # noqa: E402
+from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts,  # noqa: E402
+                      joint_angles, kinetic_energy, muscle_lengths, orientation)
+from .state import State, initial_state, standing_offset  # noqa: E402
+from .step import rollout, step  # noqa: E402
+from .terrain import TERRAIN_KINDS, Terrain, make_terrain  # noqa: E402
 
 __all__ = [
     "examples", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle", "Sphere",
