@@ -1,3 +1,15 @@
-"""Evolution: sensors, batched networks, tasks and fitness, NEAT driving (arrives with issue 4)."""
+"""Evolution: sensors, batched networks, tasks and fitness, NEAT driving, evaluators, runs.
 
-__all__: list[str] = []
+Imports ``physics`` (never ``render`` or ``creatures``).
+"""
+
+from .evaluator import Evaluation, Evaluator
+from .genomes import NETWORK_KINDS, genome_from_dict, genome_to_dict, neat_config_text
+from .rollout import Episode, run_episode
+from .run import GenerationStats, Run, RunSettings
+from .sensors import Sensors, input_names
+from .tasks import TASKS, WORST_FITNESS, Task, describe_fitness
+
+__all__ = ["Evaluation", "Evaluator", "NETWORK_KINDS", "genome_from_dict", "genome_to_dict",
+           "neat_config_text", "Episode", "run_episode", "GenerationStats", "Run", "RunSettings",
+           "Sensors", "input_names", "TASKS", "WORST_FITNESS", "Task", "describe_fitness"]

@@ -23,7 +23,8 @@ from numba import njit
 
 import physics
 
-__all__ = ["Task", "TASKS", "WORST_FITNESS", "BROKEN_STRAIN", "make_task_terrain", "Tracker"]
+__all__ = ["Task", "TASKS", "WORST_FITNESS", "BROKEN_STRAIN", "make_task_terrain", "Tracker",
+           "describe_fitness"]
 
 TASKS = ("run", "jump", "climb", "obstacle")
 DEFAULT_TERRAIN = {"run": "flat", "jump": "flat", "climb": "steps", "obstacle": "hurdles"}
@@ -33,6 +34,19 @@ TERRAINS = ("flat", "hills", "steps", "hurdles", "slope")
 WORST_FITNESS = -1000.0
 #: a rigid bone this far off its length means the creature broke apart
 BROKEN_STRAIN = 0.5
+
+
+_MEANING = {
+    "run": "fitness is metres travelled to the right",
+    "jump": "fitness is the highest centre-of-mass rise in metres",
+    "climb": "fitness is the highest step height reached in metres (plus 1 % of the distance)",
+    "obstacle": "fitness is metres travelled to the right over hurdles",
+}
+
+
+def describe_fitness(task: str) -> str:
+    """What a task's fitness means, in words."""
+    return _MEANING[task]
 
 
 @dataclass(frozen=True)
