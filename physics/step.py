@@ -20,7 +20,7 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
         reject_ground_velocity   remove velocity into the ground; bounce by restitution
     collide_arena            between creatures, once per step, if the arena is shared
 
-Every stage but the last works on one chunk of ``LANES`` creatures at a time (``physics/_hot.py``
+Every stage but the last works on one chunk of creatures at a time (``physics/_hot.py``
 says why), chunks in parallel; a creature's result does not depend on its chunk-mates, the
 number of threads, or the batch it is in. The arena stage couples creatures, so it runs on one
 thread, in a fixed order.
@@ -32,7 +32,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ._hot import LANES, hot_of, workspace_of
+from ._hot import chunk_lanes, hot_of, workspace_of
 from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
@@ -54,12 +54,13 @@ ARENA_PASSES = 4
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop, ground,
                 self_collision):
-    """The whole step for chunk ``c``: creatures ``c * LANES`` to ``c * LANES + LANES - 1``."""
+    """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
     X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE = work
-    b0 = c * LANES
-    n = min(LANES, B - b0)
+    lanes = X.shape[3]
+    b0 = c * lanes
+    n = min(lanes, B - b0)
     x = X[c]
     p = Pp[c]
     v = V[c]
@@ -123,7 +124,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                    table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop,
                    ground, self_collision):
-    for c in prange((pos.shape[0] + LANES - 1) // LANES):
+    for c in prange(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
                     slop, ground, self_collision)
@@ -133,7 +134,7 @@ def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                  table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop,
                  ground, self_collision):
-    for c in range((pos.shape[0] + LANES - 1) // LANES):
+    for c in range(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
                     slop, ground, self_collision)
@@ -156,10 +157,10 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     terrain : Terrain
         Defaults to flat ground at height 0. Ignored when ``params.ground`` is False.
     parallel : bool or None
-        Spread the chunks of creatures over numba's threads. By default only when there is more
-        than one chunk of ``LANES`` creatures and more than one thread: a single chunk costs
-        ~15 us less without the parallel launch. Pass False in processes that already share the
-        cores (evolution's workers). The result is the same either way, bit for bit.
+        Spread the batch over numba's threads, one chunk of creatures per thread. By default
+        when there are several threads and at least 16 creatures per thread. Pass False in
+        processes that already share the cores (evolution's workers): the batch is then stepped
+        as one chunk (up to 512 creatures). The result is the same either way, bit for bit.
 
     Returns
     -------
@@ -182,14 +183,18 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
     out_contact = np.empty((B, P), dtype=np.bool_)
+    threads = numba.get_num_threads()
     if parallel is None:
-        parallel = B > LANES and numba.get_num_threads() > 1
+        parallel = threads > 1 and B >= 16 * threads
+    lanes = chunk_lanes(B, threads if parallel else 1)
     kernel = _step_parallel if parallel else _step_serial
-    kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-                hot_of(model), workspace_of(model), terrain.table, terrain.blocks, float(params.dt), int(params.substeps),
-                int(params.iterations), float(params.gravity), float(params.damping),
-                float(params.bounce_speed), float(params.contact_slop), bool(params.ground),
-                bool(params.self_collision and model.pair_a.shape[0] > 0))
+    work = workspace_of(model, lanes)
+    with numba.parallel_chunksize(0):
+        kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
+               hot_of(model), work, terrain.table, terrain.blocks, float(params.dt),
+               int(params.substeps), int(params.iterations), float(params.gravity),
+               float(params.damping), float(params.bounce_speed), float(params.contact_slop),
+               bool(params.ground), bool(params.self_collision and model.pair_a.shape[0] > 0))
     if params.arena_collision and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)
