@@ -5,6 +5,7 @@ Imports ``physics`` (never ``render`` or ``creatures``).
 
 from .evaluator import Evaluation, Evaluator
 from .genomes import NETWORK_KINDS, genome_from_dict, genome_to_dict, neat_config_text
+from .network import ACTIVATIONS, AGGREGATIONS, CompiledNetworks, NetworkBatch, compile_networks
 from .rollout import Episode, run_episode
 from .run import GenerationStats, Run, RunSettings
 from .sensors import Sensors, input_names
@@ -12,4 +13,5 @@ from .tasks import TASKS, WORST_FITNESS, Task, describe_fitness
 
 __all__ = ["Evaluation", "Evaluator", "NETWORK_KINDS", "genome_from_dict", "genome_to_dict",
            "neat_config_text", "Episode", "run_episode", "GenerationStats", "Run", "RunSettings",
-           "Sensors", "input_names", "TASKS", "WORST_FITNESS", "Task", "describe_fitness"]
+           "Sensors", "input_names", "TASKS", "WORST_FITNESS", "Task", "describe_fitness",
+           "ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks"]
