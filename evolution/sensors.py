@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 import physics
+from physics.sensors import creature_com, creature_rotation
 
 __all__ = ["Sensors", "input_names"]
 
@@ -120,40 +121,14 @@ def _read_sensors(pos, vel, contact, time, mass, rest_pos, ma, mb, m_rest, m_ran
         for i in range(P):
             out[b, k + i] = 1.0 if contact[b, i] else 0.0
         k += P
-        # centre of mass (now and at rest), its velocity, and the best-matching body rotation
-        msum = 0.0
-        cx = 0.0
-        cy = 0.0
-        rx = 0.0
-        ry = 0.0
-        vxs = 0.0
-        vys = 0.0
-        for i in range(P):
-            m = mass[b, i]
-            msum += m
-            cx += m * pos[b, i, 0]
-            cy += m * pos[b, i, 1]
-            rx += m * rest_pos[b, i, 0]
-            ry += m * rest_pos[b, i, 1]
-            vxs += m * vel[b, i, 0]
-            vys += m * vel[b, i, 1]
-        cx /= msum
-        cy /= msum
-        rx /= msum
-        ry /= msum
-        sn = 0.0
-        cs = 0.0
-        for i in range(P):
-            qx = rest_pos[b, i, 0] - rx
-            qy = rest_pos[b, i, 1] - ry
-            px = pos[b, i, 0] - cx
-            py = pos[b, i, 1] - cy
-            sn += mass[b, i] * (qx * py - qy * px)
-            cs += mass[b, i] * (qx * px + qy * py)
+        # centre of mass, its velocity, and the best-matching body rotation
+        cx, cy = creature_com(mass, pos, b)
+        vxs, vys = creature_com(mass, vel, b)
+        sn, cs = creature_rotation(mass, rest_pos, pos, b)
         norm = np.sqrt(sn * sn + cs * cs)
         out[b, k] = sn / norm if norm > 0.0 else 0.0
         out[b, k + 1] = cs / norm if norm > 0.0 else 1.0
         ground = np.interp(cx, xs, ys)
         out[b, k + 2] = (cy - ground) / rest_height
-        out[b, k + 3] = min(MAX_SPEED, max(-MAX_SPEED, vxs / msum / size))
-        out[b, k + 4] = min(MAX_SPEED, max(-MAX_SPEED, vys / msum / size))
+        out[b, k + 3] = min(MAX_SPEED, max(-MAX_SPEED, vxs / size))
+        out[b, k + 4] = min(MAX_SPEED, max(-MAX_SPEED, vys / size))

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 import physics
+from physics.sensors import creature_com
 
 __all__ = ["Task", "TASKS", "WORST_FITNESS", "BROKEN_STRAIN", "make_task_terrain", "Tracker",
            "describe_fitness"]
@@ -147,19 +148,10 @@ class Tracker:
 @njit(cache=True)
 def _track(pos, mass, bone_a, bone_b, bone_rest, rigid, xs, ys, com, max_height, max_ground,
            failed, nonfinite):
-    B, P = pos.shape[0], pos.shape[1]
-    for b in range(B):
+    for b in range(pos.shape[0]):
         if failed[b]:
             continue
-        msum = 0.0
-        cx = 0.0
-        cy = 0.0
-        for i in range(P):
-            msum += mass[b, i]
-            cx += mass[b, i] * pos[b, i, 0]
-            cy += mass[b, i] * pos[b, i, 1]
-        cx /= msum
-        cy /= msum
+        cx, cy = creature_com(mass, pos, b)
         if not (np.isfinite(cx) and np.isfinite(cy)):
             failed[b] = True
             nonfinite[b] = True

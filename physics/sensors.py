@@ -18,16 +18,9 @@ __all__ = ["centre_of_mass", "com_velocity", "muscle_lengths", "bone_strain", "j
 
 @njit(cache=True)
 def _weighted_mean(mass, a):
-    B, P = a.shape[0], a.shape[1]
-    out = np.zeros((B, 2))
-    for b in range(B):
-        m = 0.0
-        for i in range(P):
-            m += mass[b, i]
-            out[b, 0] += mass[b, i] * a[b, i, 0]
-            out[b, 1] += mass[b, i] * a[b, i, 1]
-        out[b, 0] /= m
-        out[b, 1] /= m
+    out = np.empty((a.shape[0], 2))
+    for b in range(a.shape[0]):
+        out[b, 0], out[b, 1] = creature_com(mass, a, b)
     return out
 
 
@@ -91,34 +84,41 @@ def ground_contacts(model: Model, state: State) -> np.ndarray:
 
 
 @njit(cache=True)
+def creature_com(mass, a, b):
+    """Mass-weighted mean of ``a[b] : (P, 2)`` (positions or velocities) of creature ``b``."""
+    m = 0.0
+    x = 0.0
+    y = 0.0
+    for i in range(a.shape[1]):
+        m += mass[b, i]
+        x += mass[b, i] * a[b, i, 0]
+        y += mass[b, i] * a[b, i, 1]
+    return x / m, y / m
+
+
+@njit(cache=True)
+def creature_rotation(mass, rest, pos, b):
+    """Creature ``b``'s rotation from its rest pose as the unnormalised ``(sin, cos)`` pair whose
+    atan2 is the best-matching angle (the shape-matching rotation of the whole body)."""
+    c0x, c0y = creature_com(mass, rest, b)
+    cx, cy = creature_com(mass, pos, b)
+    sn = 0.0
+    cs = 0.0
+    for i in range(pos.shape[1]):
+        qx = rest[b, i, 0] - c0x
+        qy = rest[b, i, 1] - c0y
+        rx = pos[b, i, 0] - cx
+        ry = pos[b, i, 1] - cy
+        sn += mass[b, i] * (qx * ry - qy * rx)
+        cs += mass[b, i] * (qx * rx + qy * ry)
+    return sn, cs
+
+
+@njit(cache=True)
 def _orientation(mass, rest, pos):
-    B, P = pos.shape[0], pos.shape[1]
-    out = np.empty(B)
-    for b in range(B):
-        m = 0.0
-        c0x = 0.0
-        c0y = 0.0
-        cx = 0.0
-        cy = 0.0
-        for i in range(P):
-            m += mass[b, i]
-            c0x += mass[b, i] * rest[b, i, 0]
-            c0y += mass[b, i] * rest[b, i, 1]
-            cx += mass[b, i] * pos[b, i, 0]
-            cy += mass[b, i] * pos[b, i, 1]
-        c0x /= m
-        c0y /= m
-        cx /= m
-        cy /= m
-        sn = 0.0
-        cs = 0.0
-        for i in range(P):
-            qx = rest[b, i, 0] - c0x
-            qy = rest[b, i, 1] - c0y
-            rx = pos[b, i, 0] - cx
-            ry = pos[b, i, 1] - cy
-            sn += mass[b, i] * (qx * ry - qy * rx)
-            cs += mass[b, i] * (qx * rx + qy * ry)
+    out = np.empty(pos.shape[0])
+    for b in range(pos.shape[0]):
+        sn, cs = creature_rotation(mass, rest, pos, b)
         out[b] = np.arctan2(sn, cs)
     return out
 
