@@ -61,8 +61,8 @@ def run(args) -> int:
         return 2
     if not (args.seconds > 0 and math.isfinite(args.seconds)):
         return _fail("--seconds must be a positive number")
-    if args.generations < 1 or args.population < 2 or args.workers < 0:
-        return _fail("need --generations >= 1, --population >= 2 and --workers >= 0")
+    if args.generations < 1 or args.population < 2 or args.workers < 0 or args.seed < 0:
+        return _fail("need --generations >= 1, --population >= 2, --workers >= 0 and --seed >= 0")
     neat_text = None
     if args.neat_config:
         try:
@@ -72,13 +72,13 @@ def run(args) -> int:
     out = Path(args.out or f"runs/{design.name}-{args.task}-{datetime.now():%Y%m%d-%H%M%S}")
     if (out / "settings.json").exists():
         return _fail(f"{out} already holds a run; choose another --out")
-    settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
-                           terrain=args.terrain, seconds=args.seconds, generations=args.generations,
-                           population=args.population, seed=args.seed, workers=args.workers,
-                           network=args.network, neat_config=neat_text)
     try:
+        settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
+                               terrain=args.terrain, seconds=args.seconds, generations=args.generations,
+                               population=args.population, seed=args.seed, workers=args.workers,
+                               network=args.network, neat_config=neat_text)
         run_ = Run.create(out, settings, design.body)
-    except Exception as exc:  # a bad neat config, an unwritable directory
+    except (ValueError, OSError, KeyError, TypeError) as exc:  # a bad neat config, an unwritable directory
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode

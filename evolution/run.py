@@ -21,6 +21,7 @@ import io
 import json
 import os
 import random
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -76,8 +77,11 @@ class RunSettings:
             raise ValueError(f"unknown task {self.task!r} (choose from {', '.join(TASKS)})")
         if self.network not in NETWORK_KINDS:
             raise ValueError(f"unknown network kind {self.network!r} (choose from {', '.join(NETWORK_KINDS)})")
-        if not (self.seconds > 0 and self.generations >= 1 and self.population >= 2):
-            raise ValueError("need seconds > 0, generations >= 1 and population >= 2")
+        if not (0 < self.seconds < 1e6 and self.generations >= 1 and self.population >= 2):
+            raise ValueError("need 0 < seconds < 1e6, generations >= 1 and population >= 2")
+        if self.seed < 0:
+            raise ValueError("the seed must be 0 or more")
+        self.task_spec()  # a clear error now for an unknown terrain
 
     def task_spec(self) -> Task:
         return Task(self.task, self.terrain, self.seed)
@@ -140,7 +144,8 @@ class Run:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
         base = settings.neat_config or neat_config_text(n_in, n_out, settings.population, settings.network)
         self.neat_text = _with_sizes(base, n_in, n_out, settings.population)
-        self.config = load_neat_config(self.neat_text, self.dir / "neat.cfg")
+        with tempfile.TemporaryDirectory() as tmp:  # nothing is written before everything checks out
+            self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg")
         if self.config.genome_config.feed_forward != (settings.network == "feedforward"):
             raise ValueError(f"the neat config says feed_forward = {self.config.genome_config.feed_forward}, "
                              f"but the run's network is {settings.network}")
@@ -148,10 +153,12 @@ class Run:
 
     @classmethod
     def create(cls, directory, settings: RunSettings, body: physics.Body) -> "Run":
+        """Check everything, then write the run directory's first files."""
+        run = cls(directory, settings, body)
         directory = Path(directory)
         (directory / "best").mkdir(parents=True, exist_ok=True)
+        write_atomic(directory / "neat.cfg", run.neat_text)
         write_atomic(directory / "settings.json", settings.to_json())
-        run = cls(directory, settings, body)
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
         return run

@@ -111,6 +111,8 @@ class Terrain:
               length: float = 400.0, resolution: float = 0.25) -> "Terrain":
         """Random rolling hills from ``seed``: a sum of a few sines with random phases, flat before
         ``x = start`` (so creatures start on level ground) and easing in over one wavelength."""
+        if seed < 0:
+            raise ValueError("the hills' seed must be 0 or more")
         rng = np.random.default_rng(seed)
         n = int(length / resolution) + 1
         x = start + np.arange(n) * resolution

@@ -1,0 +1,159 @@
+"""``creatures evolve`` as a user meets it: a tiny run from start to finish, its output and files,
+and one-line refusals (exit 2, never a traceback) for what cannot run."""
+
+import csv
+import io
+import re
+
+import pytest
+
+from creatures.bestiary import resolve_design
+from evolution.run import Run, RunSettings
+
+TINY = ("--generations", "2", "--population", "10", "--seconds", "1", "--workers", "1")
+STICK = """name: stick
+spheres:
+  - {id: a, position: [0, 0.1]}
+  - {id: b, position: [0.5, 0.1]}
+bones:
+  - {spheres: [a, b]}
+"""
+
+
+def _files(directory):
+    """Every file of a run directory, stats.csv without its timing columns."""
+    files = {str(p.relative_to(directory)): p.read_bytes()
+             for p in sorted(directory.rglob("*")) if p.is_file()}
+    rows = list(csv.reader(io.StringIO(files["stats.csv"].decode())))
+    keep = [k for k, name in enumerate(rows[0]) if name not in ("eval_seconds", "creature_steps_per_s")]
+    files["stats.csv"] = [[row[k] for k in keep] for row in rows]
+    return files
+
+
+def _one_line_refusal(r):
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def tiny(run_creatures, tmp_path_factory):
+    out = tmp_path_factory.mktemp("evolve") / "walker-run"
+    return out, run_creatures("evolve", "walker", *TINY, "--out", out)
+
+
+def test_tiny_run_exits_0(tiny):
+    _, r = tiny
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_tiny_run_says_what_it_evolves_first(tiny):
+    out, r = tiny
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("evolving walker (21 inputs, 6 muscles) to run on flat ground: "
+                            "2 generations of 10, 1 s each, seed 0, feedforward networks")
+    assert first.endswith(f"-> {out}")
+
+
+def test_tiny_run_prints_a_line_per_generation(tiny):
+    _, r = tiny
+    gens = [line for line in r.stdout.splitlines() if line.startswith("gen ")]
+    assert len(gens) == 2
+    for k, line in enumerate(gens, 1):
+        assert re.match(rf"gen +{k}  best +-?\d+\.\d{{3}}  median +-?\d+\.\d{{3}}  species +\d+", line), line
+
+
+def test_tiny_run_ends_with_a_summary_naming_the_run_directory(tiny):
+    out, r = tiny
+    lines = r.stdout.splitlines()
+    assert re.match(r"done in \d+\.\d s: best fitness -?\d+\.\d{3} \(generation [12]\); "
+                    r"fitness is metres travelled to the right", lines[-2]), lines[-2]
+    assert lines[-1] == f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json"
+
+
+def test_tiny_run_creates_the_run_files(tiny):
+    out, _ = tiny
+    names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert names == {"settings.json", "neat.cfg", "stats.csv", "species.csv", "best/gen_0001.json",
+                     "best/gen_0002.json"}
+    assert len((out / "stats.csv").read_text().splitlines()) == 3
+
+
+def test_tiny_run_equals_the_same_run_in_this_process(tiny, tmp_path):
+    """A run is a function of its settings: another process (another hash seed, another start)
+    writes the same files."""
+    out, _ = tiny
+    d = resolve_design("walker")
+    settings = RunSettings(design_name=d.name, design_text=d.text, seconds=1.0, generations=2,
+                           population=10, seed=0, workers=1)
+    Run.create(tmp_path, settings, d.body).evolve()
+    assert _files(tmp_path) == _files(out)
+
+
+def test_out_holding_a_run_is_refused_and_left_alone(tiny, run_creatures):
+    out, _ = tiny
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    r = run_creatures("evolve", "walker", *TINY, "--out", out)
+    line = _one_line_refusal(r)
+    assert line == f"creatures evolve: {out} already holds a run; choose another --out"
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_unknown_design_exits_2_with_one_line(run_creatures, tmp_path):
+    r = run_creatures("evolve", "no_such_creature", *TINY, "--out", tmp_path / "run")
+    line = _one_line_refusal(r)
+    assert line.startswith("no_such_creature: no built-in design of that name")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("args", [("--population", "1"), ("--seconds", "0"), ("--seconds", "nan"),
+                                  ("--generations", "0")])
+def test_bad_numbers_exit_2_with_one_line(run_creatures, tmp_path, args):
+    r = run_creatures("evolve", "walker", "--workers", "1", *args, "--out", tmp_path / "run")
+    assert _one_line_refusal(r).startswith("creatures evolve: ")
+    assert not (tmp_path / "run").exists()
+
+
+def test_unreadable_neat_config_exits_2_with_one_line(run_creatures, tmp_path):
+    r = run_creatures("evolve", "walker", *TINY, "--neat-config", tmp_path / "missing.cfg",
+                      "--out", tmp_path / "run")
+    assert _one_line_refusal(r).startswith(f"creatures evolve: cannot read {tmp_path / 'missing.cfg'}")
+
+
+def test_design_without_muscles_exits_2_with_one_line(run_creatures, tmp_path):
+    (tmp_path / "stick.yaml").write_text(STICK)
+    r = run_creatures("evolve", tmp_path / "stick.yaml", *TINY, "--out", tmp_path / "run")
+    line = _one_line_refusal(r)
+    assert line == ("creatures evolve: cannot start the run: the design has no muscles: there is "
+                    "nothing for a brain to drive")
+
+
+def test_out_of_a_run_that_never_started_can_be_used(run_creatures, tmp_path):
+    (tmp_path / "stick.yaml").write_text(STICK)
+    out = tmp_path / "run"
+    assert run_creatures("evolve", tmp_path / "stick.yaml", *TINY, "--out", out).returncode == 2
+    r = run_creatures("evolve", "walker", "--generations", "1", "--population", "4", "--seconds",
+                      "0.1", "--workers", "1", "--out", out)
+    assert r.returncode == 0, r.stderr
+
+
+def test_negative_seed_on_hills_runs_or_is_refused_without_a_traceback(run_creatures, tmp_path):
+    r = run_creatures("evolve", "walker", "--generations", "1", "--population", "4", "--seconds",
+                      "0.1", "--workers", "1", "--terrain", "hills", "--seed", "-1",
+                      "--out", tmp_path / "run")
+    assert "Traceback" not in r.stderr
+    assert r.returncode in (0, 2)
+
+
+def test_help_shows_examples(run_creatures):
+    r = run_creatures("evolve", "--help")
+    assert r.returncode == 0
+    assert "examples:" in r.stdout
+    assert "creatures evolve quadruped --task jump" in r.stdout
+    for option in ("--task", "--terrain", "--seconds", "--generations", "--population", "--seed",
+                   "--workers", "--network", "--neat-config", "--out"):
+        assert option in r.stdout

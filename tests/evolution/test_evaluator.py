@@ -1,0 +1,129 @@
+"""Evaluating a generation: a genome's fitness depends on the genome alone, never on how many
+workers there are, which chunk it lands in, or who its neighbours are."""
+
+import numpy as np
+import pytest
+
+from evolution import Episode, Evaluator, Task, genome_to_dict, neat_config_text
+from evolution.evaluator import make_brains
+from evolution.genomes import genome_from_dict
+from evolution.rollout import run_episode
+from evolution_helpers import bits, design, neat_config, varied_genomes
+
+COUNT = 12
+SECONDS = 1.0
+
+
+@pytest.fixture(scope="module")
+def episode():
+    return Episode(design("walker").body, Task("run"), seconds=SECONDS)
+
+
+@pytest.fixture(scope="module")
+def neat_text(episode):
+    return neat_config_text(episode.n_inputs(), episode.n_outputs(), COUNT)
+
+
+@pytest.fixture(scope="module")
+def dicts(episode, tmp_path_factory):
+    """Genome dicts of many shapes, with weights large enough to make the walkers move."""
+    config = neat_config(tmp_path_factory.mktemp("neat") / "neat.cfg", episode.n_inputs(),
+                         episode.n_outputs(), COUNT)
+    return [genome_to_dict(g) for g in varied_genomes(config, COUNT, seed=8)]
+
+
+@pytest.fixture(scope="module")
+def serial(episode, neat_text):
+    with Evaluator(episode, neat_text, workers=1) as evaluator:
+        yield evaluator
+
+
+@pytest.fixture(scope="module")
+def reference(serial, dicts):
+    """Fitness of the genomes in their order, in this process."""
+    return serial.evaluate(dicts)
+
+
+@pytest.fixture(scope="module")
+def pool(episode, neat_text):
+    with Evaluator(episode, neat_text, workers=2) as evaluator:
+        assert evaluator.pool is not None
+        yield evaluator
+
+
+def test_genomes_under_test_score_differently(reference):
+    """Otherwise a mix-up of the order could not show."""
+    assert len(set(reference.fitness.tolist())) == COUNT
+
+
+def test_evaluation_has_one_entry_per_genome(reference):
+    assert reference.fitness.shape == reference.failed.shape == reference.nonfinite.shape == (COUNT,)
+    assert reference.seconds > 0.0
+
+
+def test_two_workers_give_the_bits_of_one(pool, dicts, reference):
+    result = pool.evaluate(dicts)
+    assert np.array_equal(bits(result.fitness), bits(reference.fitness))
+    assert np.array_equal(result.failed, reference.failed)
+
+
+def test_two_workers_return_results_in_input_order(pool, dicts, reference):
+    order = np.random.default_rng(1).permutation(COUNT)
+    result = pool.evaluate([dicts[i] for i in order])
+    assert np.array_equal(bits(result.fitness), bits(reference.fitness[order]))
+
+
+def test_reversed_order_gives_reversed_fitness(serial, dicts, reference):
+    result = serial.evaluate(dicts[::-1])
+    assert np.array_equal(bits(result.fitness), bits(reference.fitness[::-1]))
+
+
+def test_fitness_does_not_depend_on_the_neighbours(serial, dicts, reference):
+    """Each genome alone, and the genomes split into uneven chunks, score as in one batch."""
+    alone = np.concatenate([serial.evaluate([d]).fitness for d in dicts])
+    assert np.array_equal(bits(alone), bits(reference.fitness))
+    chunks = np.concatenate([serial.evaluate(dicts[a:b]).fitness for a, b in ((0, 5), (5, 6), (6, 12))])
+    assert np.array_equal(bits(chunks), bits(reference.fitness))
+
+
+def test_duplicate_genomes_score_the_same(serial, dicts):
+    result = serial.evaluate([dicts[3], dicts[0], dicts[3], dicts[3]])
+    assert bits(result.fitness[0]) == bits(result.fitness[2]) == bits(result.fitness[3])
+
+
+def test_evaluation_equals_a_rollout_of_the_compiled_genomes(episode, neat_text, dicts, reference,
+                                                            tmp_path):
+    """What a worker computes is the episode with the genomes' batched networks, nothing else:
+    a replay built the same way reproduces the scores."""
+    from evolution.genomes import load_neat_config
+    config = load_neat_config(neat_text, tmp_path / "neat.cfg")
+    brains = make_brains([genome_from_dict(d) for d in dicts], config, "feedforward")
+    fitness, _ = run_episode(episode, brains, len(dicts))
+    assert np.array_equal(bits(fitness), bits(reference.fitness))
+
+
+def test_progress_reports_every_creature_step_at_the_end(serial, dicts):
+    calls = []
+    serial.evaluate(dicts[:4], on_progress=lambda done, total: calls.append((done, total)))
+    total = 4 * serial.episode.steps
+    assert calls and calls[-1] == (total, total)
+
+
+def test_pool_progress_never_exceeds_the_total(pool, dicts):
+    calls = []
+    pool.evaluate(dicts, on_progress=lambda done, total: calls.append((done, total)))
+    total = COUNT * pool.episode.steps
+    assert calls[-1] == (total, total)
+    assert all(0 <= done <= total for done, _ in calls)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_recurrent_fitness_does_not_depend_on_the_neighbours(episode, tmp_path):
+    config = neat_config(tmp_path / "neat.cfg", episode.n_inputs(), episode.n_outputs(), 6,
+                         "recurrent")
+    dicts = [genome_to_dict(g) for g in varied_genomes(config, 6, seed=9)]
+    text = neat_config_text(episode.n_inputs(), episode.n_outputs(), 6, "recurrent")
+    with Evaluator(episode, text, "recurrent", workers=1) as evaluator:
+        together = evaluator.evaluate(dicts).fitness
+        alone = np.concatenate([evaluator.evaluate([d]).fitness for d in dicts])
+    assert np.array_equal(bits(together), bits(alone))

@@ -1,0 +1,253 @@
+"""An evolution run and its directory: what is written, and that a run is a function of its
+settings (the seed included) and nothing else: not the worker count, not the process."""
+
+import csv
+import json
+
+import neat
+import numpy as np
+import pytest
+
+from evolution import Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
+from evolution import neat_config_text
+from evolution.run import STATS_FIELDS
+from evolution_helpers import bits, design, read_stats, run_files, stick, tiny_settings
+
+GENERATIONS = 3
+
+
+def _evolve(directory, **overrides):
+    """A tiny walker run in ``directory``; returns the Run, the best genome and the stats that
+    ``on_generation`` received."""
+    settings = tiny_settings(**{"generations": GENERATIONS, **overrides})
+    run = Run.create(directory, settings, design(settings.design_name).body)
+    seen = []
+    best = run.evolve(on_generation=seen.append)
+    return run, best, seen
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("base")
+    run, best, seen = _evolve(directory)
+    return directory, run, best, seen
+
+
+@pytest.fixture(scope="module")
+def same_seed(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("same_seed")
+    _evolve(directory)
+    return directory
+
+
+# --- the directory -----------------------------------------------------------------------------
+
+def test_run_directory_holds_settings_neat_config_stats_species_and_bests(base):
+    directory = base[0]
+    names = {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
+    assert names == {"settings.json", "neat.cfg", "stats.csv", "species.csv",
+                     *(f"best/gen_{g:04d}.json" for g in range(1, GENERATIONS + 1))}
+
+
+def test_settings_json_holds_every_setting_and_the_design_text(base):
+    directory, run = base[:2]
+    data = json.loads((directory / "settings.json").read_text())
+    assert set(data) == set(RunSettings.__dataclass_fields__)
+    assert data["design_text"] == design("walker").text
+    assert data["design_text"].startswith("name: walker")
+    assert RunSettings.from_json((directory / "settings.json").read_text()) == run.settings
+
+
+def test_neat_cfg_is_the_config_the_run_uses(base):
+    directory, run = base[:2]
+    text = (directory / "neat.cfg").read_text()
+    assert text == run.neat_text
+    genome_config = run.config.genome_config
+    assert genome_config.num_inputs == run.episode.n_inputs() == 21
+    assert genome_config.num_outputs == run.episode.n_outputs() == 6
+    assert run.config.pop_size == run.settings.population
+
+
+def test_stats_csv_has_a_header_and_one_row_per_generation(base):
+    directory = base[0]
+    with open(directory / "stats.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert tuple(rows[0]) == STATS_FIELDS
+    assert {"best", "mean", "median", "p90", "p75", "p25", "p10", "worst", "species", "failed",
+            "eval_seconds"} <= set(rows[0])
+    assert [int(r[0]) for r in rows[1:]] == list(range(1, GENERATIONS + 1))
+
+
+def test_stats_percentiles_are_in_order(base):
+    for row in read_stats(base[0]):
+        values = [float(row[k]) for k in ("worst", "p10", "p25", "median", "p75", "p90", "best")]
+        assert values == sorted(values), row
+        assert float(row["worst"]) <= float(row["mean"]) <= float(row["best"])
+
+
+def test_stats_counts_are_sane(base):
+    for row in read_stats(base[0]):
+        assert int(row["species"]) >= 1
+        assert 0 <= int(row["nonfinite"]) <= int(row["failed"]) <= tiny_settings().population
+        assert float(row["eval_seconds"]) > 0.0
+
+
+def test_stats_csv_rows_are_what_on_generation_received(base):
+    directory, run, _, seen = base
+    assert seen == run.history
+    assert [[str(v) for v in s.row()] for s in seen] == \
+           [[row[k] for k in STATS_FIELDS] for row in read_stats(directory)]
+
+
+def test_species_csv_lists_each_generations_species(base):
+    directory = base[0]
+    with open(directory / "species.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and set(rows[0]) == {"generation", "species", "size"}
+    for stats in read_stats(directory):
+        these = [r for r in rows if r["generation"] == stats["generation"]]
+        assert len(these) == int(stats["species"])
+        assert all(int(r["size"]) >= 1 for r in these)
+    first = [r for r in rows if r["generation"] == "1"]
+    assert sum(int(r["size"]) for r in first) == tiny_settings().population
+
+
+def test_best_file_per_generation_holds_a_loadable_genome_with_the_stats_best_fitness(base):
+    directory = base[0]
+    for stats in read_stats(directory):
+        gen = int(stats["generation"])
+        record = json.loads((directory / "best" / f"gen_{gen:04d}.json").read_text())
+        assert record["generation"] == gen
+        assert record["fitness"] == float(stats["best"])
+        genome = genome_from_dict(record["genome"])
+        assert isinstance(genome, neat.DefaultGenome)
+        assert genome.fitness == record["fitness"]
+        assert genome_to_dict(genome) == record["genome"]
+
+
+def test_best_genomes_replay_to_their_recorded_fitness(base):
+    """A champion re-evaluated from its file scores exactly what evolution recorded."""
+    directory, run = base[:2]
+    records = [json.loads(p.read_text()) for p in sorted((directory / "best").glob("*.json"))]
+    with Evaluator(run.episode, run.neat_text, workers=1) as evaluator:
+        replay = evaluator.evaluate([r["genome"] for r in records]).fitness
+    assert np.array_equal(bits(replay), bits([r["fitness"] for r in records]))
+
+
+def test_evolve_returns_the_best_genome_of_the_whole_run(base):
+    _, run, best, _ = base
+    assert best.fitness == max(s.best for s in run.history)
+
+
+# --- determinism -------------------------------------------------------------------------------
+
+def test_same_seed_gives_the_same_run_bit_for_bit(base, same_seed):
+    assert run_files(same_seed) == run_files(base[0])
+
+
+def test_different_seed_gives_a_different_run(base, tmp_path):
+    _evolve(tmp_path, seed=2)
+    ours, theirs = run_files(tmp_path), run_files(base[0])
+    assert ours["stats.csv"] != theirs["stats.csv"]
+    assert ours["best/gen_0001.json"] != theirs["best/gen_0001.json"]
+
+
+def test_two_workers_give_the_run_of_one(base, tmp_path):
+    _evolve(tmp_path, workers=2)
+    ours, theirs = run_files(tmp_path), run_files(base[0])
+    ours.pop("settings.json"), theirs.pop("settings.json")  # they name the worker count
+    assert ours == theirs
+
+
+def test_a_run_is_the_same_after_other_runs_in_the_process(base, tmp_path):
+    """Nothing neat or numpy keep between runs leaks into the next: a recurrent run of another
+    seed in between changes nothing."""
+    _evolve(tmp_path / "other", seed=5, network="recurrent")
+    _evolve(tmp_path / "again")
+    assert run_files(tmp_path / "again") == run_files(base[0])
+
+
+def test_a_recurrent_run_is_reproducible(tmp_path):
+    _evolve(tmp_path / "a", network="recurrent", generations=2)
+    _evolve(tmp_path / "b", network="recurrent", generations=2)
+    assert run_files(tmp_path / "a") == run_files(tmp_path / "b")
+
+
+# --- the user's neat config --------------------------------------------------------------------
+
+def _user_config(feed_forward=True) -> str:
+    """A neat config with the wrong sizes and some changed settings."""
+    text = neat_config_text(3, 1, 999, "feedforward" if feed_forward else "recurrent")
+    return (text.replace("conn_add_prob         = 0.5", "conn_add_prob = 0.9")
+                .replace("compatibility_threshold = 3.0", "compatibility_threshold = 2.5")
+                .replace("activation_default    = tanh", "activation_default    = sigmoid"))
+
+
+def test_user_neat_config_overrides_the_defaults(tmp_path):
+    settings = tiny_settings(neat_config=_user_config())
+    run = Run.create(tmp_path, settings, design("walker").body)
+    assert run.config.genome_config.conn_add_prob == 0.9
+    assert run.config.species_set_config.compatibility_threshold == 2.5
+    assert run.config.genome_config.activation_default == "sigmoid"
+    assert "conn_add_prob = 0.9" in (tmp_path / "neat.cfg").read_text()
+
+
+def test_user_neat_config_gets_the_runs_sizes(tmp_path):
+    settings = tiny_settings(neat_config=_user_config(), population=14)
+    run = Run.create(tmp_path, settings, design("walker").body)
+    assert run.config.genome_config.num_inputs == run.episode.n_inputs()
+    assert run.config.genome_config.num_outputs == run.episode.n_outputs()
+    assert run.config.pop_size == 14
+    loaded = neat.Config(neat.DefaultGenome, neat.DefaultReproduction, neat.DefaultSpeciesSet,
+                         neat.DefaultStagnation, str(tmp_path / "neat.cfg"))
+    assert (loaded.genome_config.num_inputs, loaded.genome_config.num_outputs, loaded.pop_size) == \
+           (run.episode.n_inputs(), run.episode.n_outputs(), 14)
+
+
+def test_user_neat_config_is_kept_verbatim_in_settings(tmp_path):
+    text = _user_config()
+    Run.create(tmp_path, tiny_settings(neat_config=text), design("walker").body)
+    assert json.loads((tmp_path / "settings.json").read_text())["neat_config"] == text
+
+
+def test_run_with_a_user_neat_config_evolves(tmp_path):
+    run, best, _ = _evolve(tmp_path, neat_config=_user_config(), generations=1)
+    assert len(run.history) == 1
+    assert all(n.activation in ("sigmoid", "tanh", "sin", "gauss", "relu") for n in best.nodes.values())
+
+
+def test_user_neat_config_of_the_other_network_kind_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="feed_forward"):
+        Run.create(tmp_path, tiny_settings(neat_config=_user_config(), network="recurrent"),
+                   design("walker").body)
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+def test_design_without_muscles_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no muscles"):
+        Run.create(tmp_path, tiny_settings(design_name="stick", design_text=""), stick())
+
+
+def test_run_that_cannot_start_leaves_no_settings_behind(tmp_path):
+    with pytest.raises(ValueError):
+        Run.create(tmp_path / "run", tiny_settings(design_name="stick", design_text=""), stick())
+    assert not (tmp_path / "run" / "settings.json").exists()
+
+
+@pytest.mark.parametrize("bad", [dict(task="swim"), dict(network="spiking"), dict(seconds=0.0),
+                                 dict(generations=0), dict(population=1)])
+def test_bad_settings_are_refused(bad):
+    with pytest.raises(ValueError):
+        tiny_settings(**bad)
+
+
+def test_infinite_seconds_are_refused():
+    with pytest.raises(ValueError):
+        tiny_settings(seconds=float("inf"))
+
+
+def test_episode_sizes_follow_the_design():
+    episode = Episode(design("worm").body)
+    assert episode.n_outputs() == 5
+    assert episode.n_inputs() == 2 + 5 + 4 + 11 + 5
