@@ -7,12 +7,19 @@ one batched call; pymunk gets the usual treatment, one Space per creature steppe
 with muscles as pin joints whose length is set every step. Each figure is the median of a few
 repetitions (the machine may be shared and noisy). The first ``physics.step`` call of the process is
 timed on its own: it compiles the numba kernels, or loads them from the cache next to the sources.
+
+Then a whole generation (``creatures/_bench_generation.py``): 150 walker genomes on the run task,
+20 simulated seconds each, sensors + networks + physics on 2 cores, through the evaluator of
+``creatures evolve``; against the same work done the usual way, pymunk for the body, neat-python's
+``activate`` for the brain and its ``ParallelEvaluator`` for the two cores. Targets: at most
+0.5 s per generation, and at least 10x the baseline.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -25,12 +32,17 @@ import numpy as np
 
 import physics
 
+from . import _bench_generation as generation
+
 EXAMPLES = """examples:
-  creatures bench                              populations 1, 150 and 1000, medians of 3 (~20 s)
-  creatures bench --quick                      shorter pymunk runs, one repetition (~6 s)
+  creatures bench                              populations 1, 150 and 1000, medians of 3, and a
+                                               whole generation against the baseline (~40 s)
+  creatures bench --quick                      shorter pymunk runs, one repetition; a shorter
+                                               generation benchmark (~15 s)
   creatures bench --json                       the same as a JSON list of rows
   creatures bench --populations 1,150 --steps 600 --repeats 5
-  creatures bench --no-pymunk                  our engine only
+  creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
+  creatures bench --no-generation              the physics rows only
 """
 
 #: the benchmark's configuration: the engine's defaults, written out so the report can name them
@@ -403,8 +415,18 @@ def add_arguments(parser) -> None:
                         help=f"repetitions per figure, the median is reported (default {REPEATS})")
     parser.add_argument("--quick", action="store_true",
                         help=f"pymunk: {QUICK_REPEATS} repetition and at most {QUICK_PYMUNK_BUDGET:,} "
-                             "creature-steps per run")
-    parser.add_argument("--no-pymunk", action="store_true", help="time our engine only")
+                             f"creature-steps per run; whole generation: {generation.QUICK_GENERATIONS} of "
+                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline")
+    parser.add_argument("--no-pymunk", action="store_true",
+                        help="time our engine only (also skips the generation baseline)")
+    parser.add_argument("--no-generation", action="store_true",
+                        help="skip the whole-generation benchmark")
+    parser.add_argument("--generations", type=_positive, default=None,
+                        help="whole generation: our generations timed after the first (default "
+                             f"{generation.GENERATIONS}, with --quick {generation.QUICK_GENERATIONS}); "
+                             f"the baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
+                             f"{generation.QUICK_BASELINE_GENOMES} genomes, scaled to "
+                             f"{generation.POPULATION})")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
 
 
@@ -434,13 +456,20 @@ def run(args) -> int:
             r["vs_pymunk"] = r["creature_steps_per_s"] / rate["pymunk", r["population"]]
         r.update(checks.get(r["engine"], {}))
     rows.sort(key=lambda r: (r["population"], r["engine"] != "creatures"))
+    gen_rows = []
+    if not args.no_generation:
+        baseline = not args.no_pymunk and importlib.util.find_spec("pymunk") is not None
+        gen_rows = generation.run_generation(args.quick, baseline=baseline, generations=args.generations)
     info = machine()
     if args.json:
-        for r in rows:
+        for r in rows + gen_rows:
             r.update(info)
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(rows + gen_rows, indent=2))
     else:
         print(format_table(rows, info, first, checks, args.steps))
+        if gen_rows:
+            print()
+            print(generation.format_generation(gen_rows))
     for engine, c in checks.items():
         if not c["stands"]:
             print(f"creatures bench: WARNING: the {engine} walker does not stand (lowest centre of mass "

@@ -15,7 +15,7 @@ import multiprocessing as mp
 import os
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,10 +103,11 @@ class Evaluator:
             parts = [_evaluate_chunk([genome_dicts[i] for i in c]) for c in chunks]
         else:
             futures = [self.pool.submit(_evaluate_chunk, [genome_dicts[i] for i in c]) for c in chunks]
-            while not all(f.done() for f in futures):
+            pending = futures
+            while pending:  # wake up when the work is done, or every 0.1 s to show progress
+                _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
                 if on_progress is not None:
                     on_progress(min(self.counter.value, total), total)
-                time.sleep(0.1)
             parts = [f.result() for f in futures]
         if on_progress is not None:
             on_progress(total, total)

@@ -7,8 +7,8 @@ and divisions; sixteen creatures side by side are not). Reading ``bone_rest[e, b
 is then one contiguous load.
 
 Every loop over a chunk's lanes has a fixed cost (views, alias checks), paid per bone per sweep,
-so chunks should be as wide as the work allows: :func:`chunk_lanes` makes two chunks per thread
-(one chunk in all when stepping serially), at most ``MAX_LANES`` wide. Measured on the walker,
+so chunks should be as wide as the work allows: :func:`chunk_lanes` makes one or two chunks per
+thread (one chunk in all when stepping serially), at most ``MAX_LANES`` wide. Measured on the walker,
 one thread, CPU time per creature-step at B = 1024: 64 lanes 1480 ns, 128: 889, 256: 743,
 512: 677. The public :class:`~physics.model.Model` keeps the batch axis first;
 this is built once per model and cached on it.
@@ -28,9 +28,10 @@ MAX_LANES = 512
 
 def chunk_lanes(batch: int, threads: int) -> int:
     """Lanes per chunk for ``batch`` creatures over ``threads`` threads: one chunk when serial,
-    else two per thread (handed out dynamically, so a thread slowed by another process on its core
-    does not hold up the step), none wider than MAX_LANES, rounded up to a multiple of 8."""
-    chunks = max(1 if threads <= 1 else 2 * threads, -(-batch // MAX_LANES))
+    else one per thread, or two when they stay at least 128 wide (finer work evens out a thread
+    slowed by another process on its core); none wider than MAX_LANES; a multiple of 8."""
+    chunks = 1 if threads <= 1 else (2 * threads if batch >= 2 * threads * 128 else threads)
+    chunks = max(chunks, -(-batch // MAX_LANES))
     lanes = -(-batch // chunks)
     return min(MAX_LANES, -(-lanes // 8) * 8)
 

@@ -189,12 +189,11 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     lanes = chunk_lanes(B, threads if parallel else 1)
     kernel = _step_parallel if parallel else _step_serial
     work = workspace_of(model, lanes)
-    with numba.parallel_chunksize(0):
-        kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-               hot_of(model), work, terrain.table, terrain.blocks, float(params.dt),
-               int(params.substeps), int(params.iterations), float(params.gravity),
-               float(params.damping), float(params.bounce_speed), float(params.contact_slop),
-               bool(params.ground), bool(params.self_collision and model.pair_a.shape[0] > 0))
+    kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
+           hot_of(model), work, terrain.table, terrain.blocks, float(params.dt),
+           int(params.substeps), int(params.iterations), float(params.gravity),
+           float(params.damping), float(params.bounce_speed), float(params.contact_slop),
+           bool(params.ground), bool(params.self_collision and model.pair_a.shape[0] > 0))
     if params.arena_collision and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)

@@ -1,0 +1,460 @@
+"""The whole-generation part of ``creatures bench``: one generation of evolution, timed end to end.
+
+The work: 150 walker genomes on the run task, 20 simulated seconds (1200 steps) each, sensors +
+networks + physics, on 2 cores. The genomes come from ``neat.Population`` and are mutated a few
+times each, so their networks have hidden nodes, as in a mid-run generation.
+
+- **creatures**: ``evolution.evaluator.Evaluator(episode, neat_text, "feedforward", workers=2)``,
+  the code path of ``creatures evolve``: two spawned worker processes, each compiling its half of
+  the genomes into batched networks and running one batched rollout. The first generation
+  includes starting the workers (spawn, imports, numba's cache) and is reported on its own; the
+  figure is the median of the generations after it.
+- **baseline**, the usual way: ``neat.ParallelEvaluator(2, eval_genome)``; ``eval_genome(genome,
+  config)`` builds the walker in pymunk (one Space per creature, ``bench.pymunk_world``), makes
+  ``neat.nn.FeedForwardNetwork.create(genome, config)`` and for 1200 steps computes the same
+  inputs as ``evolution.sensors`` in plain Python, calls ``net.activate``, moves the muscle pins
+  toward the commanded lengths with the engine's rate limit, steps the Space, and returns the
+  distance the centre of mass travelled. Plain Python rather than numpy per creature: with 8
+  spheres numpy's per-call cost makes the inputs slower (measured ~47 us a step against ~18).
+  Ground contact is read geometrically (a sphere within the contact slop of the flat ground),
+  cheaper than asking pymunk's arbiters. The pool is started before the clock starts, as the
+  workers of our engine are. With ``quick``, one generation of the first 50 genomes is timed and
+  scaled to 150 (each genome is its own task, so the cost is linear in their number).
+
+Both report the fitness of the same genomes: the best distance of each and the rank correlation
+are printed as a sanity check (the physics differ, so they agree only roughly). Also reported:
+the cores other processes used while the generations were timed (the machine may be shared),
+and our generations once more without ``Evaluator.evaluate``'s 0.1 s polling of its workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import physics
+
+POPULATION = 150
+SECONDS = 20.0
+WORKERS = 2
+TASK = "run"
+DESIGN = "walker"
+#: each genome of the initial population is mutated this many times (~3 hidden nodes each)
+MUTATIONS = 20
+SEED = 0
+#: our engine: generations timed after the first (which includes starting the workers)
+GENERATIONS = 7
+QUICK_GENERATIONS = 5
+#: the baseline: generations timed, and how many of the genomes (the rest is scaled up)
+BASELINE_GENERATIONS = 2
+QUICK_BASELINE_GENERATIONS = 1
+QUICK_BASELINE_GENOMES = 50
+#: the issue's targets
+TARGET_SECONDS = 0.5
+TARGET_RATIO = 10.0
+
+
+# ---------------------------------------------------------------------------------------------
+# the work
+
+
+def setup(population: int = POPULATION, seconds: float = SECONDS, mutations: int = MUTATIONS,
+          seed: int = SEED):
+    """The episode, the neat config (text and object) and ``population`` mutated genomes. The
+    global ``random`` (neat draws from it) is left as it was."""
+    import neat
+
+    from creatures.bestiary import resolve_design
+    from evolution.genomes import load_neat_config, neat_config_text
+    from evolution.rollout import Episode
+    from evolution.tasks import Task
+
+    design = resolve_design(DESIGN)
+    episode = Episode(design.body, Task(TASK), seconds)
+    neat_text = neat_config_text(episode.n_inputs(), episode.n_outputs(), population)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = load_neat_config(neat_text, Path(tmp) / "neat.cfg")
+    saved = random.getstate()
+    try:
+        pop = neat.Population(config, seed=seed)
+        genomes = [pop.population[k] for k in sorted(pop.population)]
+        for genome in genomes:
+            for _ in range(mutations):
+                genome.mutate(config.genome_config)
+    finally:
+        random.setstate(saved)
+    return episode, neat_text, config, genomes
+
+
+def network_sizes(genomes, n_outputs: int) -> dict:
+    hidden = [len(g.nodes) - n_outputs for g in genomes]
+    links = [sum(c.enabled for c in g.connections.values()) for g in genomes]
+    return {"mean_hidden_nodes": float(np.mean(hidden)), "mean_enabled_links": float(np.mean(links))}
+
+
+# ---------------------------------------------------------------------------------------------
+# the machine is shared: how much of it did other processes use while we measured?
+
+
+def _busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (Linux: /proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_seconds() -> float:
+    """CPU seconds of this process, its reaped children and its live descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    procs = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            procs[int(entry)] = (int(fields[1]), [int(x) for x in fields[11:15]])
+    me = os.getpid()
+    total = sum(procs[me][1]) if me in procs else 0
+    tree = {me}
+    grew = True
+    while grew:
+        grew = False
+        for pid, (ppid, times) in procs.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                total += times[0] + times[1]
+                grew = True
+    return total / tick
+
+
+class OtherLoad:
+    """Cores used by other processes during a ``with`` block (None where /proc is missing)."""
+
+    cores: float | None = None
+
+    def __enter__(self):
+        try:
+            self._start = (time.perf_counter(), _busy_seconds(), _own_seconds())
+        except (OSError, ValueError, IndexError):
+            self._start = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._start is not None:
+            try:
+                wall, busy, own = self._start
+                wall = time.perf_counter() - wall
+                others = (_busy_seconds() - busy) - (_own_seconds() - own)
+                self.cores = max(0.0, others / wall) if wall > 0 else None
+            except (OSError, ValueError, IndexError):
+                self.cores = None
+
+
+# ---------------------------------------------------------------------------------------------
+# our engine: the evaluator of `creatures evolve`
+
+
+def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATIONS,
+                   workers: int = WORKERS) -> dict:
+    """Seconds per generation of ``evolution.evaluator.Evaluator`` (the first generation, with
+    worker start-up, timed on its own).
+
+    Alternating with those generations, the same chunks are also submitted to the evaluator's
+    pool directly and awaited with ``concurrent.futures.wait``: ``Evaluator.evaluate`` checks
+    its workers every 0.1 s (for its progress reports), which rounds a generation up to the next
+    tenth of a second; the difference is that polling's cost."""
+    from evolution.evaluator import Evaluator
+    from evolution.genomes import genome_to_dict
+
+    dicts = [genome_to_dict(g) for g in genomes]
+    times, unpolled = [], []
+    t0 = time.perf_counter()
+    with Evaluator(episode, neat_text, "feedforward", workers=workers) as evaluator:
+        first = evaluator.evaluate(dicts)
+        first_seconds = time.perf_counter() - t0
+        with OtherLoad() as other:
+            for _ in range(generations):
+                t0 = time.perf_counter()
+                result = evaluator.evaluate(dicts)
+                times.append(time.perf_counter() - t0)
+                if not np.array_equal(result.fitness, first.fitness):
+                    raise RuntimeError("the evaluator scored the same genomes differently in two generations")
+                if evaluator.pool is not None:
+                    t0 = time.perf_counter()
+                    fitness = _evaluate_unpolled(evaluator, dicts)
+                    unpolled.append(time.perf_counter() - t0)
+                    if not np.array_equal(fitness, first.fitness):
+                        raise RuntimeError("the evaluator's chunks scored the genomes differently")
+    seconds = statistics.median(times)
+    return {"work": "generation", "engine": "creatures", "seconds_per_generation": seconds,
+            "population": len(dicts), "steps": episode.steps, "workers": workers,
+            "generations_timed": len(times), "times_s": times, "first_generation_s": first_seconds,
+            "startup_s": max(0.0, first_seconds - seconds),
+            "unpolled_seconds_per_generation": statistics.median(unpolled) if unpolled else None,
+            "unpolled_times_s": unpolled, "fitness": first.fitness,
+            "failed": int(first.failed.sum()), "other_processes_cores": other.cores}
+
+
+def _evaluate_unpolled(evaluator, dicts: list[dict]) -> np.ndarray:
+    """What ``evaluator.evaluate`` does with a pool, minus its 0.1 s polling: the fitness."""
+    from concurrent.futures import wait
+
+    from evolution.evaluator import _evaluate_chunk
+
+    chunks = [c for c in np.array_split(np.arange(len(dicts)), evaluator.workers) if len(c)]
+    futures = [evaluator.pool.submit(_evaluate_chunk, [dicts[i] for i in c]) for c in chunks]
+    wait(futures)
+    return np.concatenate([f.result()[0] for f in futures])
+
+
+# ---------------------------------------------------------------------------------------------
+# the baseline: pymunk + neat-python's activate + ParallelEvaluator
+
+#: set once per worker process by _init_baseline
+_SETUP: dict | None = None
+
+
+def baseline_setup(episode) -> dict:
+    """What every baseline evaluation needs besides the genome: the body, the start offset and the
+    sensors' constants, as our engine defines them (computed once, not timed)."""
+    from evolution.sensors import MAX_SPEED
+
+    body = episode.body
+    if body.joints:
+        raise NotImplementedError(f"{body.name}: the baseline has no joint-angle inputs")
+    if episode.task.name != "run" or episode.task.terrain_kind != "flat":
+        raise NotImplementedError("the baseline runs the run task on flat ground only")
+    model = physics.build_model(body, 1)
+    sensors = episode.sensors(model)
+    muscles = [b for b in body.bones if b.muscle is not None]
+    mass = [s.mass for s in body.spheres]
+    msum = sum(mass)
+    rx = sum(m * s.pos[0] for m, s in zip(mass, body.spheres)) / msum
+    ry = sum(m * s.pos[1] for m, s in zip(mass, body.spheres)) / msum
+    return {"body": body, "steps": episode.steps, "dt": episode.sim.dt,
+            "offset": physics.standing_offset(model, episode.task.make_terrain()),
+            "clock_hz": sensors.clock_hz, "size": sensors.size, "rest_height": sensors.rest_height,
+            "max_speed": MAX_SPEED, "contact_tol": episode.sim.contact_slop,
+            "muscles": [((b.a, b.b), float(r0), float(rg)) for b, r0, rg in
+                        zip(muscles, model.muscle_rest[0], model.muscle_range[0])],
+            "radius": [s.radius for s in body.spheres], "mass": mass, "msum": msum,
+            "mq": [(m * (s.pos[0] - rx), m * (s.pos[1] - ry)) for m, s in zip(mass, body.spheres)]}
+
+
+def _init_baseline(setup_: dict) -> None:
+    global _SETUP
+    _SETUP = setup_
+
+
+def sense(s: dict, time_: float, pos, vel) -> list[float]:
+    """The inputs of ``evolution.sensors`` for one creature (positions and velocities as lists of
+    (x, y)), in plain Python: clock, muscle lengths, ground contacts, orientation, centre of mass."""
+    phase = 2.0 * math.pi * s["clock_hz"] * time_
+    inputs = [math.sin(phase), math.cos(phase)]
+    for (a, c), r0, rg in s["muscles"]:                                    # muscle lengths
+        inputs.append((math.dist(pos[a], pos[c]) / r0 - 1.0) / rg)
+    tol = s["contact_tol"]
+    for p, r in zip(pos, s["radius"]):                                     # ground contacts
+        inputs.append(1.0 if p[1] - r <= tol else 0.0)
+    cx = cy = vx = vy = 0.0                                                # centre of mass
+    for m, p, v in zip(s["mass"], pos, vel):
+        cx += m * p[0]
+        cy += m * p[1]
+        vx += m * v[0]
+        vy += m * v[1]
+    msum = s["msum"]
+    cx /= msum
+    cy /= msum
+    sn = cs = 0.0                                                          # orientation
+    for (qx, qy), p in zip(s["mq"], pos):
+        px, py = p[0] - cx, p[1] - cy
+        sn += qx * py - qy * px
+        cs += qx * px + qy * py
+    norm = math.hypot(sn, cs)
+    inputs += [sn / norm, cs / norm] if norm > 0.0 else [0.0, 1.0]
+    inputs.append(cy / s["rest_height"])                                   # flat ground at 0
+    size, top = s["size"], s["max_speed"]
+    inputs.append(min(top, max(-top, vx / msum / size)))
+    inputs.append(min(top, max(-top, vy / msum / size)))
+    return inputs
+
+
+def eval_genome(genome, config) -> float:
+    """Distance the walker driven by ``genome`` travels in pymunk: the usual neat-python fitness
+    function, one creature at a time."""
+    import neat
+
+    from creatures import bench
+    from evolution.tasks import WORST_FITNESS
+
+    s = _SETUP
+    space, parts = bench.pymunk_world(s["body"])
+    bodies, pins = parts["bodies"], parts["muscles"]
+    ox, oy = s["offset"]
+    for b in bodies:
+        x, y = b.position
+        b.position = (x + ox, y + oy)
+    net = neat.nn.FeedForwardNetwork.create(genome, config)
+
+    dt, steps = s["dt"], s["steps"]
+    mass = [b.mass for b in bodies]
+    msum = sum(mass)
+    rest = parts["rest"].tolist()
+    rng = parts["range"].tolist()
+    max_step = (parts["speed"] * parts["rest"] * dt).tolist()
+    length = list(rest)
+
+    def com_x():
+        return sum(m * b.position[0] for m, b in zip(mass, bodies)) / msum
+
+    start = com_x()
+    for t in range(steps):
+        inputs = sense(s, t * dt, [b.position for b in bodies], [b.velocity for b in bodies])
+        outputs = net.activate(inputs)
+        for k, c in enumerate(outputs):                                   # muscles, rate-limited
+            if c != c:
+                c = 0.0
+            c = min(1.0, max(-1.0, c))
+            step_ = rest[k] * (1.0 + c * rng[k]) - length[k]
+            length[k] += min(max_step[k], max(-max_step[k], step_))
+            pins[k].distance = length[k]
+        space.step(dt)
+    distance = com_x() - start
+    return distance if math.isfinite(distance) else WORST_FITNESS
+
+
+def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATIONS,
+                  workers: int = WORKERS, population: int = POPULATION) -> dict:
+    """Seconds per generation of ``neat.ParallelEvaluator(workers, eval_genome)`` over
+    ``genomes``, scaled to ``population`` genomes if fewer were given."""
+    import neat
+
+    bench_setup = baseline_setup(episode)
+    pairs = [(g.key, g) for g in genomes]
+    times = []
+    fitness = None
+    with neat.ParallelEvaluator(workers, eval_genome, initializer=_init_baseline,
+                                initargs=(bench_setup,)) as evaluator, OtherLoad() as other:
+        for _ in range(generations):
+            for g in genomes:
+                g.fitness = None
+            t0 = time.perf_counter()
+            evaluator.evaluate(pairs, config)
+            times.append(time.perf_counter() - t0)
+            f = np.array([g.fitness for g in genomes], dtype=float)
+            if fitness is not None and not np.array_equal(f, fitness):
+                raise RuntimeError("the baseline scored the same genomes differently in two generations")
+            fitness = f
+    measured = statistics.median(times)
+    scale = population / len(genomes)
+    return {"work": "generation", "engine": "baseline", "seconds_per_generation": measured * scale,
+            "population": population, "steps": episode.steps, "workers": workers,
+            "generations_timed": len(times), "times_s": times, "genomes_timed": len(genomes),
+            "scaled_by": scale, "fitness": fitness, "other_processes_cores": other.cores}
+
+
+# ---------------------------------------------------------------------------------------------
+# the benchmark
+
+
+def run_generation(quick: bool = False, baseline: bool = True, generations: int | None = None) -> list[dict]:
+    """Rows ``{"work": "generation", "engine": ..., "seconds_per_generation": ...}`` for our
+    engine and (unless ``baseline`` is False) the baseline, with a sanity comparison of the two."""
+    episode, neat_text, config, genomes = setup()
+    sizes = network_sizes(genomes, episode.n_outputs())
+    ours = time_creatures(episode, neat_text, genomes,
+                          generations or (QUICK_GENERATIONS if quick else GENERATIONS))
+    rows = [ours]
+    if baseline:
+        n = QUICK_BASELINE_GENOMES if quick else len(genomes)
+        base = time_baseline(episode, config, genomes[:n],
+                             QUICK_BASELINE_GENERATIONS if quick else BASELINE_GENERATIONS,
+                             population=len(genomes))
+        rows.append(base)
+        ratio = base["seconds_per_generation"] / ours["seconds_per_generation"]
+        ours["vs_baseline"] = ratio
+        ours["meets_ratio_target"] = bool(ratio >= TARGET_RATIO)
+        if ours["unpolled_seconds_per_generation"]:
+            ours["unpolled_vs_baseline"] = base["seconds_per_generation"] / ours["unpolled_seconds_per_generation"]
+    ours["meets_time_target"] = bool(ours["seconds_per_generation"] <= TARGET_SECONDS)
+    for r in rows:
+        r.update(sizes)
+        r.update({"design": DESIGN, "task": TASK, "simulated_s": episode.seconds})
+    _compare(rows)
+    for r in rows:
+        del r["fitness"]
+    return rows
+
+
+def _compare(rows: list[dict]) -> None:
+    """Best distance (and the genome scoring it) of each engine over the genomes both scored,
+    and the rank correlation of their fitness: the physics differ, so only roughly alike."""
+    n = min(len(r["fitness"]) for r in rows)
+    for r in rows:
+        f = r["fitness"][:n]
+        best = int(np.argmax(f))
+        r.update({"compared_genomes": n, "best_distance_m": float(f[best]), "best_genome_index": best,
+                  "mean_distance_m": float(np.mean(f)), "median_distance_m": float(np.median(f))})
+    if len(rows) == 2:
+        a, b = (np.argsort(np.argsort(r["fitness"][:n])) for r in rows)
+        rho = float(np.corrcoef(a, b)[0, 1]) if n > 2 else float("nan")
+        for r in rows:
+            r["rank_correlation"] = rho
+
+
+def format_generation(rows: list[dict]) -> str:
+    ours = rows[0]
+    lines = [
+        f"whole generation: {ours['population']} {ours['design']} genomes on the {ours['task']} task, "
+        f"{ours['simulated_s']:g} s ({ours['steps']} steps) each, sensors + networks + physics, "
+        f"{ours['workers']} workers; networks {ours['mean_hidden_nodes']:.1f} hidden nodes, "
+        f"{ours['mean_enabled_links']:.0f} enabled links on average",
+        "",
+        f"{'work':<11} {'engine':<10} {'s/generation':>12} {'vs baseline':>11} {'others':>6}  how",
+    ]
+    for r in rows:
+        ratio = r.get("vs_baseline")
+        if r["engine"] == "creatures":
+            how = (f"evolution.evaluator.Evaluator; median of {r['generations_timed']} after a first "
+                   f"generation of {r['first_generation_s']:.2f} s (worker start-up ~{r['startup_s']:.2f} s)")
+        else:
+            how = (f"pymunk + neat activate + ParallelEvaluator; "
+                   + (f"median of {r['generations_timed']} generations" if r["generations_timed"] > 1
+                      else "1 generation")
+                   + (f" of {r['genomes_timed']} genomes, x {r['scaled_by']:.2f}" if r["scaled_by"] != 1 else ""))
+        others = r.get("other_processes_cores")
+        lines.append(f"{r['work']:<11} {r['engine']:<10} {r['seconds_per_generation']:>12.3f} "
+                     f"{(f'{ratio:.1f}x' if ratio else ''):>11} {('' if others is None else f'{others:.2f}'):>6}"
+                     f"  {how}")
+    lines.append("others: cores used by other processes while the generations were timed (of "
+                 f"{os.cpu_count()}); above ~0.2 the figures are disturbed, re-run")
+    lines.append("")
+    verdict = [f"{ours['seconds_per_generation']:.3f} s per generation "
+               f"({'meets' if ours['meets_time_target'] else 'MISSES'} the target of <= {TARGET_SECONDS:g} s)"]
+    if "vs_baseline" in ours:
+        verdict.append(f"{ours['vs_baseline']:.1f}x the baseline "
+                       f"({'meets' if ours['meets_ratio_target'] else 'MISSES'} the target of >= {TARGET_RATIO:g}x)")
+    lines.append("targets: " + "; ".join(verdict))
+    if ours.get("unpolled_seconds_per_generation"):
+        vs = ours.get("unpolled_vs_baseline")
+        lines.append(f"Evaluator.evaluate polls its workers every 0.1 s: the same chunks awaited with "
+                     f"concurrent.futures.wait took {ours['unpolled_seconds_per_generation']:.3f} s per generation"
+                     + (f" ({vs:.1f}x the baseline)" if vs else ""))
+    for r in rows:
+        lines.append(f"sanity {r['engine']:<9}: over the first {r['compared_genomes']} genomes best distance "
+                     f"{r['best_distance_m']:+.2f} m (genome {r['best_genome_index']}), median "
+                     f"{r['median_distance_m']:+.2f} m"
+                     + (f", {r['failed']} failed" if r.get("failed") else ""))
+    if "rank_correlation" in ours:
+        lines.append(f"sanity: rank correlation of the two engines' distances {ours['rank_correlation']:+.2f} "
+                     "(the physics differ: alike only roughly)")
+    return "\n".join(lines)
