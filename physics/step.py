@@ -3,8 +3,11 @@
 Stage sequence of :func:`step` (``h = dt / substeps``)::
 
     drive_muscles            muscle rest lengths move toward the commands (rate-limited), once per step
+    prepare_bones            each bone's w_i + w_j, once per step
     for each substep:
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
+        orient_bones         each bone's direction at the substep's start: corrections go along
+                             it, which keeps angular momentum (bones.py says why)
         find_contacts        the terrain near each sphere as a half-plane  (contact generation)
         for each iteration:  constraint relaxation, Gauss-Seidel (Jakobsen)
             solve_bones      XPBD distance constraints; muscles clamp their force to their strength
