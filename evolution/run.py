@@ -3,6 +3,7 @@
 A run directory holds::
 
     settings.json        every setting of the run, the design's YAML text included
+    body.json            the creature as the engine's plain body
     neat.cfg             the neat-python config the run uses
     stats.csv            one row per generation: best, mean, median, percentiles, species,
                          failed creatures, evaluation time
@@ -159,6 +160,7 @@ class Run:
         (directory / "best").mkdir(parents=True, exist_ok=True)
         write_atomic(directory / "neat.cfg", run.neat_text)
         write_atomic(directory / "settings.json", settings.to_json())
+        write_atomic(directory / "body.json", json.dumps(body.to_dict(), indent=1))
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
         return run

@@ -11,7 +11,7 @@ K clusters, Q cluster members (all clusters concatenated), C self-collision cand
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -95,6 +95,25 @@ class Body:
     clusters: list[Cluster] = field(default_factory=list)
     self_collision: bool = False
     name: str = "body"
+
+    def to_dict(self) -> dict:
+        """The body as plain JSON-able values (SI units, radians)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Body":
+        """Rebuild a body from :meth:`to_dict`'s dict. Raises KeyError or TypeError for a dict of
+        the wrong shape; :func:`build_model` checks the values."""
+        bones = []
+        for b in data["bones"]:
+            b = dict(b)
+            if b.get("muscle") is not None:
+                b["muscle"] = Muscle(**b["muscle"])
+            bones.append(Bone(**b))
+        return cls(spheres=[Sphere(**{**s, "pos": tuple(s["pos"])}) for s in data["spheres"]],
+                   bones=bones, joints=[Joint(**j) for j in data["joints"]],
+                   clusters=[Cluster(**c) for c in data["clusters"]],
+                   self_collision=bool(data["self_collision"]), name=str(data["name"]))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,34 @@
+"""Write a run's champion to a shareable JSON file (see saves/README.md for the format)."""
+
+from __future__ import annotations
+
+import sys
+
+from evolution.champion import ChampionError, champion_from_run, save_champion
+
+EXAMPLES = """examples:
+  creatures export runs/walker-run-20261122-044002 --out walker-runner.json
+  creatures export runs/my-run --generation 30 --out gen30.json
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory made by 'creatures evolve'")
+    parser.add_argument("--generation", type=int, default=None,
+                        help="the best of this generation (default: the best of the whole run)")
+    parser.add_argument("--out", metavar="FILE", required=True, help="the champion file to write")
+
+
+def run(args) -> int:
+    try:
+        champion = champion_from_run(args.run_dir, args.generation)
+        save_champion(champion, args.out)
+    except ChampionError as exc:
+        print(f"creatures export: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"creatures export: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {champion.name}, fitness {champion.fitness!r} on {champion.task.name} "
+          f"({champion.task.terrain_kind})")
+    return 0

@@ -1,0 +1,39 @@
+"""Re-simulate a champion file headless and print its replayed fitness next to the recorded one."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from evolution.champion import ChampionError, load_champion
+
+EXAMPLES = """examples:
+  creatures replay saves/walker-run.json
+  creatures replay champion.json --json
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a champion file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def run(args) -> int:
+    try:
+        champion = load_champion(args.file)
+        replayed = champion.replay()
+    except ChampionError as exc:
+        print(f"creatures replay: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    same = replayed == champion.fitness
+    if args.json:
+        print(json.dumps({"file": args.file, "name": champion.name, "task": champion.task.name,
+                          "terrain": champion.task.terrain_kind, "recorded_fitness": champion.fitness,
+                          "replayed_fitness": replayed, "identical": same,
+                          "generation": champion.generation, "software": champion.software}, indent=2))
+    else:
+        print(f"{champion.name or args.file}: {champion.task.name} on {champion.task.terrain_kind}, "
+              f"{champion.seconds:g} s")
+        print(f"  recorded fitness {champion.fitness!r}")
+        print(f"  replayed fitness {replayed!r}  ({'identical' if same else 'DIFFERENT'})")
+    return 0 if same else 1
