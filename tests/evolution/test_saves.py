@@ -1,0 +1,21 @@
+"""The champions shipped in saves/ load, replay to exactly their recorded fitness, and cover every
+task. If the engine changes on purpose, re-export them (saves/README.md says how)."""
+
+from pathlib import Path
+
+import pytest
+
+from evolution.champion import load_champion
+from evolution.tasks import TASKS
+
+SAVES = sorted((Path(__file__).parents[2] / "saves").glob("*.json"))
+
+
+def test_there_is_a_shipped_champion_for_every_task():
+    assert {load_champion(p).task.name for p in SAVES} == set(TASKS)
+
+
+@pytest.mark.parametrize("path", SAVES, ids=[p.stem for p in SAVES])
+def test_shipped_champion_replays_to_its_recorded_fitness(path):
+    champion = load_champion(path)
+    assert champion.replay() == champion.fitness
