@@ -83,12 +83,17 @@ class Champion:
             config = load_neat_config(text, Path(tmp) / "neat.cfg")
         try:
             return make_brains([genome_from_dict(self.genome)], config, self.network)
-        except (KeyError, ValueError, TypeError, AssertionError) as exc:
+        except (KeyError, ValueError, TypeError, AssertionError, AttributeError) as exc:
             raise ChampionError(f"the genome does not fit the creature: {exc}") from None
 
     def _check_genome(self, n_inputs: int, n_outputs: int) -> None:
         """Every connection joins an input or a node to a node; every output node exists."""
         try:
+            for n in self.genome["nodes"]:
+                for f, kind in (("key", int), ("bias", (int, float)), ("response", (int, float)),
+                                ("activation", str), ("aggregation", str)):
+                    if not isinstance(n.get(f), kind) or isinstance(n.get(f), bool):
+                        raise ChampionError(f"a genome node lacks a proper '{f}'")
             nodes = {int(n["key"]) for n in self.genome["nodes"]}
             for c in self.genome["connections"]:
                 i, o = int(c["in"]), int(c["out"])
@@ -149,9 +154,22 @@ def _get(data, *keys, kind=None):
         if not isinstance(node, dict) or k not in node:
             raise ChampionError(f"missing '{'.'.join(keys)}'")
         node = node[k]
-    if kind is not None and not isinstance(node, kind) or (kind in (int, float) and isinstance(node, bool)):
+    wants_number = kind in (int, float) or (isinstance(kind, tuple) and (int in kind or float in kind))
+    if kind is not None and (not isinstance(node, kind) or (wants_number and isinstance(node, bool))):
         raise ChampionError(f"'{'.'.join(keys)}' has the wrong type")
     return node
+
+
+def _number(data, *keys, positive=False):
+    """A finite float at ``keys`` (an int or a float, not a boolean)."""
+    value = _get(data, *keys, kind=(int, float))
+    try:
+        value = float(value)
+    except OverflowError:
+        raise ChampionError(f"'{'.'.join(keys)}' is too large") from None
+    if not math.isfinite(value) or (positive and not value > 0):
+        raise ChampionError(f"'{'.'.join(keys)}' must be a finite{' positive' if positive else ''} number")
+    return value
 
 
 def load_champion(path) -> Champion:
@@ -194,7 +212,7 @@ def champion_from_dict(data) -> Champion:
     network = _get(data, "brain", "network", kind=str)
     if network not in NETWORK_KINDS:
         raise ChampionError(f"unknown network kind '{network}'")
-    seconds = float(_get(data, "episode", "seconds", kind=(int, float)))
+    seconds = _number(data, "episode", "seconds")
     if not 0 < seconds <= 3600:
         raise ChampionError("the episode must last more than 0 and at most 3600 seconds")
     try:
@@ -205,20 +223,22 @@ def champion_from_dict(data) -> Champion:
         spec.make_terrain()
     except ChampionError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
         raise ChampionError(f"the creature or its settings are not usable: {exc}") from None
     genome = _get(data, "brain", "genome", kind=dict)
     for key in ("nodes", "connections"):
         if not isinstance(genome.get(key), list):
             raise ChampionError(f"the genome has no '{key}' list")
+    software = data.get("software") or {}
+    if not isinstance(software, dict):
+        raise ChampionError("'software' must be an object")
     return Champion(
         body=body, design_yaml=str(_get(data, "creature", "design_yaml", kind=str)), task=spec,
-        seconds=seconds, clock_hz=float(_get(data, "episode", "clock_hz", kind=(int, float))),
-        sim=sim, network=network, genome=genome,
-        fitness=float(_get(data, "recorded", "fitness", kind=(int, float))),
+        seconds=seconds, clock_hz=_number(data, "episode", "clock_hz", positive=True),
+        sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
         generation=int(_get(data, "recorded", "generation", kind=int)),
         seed=int(_get(data, "recorded", "seed", kind=int)),
-        software=dict(data.get("software") or {}), name=str(data.get("name", "")))
+        software=software, name=str(data.get("name", "")))
 
 
 def champion_from_run(run_dir, generation: int | None = None) -> Champion:
@@ -240,10 +260,15 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         if not path.exists():
             raise ChampionError(f"{run_dir} has no generation {generation} "
                                 f"(it has 1 to {len(files)})")
-        record = json.loads(path.read_text())
+        paths = [path]
     else:
-        records = [json.loads(f.read_text()) for f in files]
+        paths = files
+    try:
+        records = [json.loads(p.read_text()) for p in paths]
         record = max(records, key=lambda r: (r["fitness"], -r["generation"]))
+        record["genome"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ChampionError(f"{run_dir}: a damaged best-genome file: {exc}") from None
     return Champion(body=body, design_yaml=settings.design_text, task=settings.task_spec(),
                     seconds=settings.seconds, clock_hz=settings.clock_hz,
                     sim=physics.SimParams.from_dict(settings.sim), network=settings.network,

@@ -272,7 +272,7 @@ def build_model(body: Body, batch: int = 1) -> Model:
         raise ValueError("restitution must be within [0, 1]")
 
     def check_sphere(i, what):
-        if not (0 <= i < P):
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not (0 <= i < P):
             raise ValueError(f"{what} refers to sphere {i}, which does not exist")
 
     E = len(body.bones)

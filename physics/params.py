@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 
 __all__ = ["SimParams"]
@@ -49,6 +50,16 @@ class SimParams:
     arena_collision: bool = False
 
     def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool):
+                ok = isinstance(value, bool)
+            elif f.type in ("int", int):
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            else:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            if not ok:
+                raise ValueError(f"simulation setting {f.name} must be {f.type}, not {value!r}")
         if not (self.dt > 0 and self.substeps >= 1 and self.iterations >= 1):
             raise ValueError("dt must be positive, substeps and iterations at least 1")
         if self.damping < 0 or self.bounce_speed < 0 or self.contact_slop < 0:
