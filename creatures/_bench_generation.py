@@ -427,7 +427,7 @@ def format_generation(rows: list[dict]) -> str:
             how = (f"evolution.evaluator.Evaluator; median of {r['generations_timed']} after a first "
                    f"generation of {r['first_generation_s']:.2f} s (worker start-up ~{r['startup_s']:.2f} s)")
         else:
-            how = (f"pymunk + neat activate + ParallelEvaluator; "
+            how = ("pymunk + neat activate + ParallelEvaluator; "
                    + (f"median of {r['generations_timed']} generations" if r["generations_timed"] > 1
                       else "1 generation")
                    + (f" of {r['genomes_timed']} genomes, x {r['scaled_by']:.2f}" if r["scaled_by"] != 1 else ""))

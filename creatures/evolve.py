@@ -103,7 +103,7 @@ def run(args) -> int:
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s", flush=True)
 
     try:
-        best = run_.evolve(on_generation, on_progress)
+        run_.evolve(on_generation, on_progress)
     except KeyboardInterrupt:
         print(f"\nstopped; what finished is in {out}", file=sys.stderr)
         return 130

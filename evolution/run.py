@@ -23,7 +23,6 @@ import json
 import os
 import random
 import tempfile
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 

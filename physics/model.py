@@ -217,23 +217,6 @@ class Model:
         """Mass of each creature (kg), shape (B,)."""
         return self.mass.sum(axis=1)
 
-    def subset(self, index) -> "Model":
-        """The model of creatures ``index`` (an int array or slice) of this batch."""
-        kw = {}
-        for name, value in self.__dict__.items():
-            if name.startswith("_"):
-                continue  # caches of this batch's layout
-            if name in _PER_CREATURE:
-                value = np.ascontiguousarray(value[index])
-            kw[name] = value
-        return Model(**kw)
-
-
-_PER_CREATURE = ("rest_pos", "mass", "inv_mass", "radius", "friction", "kinetic_friction",
-                 "restitution", "bone_rest", "bone_compliance", "bone_max_force", "muscle_rest",
-                 "muscle_range", "muscle_speed", "joint_rest", "joint_min", "joint_max",
-                 "joint_compliance", "joint_spring", "cluster_rest", "cluster_stiffness")
-
 
 def _angle(pa, pc, pb) -> float:
     ux, uy = pa[0] - pc[0], pa[1] - pc[1]

@@ -46,9 +46,6 @@ class State:
     def batch(self) -> int:
         return self.pos.shape[0]
 
-    def copy(self) -> "State":
-        return State(self.pos.copy(), self.vel.copy(), self.muscle_len.copy(), self.contact.copy(), self.time)
-
 
 def initial_state(model: Model, params: SimParams | None = None, offset=(0.0, 0.0),
                   velocity=(0.0, 0.0)) -> State:
