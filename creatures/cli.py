@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, bench, designs_cmd, evolve, export, replay, simulate, validate
+from . import __version__, bench, designs_cmd, evolve, export, replay, resume, simulate, validate
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -17,6 +17,7 @@ COMMANDS = [
     ("validate", validate, "check design files, print every problem"),
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("evolve", evolve, "evolve brains for a creature on a task"),
+    ("resume", resume, "go on with a stopped run, exactly where it stopped"),
     ("export", export, "write a run's champion to a shareable file"),
     ("replay", replay, "re-simulate a champion file and check its fitness"),
     ("bench", bench, "measure the engine against pymunk, side by side"),

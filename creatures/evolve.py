@@ -6,13 +6,14 @@ Every option has a default: ``creatures evolve`` alone evolves the walker to run
 from __future__ import annotations
 
 import math
+import shlex
 import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
 import evolution
-from evolution.run import Run, RunSettings
+from evolution.run import Run, RunError, RunSettings
 from evolution.tasks import TASKS
 
 from .bestiary import resolve_design
@@ -71,7 +72,7 @@ def run(args) -> int:
             return _fail(f"cannot read {args.neat_config}: {exc.strerror or exc}")
     out = Path(args.out or f"runs/{design.name}-{args.task}-{datetime.now():%Y%m%d-%H%M%S}")
     if (out / "settings.json").exists():
-        return _fail(f"{out} already holds a run; choose another --out")
+        return _fail(f"{out} already holds a run; choose another --out, or go on with: creatures resume {out}")
     try:
         settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
                                terrain=args.terrain, seconds=args.seconds, generations=args.generations,
@@ -82,11 +83,18 @@ def run(args) -> int:
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode
-    tty = sys.stdout.isatty()
     print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
           f"{settings.task} on {ep.task.terrain_kind} ground: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}")
+    return drive(run_, out)
+
+
+def drive(run_: Run, out: Path) -> int:
+    """Evolve ``run_`` to its last generation, printing a line per generation (and a progress
+    bar on a terminal). Ctrl-C stops it cleanly and says how to go on. Shared with ``resume``."""
+    settings = run_.settings
+    tty = sys.stdout.isatty()
     started = time.perf_counter()
 
     def on_progress(done, total):
@@ -105,11 +113,16 @@ def run(args) -> int:
     try:
         run_.evolve(on_generation, on_progress)
     except KeyboardInterrupt:
-        print(f"\nstopped; what finished is in {out}", file=sys.stderr)
+        done = run_.generations_done
+        print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
+              f"saved in {out}.\nto go on: creatures resume {shlex.quote(str(out))}", file=sys.stderr)
         return 130
+    except RunError as exc:
+        print(f"creatures: {exc}", file=sys.stderr)
+        return 2
     h = run_.history
     top = max(h, key=lambda s: s.best)
     print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
           f"(generation {top.generation}); {evolution.describe_fitness(settings.task)}")
-    print(f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json")
+    print(f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json, checkpoint.json")
     return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import tempfile
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
@@ -60,6 +61,10 @@ def _init_worker(episode: Episode, neat_text: str, kind: str, counter) -> None:
         _CONFIG = load_neat_config(neat_text, Path(tmp) / "neat.cfg")
 
 
+def _ready() -> None:
+    """A no-op: submitting one per worker starts them all (see :class:`Evaluator`)."""
+
+
 def _evaluate_chunk(genome_dicts: list[dict]):
     genomes = [genome_from_dict(d) for d in genome_dicts]
     brains = make_brains(genomes, _CONFIG, _KIND)
@@ -88,6 +93,15 @@ class Evaluator:
         if self.workers > 1:
             self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
                                             initargs=(episode, neat_text, kind, self.counter))
+            # Start every worker now with Ctrl-C ignored: a spawned child keeps an ignored
+            # SIGINT, so a Ctrl-C at the terminal stops only this process, which shuts the
+            # workers down itself, instead of printing a traceback from each worker.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                started = [self.pool.submit(_ready) for _ in range(self.workers)]
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            wait(started)
         else:
             _init_worker(episode, neat_text, kind, self.counter)
 

@@ -9,20 +9,30 @@ A run directory holds::
                          failed creatures, evaluation time
     species.csv          species sizes per generation (generation, species, size)
     best/gen_0001.json   the best genome of each generation, with its fitness
+    checkpoint.json      the whole NEAT state after the last finished generation
+                         (:mod:`evolution.checkpoint`), rewritten after every generation
 
 The seed covers everything random: neat-python's global ``random`` (it draws all its randomness
 from it), numpy's global generator, and the terrain. Files are written atomically (a temporary
 file, then a rename), so a crash never leaves half a file.
+
+A run stopped at any point (Ctrl-C, kill -9, a power cut) resumes from its checkpoint with
+:meth:`Run.open` and :meth:`Run.evolve`: rows and best files of a generation that finished after
+the checkpoint are dropped, that generation is evaluated again, and the run goes on exactly as
+the uninterrupted run would have (the same genomes, statistics and champions, bit for bit; only
+the timing columns differ).
 """
 
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
 import random
 import tempfile
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -31,12 +41,19 @@ import neat
 
 import physics
 
+from . import checkpoint
 from .evaluator import Evaluator
 from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_config_text
 from .rollout import Episode
 from .tasks import TASKS, Task
 
-__all__ = ["RunSettings", "Run", "GenerationStats", "write_atomic"]
+__all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "write_atomic"]
+
+CHECKPOINT = "checkpoint.json"
+
+
+class RunError(ValueError):
+    """A run directory that cannot be opened, resumed or evolved; the message is one line."""
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
                 "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s")
@@ -46,11 +63,15 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # Ctrl-C or a full disk: leave the old file, and no temporary one
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 @dataclass
@@ -131,9 +152,11 @@ def _with_sizes(text: str, n_inputs: int, n_outputs: int, population: int) -> st
 
 
 class Run:
-    """A run in a directory: create it with :meth:`create`, then :meth:`evolve`."""
+    """A run in a directory: start one with :meth:`create` or reopen one with :meth:`open`, then
+    :meth:`evolve` (which starts from the checkpoint if there is one)."""
 
-    def __init__(self, directory: Path, settings: RunSettings, body: physics.Body):
+    def __init__(self, directory: Path, settings: RunSettings, body: physics.Body,
+                 neat_text: str | None = None):
         self.dir = Path(directory)
         self.settings = settings
         self.body = body
@@ -142,8 +165,10 @@ class Run:
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
         if n_out == 0:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
-        base = settings.neat_config or neat_config_text(n_in, n_out, settings.population, settings.network)
-        self.neat_text = _with_sizes(base, n_in, n_out, settings.population)
+        if neat_text is None:
+            base = settings.neat_config or neat_config_text(n_in, n_out, settings.population, settings.network)
+            neat_text = _with_sizes(base, n_in, n_out, settings.population)
+        self.neat_text = neat_text
         with tempfile.TemporaryDirectory() as tmp:  # nothing is written before everything checks out
             self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg")
         if self.config.genome_config.feed_forward != (settings.network == "feedforward"):
@@ -164,26 +189,121 @@ class Run:
         write_atomic(directory / "species.csv", "generation,species,size\n")
         return run
 
+    @classmethod
+    def open(cls, directory) -> "Run":
+        """Reopen a run directory (to resume it, or to go on for more generations). Raises
+        :class:`RunError` with a one-line reason if the directory is not a whole run."""
+        directory = Path(directory)
+        if not directory.is_dir():
+            raise RunError(f"{directory} is not a directory")
+        names = ("settings.json", "body.json", "neat.cfg", "stats.csv", "species.csv")
+        missing = [n for n in names if not (directory / n).is_file()]
+        if missing:
+            raise RunError(f"{directory} is not a run directory (no {', '.join(missing)})")
+        try:
+            settings = RunSettings.from_json((directory / "settings.json").read_text())
+            body = physics.Body.from_dict(json.loads((directory / "body.json").read_text()))
+            run = cls(directory, settings, body, (directory / "neat.cfg").read_text())
+        except (ValueError, TypeError, KeyError, OSError) as exc:
+            raise RunError(f"cannot open the run in {directory}: {exc}") from None
+        run.history = run._read_history()
+        return run
+
+    @property
+    def generations_done(self) -> int:
+        """Generations evaluated so far, by the checkpoint (0 if there is none yet)."""
+        path = self.dir / CHECKPOINT
+        if not path.exists():
+            return 0
+        state = checkpoint.loads(path.read_text())
+        return int(state.get("generation", 0)) if isinstance(state, dict) else 0
+
+    def set_generations(self, generations: int) -> None:
+        """Change how many generations the run goes to (to go on after it has finished)."""
+        if generations < 1:
+            raise RunError("a run needs at least 1 generation")
+        self.settings.generations = generations
+        write_atomic(self.dir / "settings.json", self.settings.to_json())
+
     def evolve(self, on_generation=None, on_progress=None) -> neat.DefaultGenome:
-        """Run all generations; returns the best genome found. ``on_generation(stats)`` after
-        each generation; ``on_progress(done, total)`` during evaluation."""
+        """Run the generations left, from the checkpoint if there is one; returns the best genome
+        found. ``on_generation(stats)`` after each generation; ``on_progress(done, total)``
+        during evaluation. A checkpoint is written after every generation."""
+        s = self.settings
+        with self._lock():
+            population = self._start()
+            with Evaluator(self.episode, self.neat_text, s.network, s.workers or None) as evaluator:
+                def evaluate(genomes, config):
+                    dicts = [genome_to_dict(g) for _, g in genomes]
+                    result = evaluator.evaluate(dicts, on_progress)
+                    for (_, g), f in zip(genomes, result.fitness):
+                        g.fitness = float(f)
+                    stats = self._record(population, genomes, result)
+                    if on_generation is not None:
+                        on_generation(stats)
+
+                while population.generation < s.generations:
+                    before = population.generation
+                    population.run(evaluate, 1)
+                    if population.generation == before:  # a user's neat config hit its fitness threshold
+                        break
+                    self._checkpoint(population)
+        return population.best_genome
+
+    def _start(self) -> neat.Population:
+        """The population to go on from: the checkpoint's, with the files trimmed back to it,
+        or a new one from the seed."""
+        path = self.dir / CHECKPOINT
+        if path.exists():
+            try:
+                population = checkpoint.restore_population(self.config, checkpoint.loads(path.read_text()))
+            except checkpoint.CheckpointError as exc:
+                raise RunError(f"{path}: {exc}") from None
+            self._trim(population.generation)
+            return population
         s = self.settings
         random.seed(s.seed)
         np.random.seed(s.seed % 2**32)
         population = neat.Population(self.config, seed=s.seed)
-        with Evaluator(self.episode, self.neat_text, s.network, s.workers or None) as evaluator:
-            def evaluate(genomes, config):
-                dicts = [genome_to_dict(g) for _, g in genomes]
-                result = evaluator.evaluate(dicts, on_progress)
-                for (_, g), f in zip(genomes, result.fitness):
-                    g.fitness = float(f)
-                stats = self._record(population, genomes, result)
-                if on_generation is not None:
-                    on_generation(stats)
+        self._trim(0)
+        self._checkpoint(population)
+        return population
 
-            for _ in range(s.generations):
-                population.run(evaluate, 1)
-        return population.best_genome
+    def _checkpoint(self, population) -> None:
+        write_atomic(self.dir / CHECKPOINT, checkpoint.dumps(checkpoint.population_state(population)))
+
+    def _trim(self, generation: int) -> None:
+        """Forget what generations after ``generation`` wrote (they finished after the checkpoint
+        and will be evaluated again, identically)."""
+        for name in ("stats.csv", "species.csv"):
+            path = self.dir / name
+            lines = path.read_text().splitlines(keepends=True)
+            keep = lines[:1] + [ln for ln in lines[1:] if ln.strip() and int(ln.split(",")[0]) <= generation]
+            if len(keep) != len(lines):
+                write_atomic(path, "".join(keep))
+        for path in (self.dir / "best").glob("gen_*.json"):
+            if int(path.stem[4:]) > generation:
+                path.unlink()
+        for path in [*self.dir.glob(".*.tmp*"), *(self.dir / "best").glob(".*.tmp*")]:
+            path.unlink()  # left by a kill -9 in the middle of a write
+        self.history = [h for h in self._read_history() if h.generation <= generation]
+
+    def _read_history(self) -> list[GenerationStats]:
+        with open(self.dir / "stats.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        types = {n: f.type for n, f in GenerationStats.__dataclass_fields__.items()}
+        return [GenerationStats(**{k: (int(v) if types[k] in (int, "int") else float(v)) for k, v in row.items()})
+                for row in rows]
+
+    @contextmanager
+    def _lock(self):
+        """One process evolves a run directory at a time."""
+        with open(self.dir / ".lock", "w") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RunError(f"another process is evolving {self.dir}") from None
+            yield
 
     def _record(self, population, genomes, result) -> GenerationStats:
         gen = population.generation + 1

@@ -72,14 +72,15 @@ def test_tiny_run_ends_with_a_summary_naming_the_run_directory(tiny):
     lines = r.stdout.splitlines()
     assert re.match(r"done in \d+\.\d s: best fitness -?\d+\.\d{3} \(generation [12]\); "
                     r"fitness is metres travelled to the right", lines[-2]), lines[-2]
-    assert lines[-1] == f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json"
+    assert lines[-1] == (f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json, "
+                         "checkpoint.json")
 
 
 def test_tiny_run_creates_the_run_files(tiny):
     out, _ = tiny
     names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
     assert names == {"settings.json", "body.json", "neat.cfg", "stats.csv", "species.csv", "best/gen_0001.json",
-                     "best/gen_0002.json"}
+                     "best/gen_0002.json", "checkpoint.json", ".lock"}
     assert len((out / "stats.csv").read_text().splitlines()) == 3
 
 
@@ -99,7 +100,8 @@ def test_out_holding_a_run_is_refused_and_left_alone(tiny, run_creatures):
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     r = run_creatures("evolve", "walker", *TINY, "--out", out)
     line = _one_line_refusal(r)
-    assert line == f"creatures evolve: {out} already holds a run; choose another --out"
+    assert line == (f"creatures evolve: {out} already holds a run; choose another --out, "
+                    f"or go on with: creatures resume {out}")
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 

@@ -46,6 +46,7 @@ def test_run_directory_holds_settings_body_neat_config_stats_species_and_bests(b
     directory = base[0]
     names = {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
     assert names == {"settings.json", "body.json", "neat.cfg", "stats.csv", "species.csv",
+                     "checkpoint.json", ".lock",
                      *(f"best/gen_{g:04d}.json" for g in range(1, GENERATIONS + 1))}
 
 

@@ -1,0 +1,61 @@
+"""Resume an evolution run where it stopped, or take a finished run further.
+
+A run writes a checkpoint after every generation. Whatever stopped it (Ctrl-C, kill -9, a power
+cut), ``creatures resume RUN_DIR`` goes on from the last checkpoint exactly as the uninterrupted
+run would have: the same genomes, statistics and champions, bit for bit.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from evolution.run import Run, RunError
+
+from .evolve import drive
+
+EXAMPLES = """examples:
+  creatures resume runs/walker-run-20261122-101500              finish an interrupted run
+  creatures resume runs/walker-run-20261122-101500 --generations 200   take it to generation 200
+  creatures resume runs/worm-1 --workers 1
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="the run directory (as printed by creatures evolve)")
+    parser.add_argument("--generations", type=int, default=None,
+                        help="take the run to this many generations in all (default: the run's own)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (default: the run's own; results do not depend on it)")
+
+
+def _fail(message: str) -> int:
+    print(f"creatures resume: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args) -> int:
+    out = Path(args.run_dir)
+    try:
+        run_ = Run.open(out)
+        done = run_.generations_done
+    except (RunError, ValueError) as exc:
+        return _fail(str(exc))
+    if args.workers is not None:
+        if args.workers < 0:
+            return _fail("--workers must be 0 or more")
+        run_.settings.workers = args.workers  # not saved: the worker count changes no result
+    target = run_.settings.generations if args.generations is None else args.generations
+    if target < 1:
+        return _fail("--generations must be 1 or more")
+    if target < done:
+        return _fail(f"the run already has {done} generations; --generations must be at least that")
+    if target == done:
+        return _fail(f"the run has finished its {done} generations; "
+                     f"take it further with --generations {done + max(10, done // 2)}, say")
+    if target != run_.settings.generations:
+        run_.set_generations(target)
+    s = run_.settings
+    print(f"resuming {s.design_name} ({s.task}, seed {s.seed}) in {out} after generation {done}: "
+          f"{target - done} generations to go, to {target}")
+    return drive(run_, out)

@@ -1,0 +1,179 @@
+"""Checkpoints: the whole state of a NEAT run between two generations, as plain JSON.
+
+neat-python's own checkpoints are pickles (unsafe to open, and tied to one version of the
+classes). Ours hold exactly what decides the rest of a run, so that a resumed run goes on bit
+for bit as the uninterrupted one would have:
+
+- ``random``'s state (neat-python draws all its randomness from it) and numpy's global state;
+- the population, in its dict order, each genome with its nodes and connections in the genome's
+  own order (mutations pick from ``list(genome.nodes)``, crossover walks the parents' dicts);
+- the species: ids, creation and last-improved generations, representatives, members in order,
+  fitness histories (stagnation reads them), and the species id counter;
+- the reproduction's genome id counter, the innovation tracker (global counter and this
+  generation's innovations) and the genome config's node id counter;
+- the best genome seen so far.
+
+A checkpoint is taken after a generation has been evaluated and the next one bred and
+speciated, i.e. at the point where neat's ``Population.run`` loop would start the next
+generation; ``generation`` is the number of generations evaluated so far.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import count
+
+import neat
+import numpy as np
+
+from .genomes import genome_from_dict, genome_to_dict
+
+__all__ = ["CheckpointError", "population_state", "restore_population", "dumps", "loads",
+           "FORMAT", "VERSION"]
+
+FORMAT = "creatures-checkpoint"
+VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be read; the message is one line."""
+
+
+def _peek(counter) -> int:
+    """The next value of an ``itertools.count`` without consuming it: the caller must put
+    ``count(value)`` back in its place (see :func:`population_state`)."""
+    return next(counter)
+
+
+def population_state(population: neat.Population) -> dict:
+    """Everything that decides the rest of a run, as plain data (see the module docstring)."""
+    repro, species_set = population.reproduction, population.species
+    gconf = population.config.genome_config
+
+    # counters: read their next value, and put a fresh counter back that starts there
+    genome_next = _peek(repro.genome_indexer)
+    repro.genome_indexer = count(genome_next)
+    species_next = _peek(species_set.indexer)
+    species_set.indexer = count(species_next)
+    node_next = None
+    if gconf.node_indexer is not None:
+        node_next = _peek(gconf.node_indexer)
+        gconf.node_indexer = count(node_next)
+
+    tracker = repro.innovation_tracker
+    version, mt, gauss = random.getstate()
+    np_name, np_keys, np_pos, np_has_gauss, np_gauss = np.random.get_state()
+    species = []
+    for sid, s in species_set.species.items():
+        rep = s.representative
+        species.append({
+            "key": int(sid), "created": int(s.created), "last_improved": int(s.last_improved),
+            "representative": (int(rep.key) if population.population.get(rep.key) is rep
+                               else genome_to_dict(rep, keep_node_order=True)),
+            "members": [int(g) for g in s.members],
+            "fitness": s.fitness, "adjusted_fitness": s.adjusted_fitness,
+            "fitness_history": list(s.fitness_history)})
+    best = population.best_genome
+    return {
+        "format": FORMAT, "version": VERSION,
+        "generation": int(population.generation),
+        "random": {"version": version, "state": list(mt), "gauss_next": gauss},
+        "numpy_random": {"name": np_name, "keys": np_keys.tolist(), "pos": int(np_pos),
+                         "has_gauss": int(np_has_gauss), "cached_gaussian": float(np_gauss)},
+        "genome_next": int(genome_next),
+        "node_next": node_next,
+        "innovation": {"counter": int(tracker.global_counter),
+                       "generation": [[int(k[0]), int(k[1]), str(k[2]), int(v)]
+                                      for k, v in tracker.generation_innovations.items()]},
+        "population": [genome_to_dict(g, keep_node_order=True) for g in population.population.values()],
+        "ancestors": [[int(k), [int(p) for p in repro.ancestors.get(k, ())]] for k in population.population],
+        "species": {"next": int(species_next), "species": species,
+                    "genome_to_species": [[int(g), int(s)] for g, s in species_set.genome_to_species.items()]},
+        "best": None if best is None else genome_to_dict(best, keep_node_order=True),
+    }
+
+
+def restore_population(config, state: dict) -> neat.Population:
+    """A ``neat.Population`` in exactly the state :func:`population_state` recorded; the global
+    ``random`` and numpy generators are restored too. Raises :class:`CheckpointError` for a state
+    that does not fit together."""
+    try:
+        return _restore(config, state)
+    except CheckpointError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise CheckpointError(f"the checkpoint is damaged ({type(exc).__name__}: {exc})") from None
+
+
+def _restore(config, state: dict) -> neat.Population:
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise CheckpointError("not a creatures checkpoint")
+    if state.get("version") != VERSION:
+        raise CheckpointError(f"checkpoint version {state.get('version')!r} is not supported (this is {VERSION})")
+    genomes = {}
+    for d in state["population"]:
+        g = genome_from_dict(d)
+        if g.key in genomes:
+            raise CheckpointError(f"genome {g.key} appears twice")
+        genomes[g.key] = g
+    if not genomes:
+        raise CheckpointError("the checkpoint holds no genomes")
+
+    species_set = config.species_set_type(config.species_set_config, None)
+    sdata = state["species"]
+    species_set.indexer = count(int(sdata["next"]))
+    for sd in sdata["species"]:
+        s = neat.species.Species(int(sd["key"]), int(sd["created"]))
+        s.last_improved = int(sd["last_improved"])
+        rep = sd["representative"]
+        rep = genome_from_dict(rep) if isinstance(rep, dict) else genomes[int(rep)]
+        s.update(rep, {int(k): genomes[int(k)] for k in sd["members"]})
+        s.fitness = _number(sd["fitness"])
+        s.adjusted_fitness = _number(sd["adjusted_fitness"])
+        s.fitness_history = [float(f) for f in sd["fitness_history"]]
+        species_set.species[s.key] = s
+    species_set.genome_to_species = {int(g): int(s) for g, s in sdata["genome_to_species"]}
+
+    population = neat.Population(config, (genomes, species_set, int(state["generation"])))
+    repro = population.reproduction
+    repro.genome_indexer = count(int(state["genome_next"]))
+    repro.ancestors = {int(k): tuple(int(p) for p in parents) for k, parents in state["ancestors"]}
+    tracker = neat.innovation.InnovationTracker(int(state["innovation"]["counter"]))
+    tracker.generation_innovations = {(int(i), int(o), str(t)): int(n)
+                                      for i, o, t, n in state["innovation"]["generation"]}
+    repro.innovation_tracker = tracker
+    config.genome_config.innovation_tracker = tracker
+    node_next = state["node_next"]
+    config.genome_config.node_indexer = None if node_next is None else count(int(node_next))
+
+    best = state["best"]
+    if best is not None:
+        b = genome_from_dict(best)
+        # the best genome is often an elite still in the population: keep them one object, as
+        # in the uninterrupted run
+        same = genomes.get(b.key)
+        population.best_genome = same if same is not None and genome_to_dict(same, True) == best else b
+
+    r = state["random"]
+    random.setstate((int(r["version"]), tuple(int(x) for x in r["state"]), _number(r["gauss_next"])))
+    n = state["numpy_random"]
+    np.random.set_state((str(n["name"]), np.array(n["keys"], dtype=np.uint32), int(n["pos"]),
+                         int(n["has_gauss"]), float(n["cached_gaussian"])))
+    return population
+
+
+def _number(v):
+    return None if v is None else float(v)
+
+
+def dumps(state: dict) -> str:
+    """Compact JSON (a checkpoint is rewritten every generation); non-finite numbers refused."""
+    return json.dumps(state, separators=(",", ":"), allow_nan=False)
+
+
+def loads(text: str) -> dict:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"the checkpoint is not valid JSON ({exc})") from None
