@@ -41,10 +41,6 @@ def run(args) -> int:
         done = run_.generations_done
     except (RunError, ValueError) as exc:
         return _fail(str(exc))
-    if args.workers is not None:
-        if args.workers < 0:
-            return _fail("--workers must be 0 or more")
-        run_.settings.workers = args.workers  # not saved: the worker count changes no result
     target = run_.settings.generations if args.generations is None else args.generations
     if target < 1:
         return _fail("--generations must be 1 or more")
@@ -53,8 +49,12 @@ def run(args) -> int:
     if target == done:
         return _fail(f"the run has finished its {done} generations; "
                      f"take it further with --generations {done + max(10, done // 2)}, say")
+    if args.workers is not None and args.workers < 0:
+        return _fail("--workers must be 0 or more")
     if target != run_.settings.generations:
         run_.set_generations(target)
+    if args.workers is not None:
+        run_.settings.workers = args.workers  # not saved: the worker count changes no result
     s = run_.settings
     print(f"resuming {s.design_name} ({s.task}, seed {s.seed}) in {out} after generation {done}: "
           f"{target - done} generations to go, to {target}")

@@ -1,0 +1,132 @@
+"""``creatures resume``: a run killed (kill -9) or stopped (Ctrl-C) part way resumes and ends
+bit for bit as the run that was never stopped; Ctrl-C says how to resume; bad directories get a
+one-line refusal."""
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import REPO
+
+GENERATIONS = 6
+ARGS = ("evolve", "worm", "--generations", GENERATIONS, "--population", 20, "--seconds", 1,
+        "--seed", 3, "--workers", 2)
+TIMING = ("eval_seconds", "creature_steps_per_s")
+
+
+def _files(directory):
+    """A run directory's files by relative path, stats.csv without its timing columns."""
+    files = {str(p.relative_to(directory)): p.read_bytes()
+             for p in sorted(directory.rglob("*")) if p.is_file()}
+    rows = list(csv.reader(io.StringIO(files["stats.csv"].decode())))
+    keep = [k for k, name in enumerate(rows[0]) if name not in TIMING]
+    files["stats.csv"] = "\n".join(",".join(r[k] for k in keep) for r in rows).encode()
+    return files
+
+
+def _start(out):
+    """``creatures evolve`` in its own process group (so a signal reaches its workers too, as
+    Ctrl-C at a terminal does)."""
+    return subprocess.Popen([sys.executable, "-m", "creatures", *map(str, ARGS), "--out", str(out)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _stop_after(proc, generation, sig):
+    """Send ``sig`` to the run's process group once it has printed ``generation``."""
+    lines = []
+    while True:
+        line = proc.stdout.readline()
+        assert line, f"the run ended early: {''.join(lines)} {proc.stderr.read()}"
+        lines.append(line)
+        if line.startswith(f"gen {generation:4d}"):
+            break
+    time.sleep(0.05)  # land somewhere in the next generation
+    os.killpg(proc.pid, sig)
+    out, err = proc.communicate(timeout=120)
+    return "".join(lines) + out, err
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory, ):
+    out = tmp_path_factory.mktemp("straight") / "run"
+    r = subprocess.run([sys.executable, "-m", "creatures", *map(str, ARGS), "--out", str(out)],
+                       cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_killed_run_resumes_to_the_straight_run_bit_for_bit(straight, tmp_path, run_creatures):
+    out = tmp_path / "run"
+    proc = _start(out)
+    _stop_after(proc, 3, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    done = json.loads((out / "checkpoint.json").read_text())["generation"]
+    assert 3 <= done < GENERATIONS
+    r = run_creatures("resume", out)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"resuming worm (run, seed 3) in {out} after generation {done}: "
+                               f"{GENERATIONS - done} generations to go, to {GENERATIONS}")
+    assert [ln for ln in r.stdout.splitlines() if ln.startswith("gen ")][0].startswith(f"gen {done + 1:4d}")
+    assert _files(out) == _files(straight)
+
+
+def test_ctrl_c_stops_cleanly_says_how_to_resume_and_resume_finishes_the_run(straight, tmp_path, run_creatures):
+    out = tmp_path / "run"
+    proc = _start(out)
+    stdout, stderr = _stop_after(proc, 2, signal.SIGINT)
+    assert proc.returncode == 130
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    lines = stderr.strip().splitlines()
+    assert lines[-2].startswith("stopped after generation ") and f"saved in {out}" in lines[-2]
+    assert lines[-1] == f"to go on: creatures resume {out}"
+    r = run_creatures("resume", out)
+    assert r.returncode == 0, r.stderr
+    assert _files(out) == _files(straight)
+
+
+def test_resume_takes_a_finished_run_further(straight, tmp_path, run_creatures):
+    out = tmp_path / "run"
+    args = [a if a != GENERATIONS else 4 for a in ARGS]
+    assert run_creatures(*args, "--out", out).returncode == 0
+    r = run_creatures("resume", out)
+    assert r.returncode == 2
+    assert r.stderr == (f"creatures resume: the run has finished its 4 generations; take it further "
+                        f"with --generations 14, say\n")
+    r = run_creatures("resume", out, "--generations", GENERATIONS, "--workers", 1)
+    assert r.returncode == 0, r.stderr
+    assert _files(out) == _files(straight)
+    r = run_creatures("resume", out, "--generations", 2)
+    assert r.returncode == 2
+    assert r.stderr == (f"creatures resume: the run already has {GENERATIONS} generations; "
+                        f"--generations must be at least that\n")
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: None, "is not a directory"),
+    (lambda d: d.mkdir(), "is not a run directory (no settings.json, body.json, neat.cfg, stats.csv, species.csv)"),
+])
+def test_resume_refuses_what_is_not_a_run_in_one_line(tmp_path, run_creatures, make, message):
+    target = tmp_path / "x"
+    make(target)
+    r = run_creatures("resume", target)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_resume_with_a_damaged_checkpoint_says_so_in_one_line(straight, tmp_path, run_creatures):
+    out = tmp_path / "run"
+    import shutil
+    shutil.copytree(straight, out)
+    (out / "checkpoint.json").write_text('{"format": "creatures-checkpoint", "version": 1, "generation": 2}')
+    r = run_creatures("resume", out, "--generations", GENERATIONS + 1)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "checkpoint.json: the checkpoint is damaged" in r.stderr
+    assert "Traceback" not in r.stderr
