@@ -29,6 +29,11 @@ import numpy as np
 
 from .genomes import genome_from_dict, genome_to_dict
 
+#: node genes as rows, in this order (rows, not objects: a checkpoint is rewritten every generation)
+NODE_ROW = ("key", "bias", "response", "activation", "aggregation")
+#: connection genes as rows
+CONNECTION_ROW = ("in", "out", "weight", "enabled", "innovation")
+
 __all__ = ["CheckpointError", "population_state", "restore_population", "dumps", "loads",
            "FORMAT", "VERSION"]
 
@@ -44,6 +49,24 @@ def _peek(counter) -> int:
     """The next value of an ``itertools.count`` without consuming it: the caller must put
     ``count(value)`` back in its place (see :func:`population_state`)."""
     return next(counter)
+
+
+def _genome_row(genome) -> dict:
+    """A genome with its genes as rows (:data:`NODE_ROW`, :data:`CONNECTION_ROW`), nodes and
+    connections in the genome's own order."""
+    fitness = genome.fitness
+    return {"key": int(genome.key), "fitness": None if fitness is None else float(fitness),
+            "nodes": [[int(k), float(n.bias), float(n.response), n.activation, n.aggregation]
+                      for k, n in genome.nodes.items()],
+            "connections": [[int(k[0]), int(k[1]), float(c.weight), bool(c.enabled), int(c.innovation)]
+                            for k, c in genome.connections.items()]}
+
+
+def _genome_from_row(data: dict):
+    return genome_from_dict({
+        "key": data["key"], "fitness": data["fitness"],
+        "nodes": [dict(zip(NODE_ROW, row, strict=True)) for row in data["nodes"]],
+        "connections": [dict(zip(CONNECTION_ROW, row, strict=True)) for row in data["connections"]]})
 
 
 def population_state(population: neat.Population) -> dict:
@@ -70,7 +93,7 @@ def population_state(population: neat.Population) -> dict:
         species.append({
             "key": int(sid), "created": int(s.created), "last_improved": int(s.last_improved),
             "representative": (int(rep.key) if population.population.get(rep.key) is rep
-                               else genome_to_dict(rep, keep_node_order=True)),
+                               else _genome_row(rep)),
             "members": [int(g) for g in s.members],
             "fitness": s.fitness, "adjusted_fitness": s.adjusted_fitness,
             "fitness_history": list(s.fitness_history)})
@@ -86,11 +109,11 @@ def population_state(population: neat.Population) -> dict:
         "innovation": {"counter": int(tracker.global_counter),
                        "generation": [[int(k[0]), int(k[1]), str(k[2]), int(v)]
                                       for k, v in tracker.generation_innovations.items()]},
-        "population": [genome_to_dict(g, keep_node_order=True) for g in population.population.values()],
+        "population": [_genome_row(g) for g in population.population.values()],
         "ancestors": [[int(k), [int(p) for p in repro.ancestors.get(k, ())]] for k in population.population],
         "species": {"next": int(species_next), "species": species,
                     "genome_to_species": [[int(g), int(s)] for g, s in species_set.genome_to_species.items()]},
-        "best": None if best is None else genome_to_dict(best, keep_node_order=True),
+        "best": None if best is None else _genome_row(best),
     }
 
 
@@ -113,7 +136,7 @@ def _restore(config, state: dict) -> neat.Population:
         raise CheckpointError(f"checkpoint version {state.get('version')!r} is not supported (this is {VERSION})")
     genomes = {}
     for d in state["population"]:
-        g = genome_from_dict(d)
+        g = _genome_from_row(d)
         if g.key in genomes:
             raise CheckpointError(f"genome {g.key} appears twice")
         genomes[g.key] = g
@@ -127,7 +150,7 @@ def _restore(config, state: dict) -> neat.Population:
         s = neat.species.Species(int(sd["key"]), int(sd["created"]))
         s.last_improved = int(sd["last_improved"])
         rep = sd["representative"]
-        rep = genome_from_dict(rep) if isinstance(rep, dict) else genomes[int(rep)]
+        rep = _genome_from_row(rep) if isinstance(rep, dict) else genomes[int(rep)]
         s.update(rep, {int(k): genomes[int(k)] for k in sd["members"]})
         s.fitness = _number(sd["fitness"])
         s.adjusted_fitness = _number(sd["adjusted_fitness"])
@@ -149,11 +172,11 @@ def _restore(config, state: dict) -> neat.Population:
 
     best = state["best"]
     if best is not None:
-        b = genome_from_dict(best)
+        b = _genome_from_row(best)
         # the best genome is often an elite still in the population: keep them one object, as
         # in the uninterrupted run
         same = genomes.get(b.key)
-        population.best_genome = same if same is not None and genome_to_dict(same, True) == best else b
+        population.best_genome = same if same is not None and _genome_row(same) == best else b
 
     r = state["random"]
     random.setstate((int(r["version"]), tuple(int(x) for x in r["state"]), _number(r["gauss_next"])))

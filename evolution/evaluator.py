@@ -7,6 +7,10 @@ physics nor the networks depend on which other creatures share a batch, so the f
 genome is bit-identical whatever the number of workers. Worker processes are started with
 ``spawn`` (forking a process whose numba threads are running can deadlock) and step the physics
 without threads of their own: the workers already fill the cores.
+
+The Ray backend (:mod:`evolution.ray_backend`, ``backend="ray"``) sends the same chunks to a Ray
+cluster as tasks; both backends score a chunk with :func:`evaluate_chunk`, so they agree bit for
+bit. :func:`make_evaluator` picks the backend.
 """
 
 from __future__ import annotations
@@ -25,10 +29,14 @@ import numpy as np
 from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
-__all__ = ["Evaluator", "Evaluation", "make_brains"]
+__all__ = ["BACKENDS", "Evaluator", "Evaluation", "evaluate_chunk", "gather", "load_config_text",
+           "make_brains", "make_evaluator", "split_chunks"]
 
 #: workers report progress every this many steps
 PROGRESS_EVERY = 30
+
+#: where generations can be evaluated: worker processes on this machine, or a Ray cluster
+BACKENDS = ("local", "ray")
 
 
 @dataclass
@@ -47,6 +55,41 @@ def make_brains(genomes, config, kind: str):
     return NetworkBatch(compile_networks(genomes, config, kind))
 
 
+def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
+    """Indices of ``n`` genomes in at most ``chunks`` contiguous, nearly equal, non-empty chunks."""
+    return [c for c in np.array_split(np.arange(n), max(1, chunks)) if len(c)]
+
+
+def load_config_text(neat_text: str):
+    """The neat config of ``neat_text`` (neat reads configs from files only)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_neat_config(neat_text, Path(tmp) / "neat.cfg")
+
+
+def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list[dict], report=None):
+    """Score one chunk of genome dicts in one batched rollout: what every backend's workers run.
+
+    ``report(creature_steps)`` is called every :data:`PROGRESS_EVERY` steps, if given. Returns
+    ``(fitness (B,), failed (B,), nonfinite (B,))``."""
+    genomes = [genome_from_dict(d) for d in genome_dicts]
+    brains = make_brains(genomes, config, kind)
+    B = len(genomes)
+
+    def on_step(t, state, inputs, outputs):
+        if (t + 1) % PROGRESS_EVERY == 0:
+            report(PROGRESS_EVERY * B)
+
+    fitness, tracker = run_episode(episode, brains, B, on_step=None if report is None else on_step,
+                                   parallel=False)
+    return fitness, tracker.failed.copy(), tracker.nonfinite.copy()
+
+
+def gather(parts, seconds: float) -> Evaluation:
+    """One :class:`Evaluation` from the chunks' ``evaluate_chunk`` results, in chunk order."""
+    return Evaluation(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                      np.concatenate([p[2] for p in parts]), seconds)
+
+
 # --- the worker side: module globals set once per process by _init_worker -----------------------
 _EPISODE: Episode | None = None
 _CONFIG = None
@@ -57,27 +100,21 @@ _COUNTER = None
 def _init_worker(episode: Episode, neat_text: str, kind: str, counter) -> None:
     global _EPISODE, _CONFIG, _KIND, _COUNTER
     _EPISODE, _KIND, _COUNTER = episode, kind, counter
-    with tempfile.TemporaryDirectory() as tmp:
-        _CONFIG = load_neat_config(neat_text, Path(tmp) / "neat.cfg")
+    _CONFIG = load_config_text(neat_text)
 
 
 def _ready() -> None:
     """A no-op: submitting one per worker starts them all (see :class:`Evaluator`)."""
 
 
+def _count(creature_steps: int) -> None:
+    with _COUNTER.get_lock():
+        _COUNTER.value += creature_steps
+
+
 def _evaluate_chunk(genome_dicts: list[dict]):
-    genomes = [genome_from_dict(d) for d in genome_dicts]
-    brains = make_brains(genomes, _CONFIG, _KIND)
-    counter = _COUNTER
-    B = len(genomes)
-
-    def on_step(t, state, inputs, outputs):
-        if counter is not None and (t + 1) % PROGRESS_EVERY == 0:
-            with counter.get_lock():
-                counter.value += PROGRESS_EVERY * B
-
-    fitness, tracker = run_episode(_EPISODE, brains, B, on_step=on_step, parallel=False)
-    return fitness, tracker.failed.copy(), tracker.nonfinite.copy()
+    return evaluate_chunk(_EPISODE, _CONFIG, _KIND, genome_dicts,
+                          report=None if _COUNTER is None else _count)
 
 
 class Evaluator:
@@ -112,7 +149,7 @@ class Evaluator:
         n = len(genome_dicts)
         total = n * self.episode.steps
         self.counter.value = 0
-        chunks = [c for c in np.array_split(np.arange(n), self.workers) if len(c)]
+        chunks = split_chunks(n, self.workers)
         if self.pool is None:
             parts = [_evaluate_chunk([genome_dicts[i] for i in c]) for c in chunks]
         else:
@@ -125,10 +162,7 @@ class Evaluator:
             parts = [f.result() for f in futures]
         if on_progress is not None:
             on_progress(total, total)
-        fitness = np.concatenate([p[0] for p in parts])
-        failed = np.concatenate([p[1] for p in parts])
-        nonfinite = np.concatenate([p[2] for p in parts])
-        return Evaluation(fitness, failed, nonfinite, time.perf_counter() - t0)
+        return gather(parts, time.perf_counter() - t0)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -140,3 +174,18 @@ class Evaluator:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def make_evaluator(episode: Episode, neat_text: str, kind: str = "feedforward",
+                   workers: int | None = None, backend: str = "local", address: str | None = None):
+    """An evaluator of generations on ``backend``: ``"local"`` (:class:`Evaluator`, worker
+    processes on this machine) or ``"ray"`` (:class:`evolution.ray_backend.RayEvaluator`, tasks
+    on the Ray cluster at ``address``). Both score every genome the same, bit for bit."""
+    if backend == "local":
+        if address is not None:
+            raise ValueError("an address is for the ray backend only")
+        return Evaluator(episode, neat_text, kind, workers)
+    if backend == "ray":
+        from .ray_backend import RayEvaluator  # imports ray: only when asked for
+        return RayEvaluator(episode, neat_text, kind, workers, address=address)
+    raise ValueError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
