@@ -73,18 +73,28 @@ class Champion:
     def episode(self) -> Episode:
         return Episode(self.body, self.task, self.seconds, self.sim, self.clock_hz)
 
-    def brains(self):
-        """The champion's network, batched (a batch of one)."""
-        from .evaluator import make_brains
+    def neat_config(self):
+        """A neat config with the creature's input and output counts (what the networks are
+        built with)."""
         ep = self.episode
         self._check_genome(ep.n_inputs(), ep.n_outputs())
         text = neat_config_text(ep.n_inputs(), ep.n_outputs(), 2, self.network)
         with tempfile.TemporaryDirectory() as tmp:
-            config = load_neat_config(text, Path(tmp) / "neat.cfg")
+            return load_neat_config(text, Path(tmp) / "neat.cfg")
+
+    def brains(self):
+        """The champion's network, batched (a batch of one)."""
+        from .evaluator import make_brains
+        config = self.neat_config()
         try:
             return make_brains([genome_from_dict(self.genome)], config, self.network)
         except (KeyError, ValueError, TypeError, AssertionError, AttributeError) as exc:
             raise ChampionError(f"the genome does not fit the creature: {exc}") from None
+
+    def node_slots(self) -> dict:
+        """Node key -> slot in the values of :meth:`brains` (``NetworkBatch.values``)."""
+        from .network import node_slots
+        return node_slots(genome_from_dict(self.genome), self.neat_config(), self.network)
 
     def _check_genome(self, n_inputs: int, n_outputs: int) -> None:
         """Every connection joins an input or a node to a node; every output node exists."""

@@ -61,7 +61,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = ["ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks",
-           "benchmark"]
+           "node_slots", "benchmark"]
 
 _KINDS = ("feedforward", "recurrent")
 
@@ -157,6 +157,7 @@ class _FlatNetwork:
     links: list[list[tuple[int, float]]]   # per evaluated node: (source slot, weight)
     output_slot: list[int]
     slot_count: int
+    slots: dict = None                      # node key -> slot
 
 
 def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
@@ -206,7 +207,14 @@ def _flatten(genome, genome_config, net) -> _FlatNetwork:
         flat.links.append([(slot_of(source), float(weight)) for source, weight in links])
     flat.output_slot = [slot_of(key) for key in genome_config.output_keys]
     flat.slot_count = len(slot)
+    flat.slots = slot
     return flat
+
+
+def node_slots(genome, config, kind: str) -> dict:
+    """Node key -> slot of the genome's compiled network (inputs included): where
+    ``NetworkBatch.values`` holds each node's value, for a viewer's brain panel."""
+    return dict(_flatten(genome, config.genome_config, _neat_network(genome, config, kind)).slots)
 
 
 def _function_id(ids: dict, function, what: str, name: str, genome_key, node) -> int:

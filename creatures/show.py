@@ -1,0 +1,354 @@
+"""Sources for the viewer and the recorder: champions racing, a run being followed, a design
+previewed. They implement ``render.scene.Source``.
+
+A champion is stepped by ``evolution.EpisodeRun``, the loop evolution scored it with, at the
+episode's own fixed ``dt``: its fitness at the end of the replay is the recorded one, bit for
+bit. Racing champions each run their own episode (creatures do not interact), on one terrain.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+import physics
+from evolution import describe_fitness
+from evolution.champion import Champion, ChampionError, champion_from_run, load_champion
+from evolution.rollout import Episode, EpisodeRun
+from evolution.sensors import input_names
+from evolution.tasks import Task
+from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
+
+from .bestiary import resolve_design
+from .design import DesignError
+from .simulate import SINE_HZ
+
+__all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "creature_frame"]
+
+
+# --- one creature ------------------------------------------------------------------------------
+
+def creature_shape(model: physics.Model, label: str = "", info: dict | None = None) -> CreatureShape:
+    """How a creature of ``model`` looks (its first batch member)."""
+    rigid = np.isinf(model.bone_max_force[0]) & (model.bone_compliance[0] == 0.0)
+    rigid[model.muscle_bone] = False
+    return CreatureShape(radius=model.radius[0].copy(), bone_a=model.bone_a.copy(),
+                         bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone.copy(),
+                         rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
+                         info=dict(info or {}))
+
+
+def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:
+    """Creature ``b`` of a batch now. Muscle contraction is what the brain senses: the length
+    off rest over the muscle's range."""
+    e = model.muscle_bone
+    d = state.pos[b, model.bone_a[e]] - state.pos[b, model.bone_b[e]]
+    length = np.sqrt((d * d).sum(axis=1))
+    contraction = np.clip((length / model.muscle_rest[b] - 1.0) / model.muscle_range[b], -1.0, 1.0)
+    return CreatureFrame(pos=state.pos[b].copy(), contraction=contraction,
+                         contact=state.contact[b].copy(),
+                         joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)
+
+
+def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label) -> Scene:
+    return Scene(terrain_x=terrain.xs.copy(), terrain_y=terrain.ys.copy(), creatures=creatures,
+                 dt=dt, duration=duration, title=title, fitness_label=fitness_label)
+
+
+# --- champions racing ---------------------------------------------------------------------------
+
+class Race:
+    """One or more champions replayed side by side on one terrain, as ghosts that do not
+    collide. Raises :class:`ChampionError` (one line) for champions that cannot share a race."""
+
+    def __init__(self, champions: list[Champion], labels: list[str] | None = None):
+        if not champions:
+            raise ChampionError("nothing to watch")
+        labels = labels or [c.name or f"champion {k + 1}" for k, c in enumerate(champions)]
+        first = champions[0]
+        terrain = first.task.make_terrain()
+        for c, label in zip(champions[1:], labels[1:]):
+            t = c.task.make_terrain()
+            if not (np.array_equal(t.xs, terrain.xs) and np.array_equal(t.ys, terrain.ys)):
+                raise ChampionError(f"{label} runs on {c.task.terrain_kind} terrain and {labels[0]} on "
+                                    f"{first.task.terrain_kind}: a race needs one terrain")
+            if c.sim.dt != first.sim.dt:
+                raise ChampionError(f"{label} steps at dt {c.sim.dt:g} s and {labels[0]} at "
+                                    f"{first.sim.dt:g} s: a race needs one time step")
+        self.champions = champions
+        self.runs = [EpisodeRun(c.episode, c.brains(), 1) for c in champions]
+        self._slots = [None] * len(champions)
+        shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.name,
+                                                  "terrain": c.task.terrain_kind,
+                                                  "generation": c.generation})
+                  for r, c, label in zip(self.runs, champions, labels)]
+        tasks = sorted({c.task.name for c in champions})
+        title = (f"{first.body.name or 'champion'} - {first.task.name} on {first.task.terrain_kind}"
+                 if len(champions) == 1 else
+                 f"race of {len(champions)} - {'/'.join(tasks)} on {first.task.terrain_kind}")
+        self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
+                                    title, describe_fitness(first.task.name))
+        self.message = None
+
+    def reset(self) -> None:
+        for r in self.runs:
+            r.reset()
+
+    def step(self) -> None:
+        for r in self.runs:
+            if not r.done:
+                r.step()
+
+    def frame(self) -> Frame:
+        creatures, xs = [], []
+        for r, c in zip(self.runs, self.champions):
+            f = float(r.fitness()[0])
+            creatures.append(creature_frame(r.model, r.state, fitness=f, recorded=c.fitness,
+                                            failed=bool(r.tracker.failed[0])))
+            xs.append(float(r.tracker.com[0, 0]) if math.isfinite(r.tracker.com[0, 0]) else -math.inf)
+        t = max(r.t for r in self.runs)
+        return Frame(time=t * self.scene.dt, step=t, creatures=creatures, leader=int(np.argmax(xs)),
+                     done=all(r.done for r in self.runs))
+
+    def brain(self, creature: int) -> Brain:
+        c, r = self.champions[creature], self.runs[creature]
+        names = input_names(r.model)
+        genome = c.genome
+        keys = {int(n["key"]) for n in genome["nodes"]}
+        n_out = r.model.n_muscles
+        edges = [(int(e["in"]), int(e["out"]), float(e["weight"]))
+                 for e in genome["connections"] if e["enabled"]]
+        depth = _depths(keys, edges, n_out)
+        nodes = [BrainNode(-(k + 1), "input", name) for k, name in enumerate(names)]
+        nodes += [BrainNode(k, "output" if k < n_out else "hidden",
+                            f"muscle {k}" if k < n_out else "", depth.get(k, 1))
+                  for k in sorted(keys)]
+        return Brain(nodes, edges)
+
+    def brain_values(self, creature: int) -> dict:
+        if self._slots[creature] is None:
+            self._slots[creature] = self.champions[creature].node_slots()
+        net = self.runs[creature].brains
+        values = net.values[0, net.active]
+        return {key: float(values[slot]) for key, slot in self._slots[creature].items()}
+
+    def poll(self) -> bool:
+        return False
+
+
+def _depths(keys: set, edges: list, n_out: int) -> dict:
+    """Depth of each hidden node: the longest path from the inputs over enabled edges, cycles
+    (recurrent networks) cut; outputs go last."""
+    depth = {}
+    incoming = {}
+    for a, b, _ in edges:
+        incoming.setdefault(b, []).append(a)
+
+    def visit(k, seen):
+        if k < 0:
+            return 0
+        if k in depth:
+            return depth[k]
+        if k in seen:
+            return 1
+        seen.add(k)
+        d = 1 + max((visit(a, seen) for a in incoming.get(k, ())), default=0)
+        seen.discard(k)
+        depth[k] = d
+        return d
+
+    for k in keys:
+        visit(k, set())
+    return {k: d for k, d in depth.items() if k >= n_out}
+
+
+# --- following a run ----------------------------------------------------------------------------
+
+class RunFollower:
+    """The champion of the newest finished generation of a run directory; when another
+    generation finishes (the run is evolving elsewhere), its champion starts."""
+
+    def __init__(self, run_dir):
+        self.run_dir = Path(run_dir)
+        self.generation = 0
+        self.race = None
+        self.scene = None
+        self.message = None
+        if not (self.run_dir / "settings.json").is_file():
+            raise ChampionError(f"{self.run_dir} is not a run directory (no settings.json)")
+        if not self.poll():
+            self._waiting()
+
+    def _newest(self) -> int:
+        gens = [int(p.stem[4:]) for p in (self.run_dir / "best").glob("gen_*.json") if p.stem[4:].isdigit()]
+        return max(gens, default=0)
+
+    def _waiting(self) -> None:
+        from evolution.run import RunSettings
+        settings = RunSettings.from_json((self.run_dir / "settings.json").read_text())
+        body = physics.Body.from_dict(json.loads((self.run_dir / "body.json").read_text()))
+        ep = Episode(body, settings.task_spec(), settings.seconds,
+                     physics.SimParams.from_dict(settings.sim), settings.clock_hz)
+        self.scene = _terrain_scene(ep.task.make_terrain(), [], ep.sim.dt, ep.seconds,
+                                    f"{settings.design_name} - {settings.task}: waiting",
+                                    describe_fitness(settings.task))
+        self.message = f"waiting for the first generation of {self.run_dir}"
+
+    def poll(self) -> bool:
+        newest = self._newest()
+        if newest <= self.generation:
+            return False
+        try:
+            champion = champion_from_run(self.run_dir, newest)
+        except ChampionError:
+            return False  # being written: try again at the next poll
+        self.race = Race([champion])
+        self.generation = newest
+        self.scene = self.race.scene
+        self.message = None
+        return True
+
+    def reset(self) -> None:
+        if self.race is not None:
+            self.race.reset()
+
+    def step(self) -> None:
+        if self.race is not None:
+            self.race.step()
+
+    def frame(self) -> Frame:
+        if self.race is None:
+            return Frame(0.0, 0, [], 0, False)
+        return self.race.frame()
+
+    def brain(self, creature):
+        return None if self.race is None else self.race.brain(creature)
+
+    def brain_values(self, creature):
+        return {} if self.race is None else self.race.brain_values(creature)
+
+
+# --- previewing a design -------------------------------------------------------------------------
+
+class _Sine:
+    """Brains for a preview: every muscle on a sine, phases spread evenly (as ``creatures
+    simulate --muscles sine``)."""
+
+    def __init__(self, n_muscles: int, dt: float):
+        self.n, self.dt, self.t = n_muscles, dt, 0
+
+    def reset(self) -> None:
+        self.t = 0
+
+    def activate(self, inputs):
+        phase = 2.0 * np.pi * np.arange(self.n) / max(self.n, 1)
+        out = np.sin(2.0 * np.pi * SINE_HZ * self.t * self.dt + phase)[None, :]
+        self.t += 1
+        return np.repeat(out, inputs.shape[0], axis=0)
+
+
+class Preview:
+    """A design standing on flat ground, its muscles driven by a sine wave, reloaded whenever
+    its file is saved. A design that does not load shows its problems (with line and column)
+    and the last good version stays on screen."""
+
+    SECONDS = 1e6  # a preview never ends
+
+    def __init__(self, design: str):
+        self.name = design
+        self.path = None if design in _builtin() else Path(design)
+        self.run = None
+        self.scene = None
+        self.message = None
+        self._mtime = None
+        self._load()
+        if self.run is None:
+            raise DesignError(design, self._problems)
+
+    def _load(self) -> bool:
+        self._problems = []
+        try:
+            self._mtime = self.path.stat().st_mtime_ns if self.path is not None else None
+            design = resolve_design(self.name)
+        except DesignError as exc:
+            self._problems = exc.problems
+            self.message = str(exc)
+            return False
+        except OSError as exc:
+            self.message = f"{self.name}: {exc.strerror or exc}"
+            return False
+        sim = physics.SimParams()
+        brains = _Sine(len(design.muscle_ids), sim.dt)
+        episode = Episode(design.body, Task("run"), self.SECONDS, sim)
+        self.run = EpisodeRun(episode, brains, 1)
+        shape = creature_shape(self.run.model, design.name, {"design": design.name, "task": "preview"})
+        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
+                                    f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
+                                    describe_fitness("run"))
+        self.message = None
+        return True
+
+    def poll(self) -> bool:
+        if self.path is None:
+            return False
+        try:
+            mtime = self.path.stat().st_mtime_ns
+        except OSError:
+            return False
+        if mtime == self._mtime:
+            return False
+        return self._load()
+
+    def reset(self) -> None:
+        self.run.reset()
+
+    def step(self) -> None:
+        self.run.step()
+
+    def frame(self) -> Frame:
+        r = self.run
+        return Frame(time=r.t * self.scene.dt, step=r.t,
+                     creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
+                                               failed=bool(r.tracker.failed[0]))])
+
+    def brain(self, creature):
+        return None
+
+    def brain_values(self, creature):
+        return {}
+
+
+def _builtin() -> list[str]:
+    from .bestiary import builtin_names
+    return builtin_names()
+
+
+# --- what a command line names -------------------------------------------------------------------
+
+def load_sources(targets: list[str], follow: bool = False):
+    """The source for ``creatures watch``/``record`` arguments: champion files (one, or several
+    racing) or a run directory (its best champion, or with ``follow`` the newest generation's).
+    Raises :class:`ChampionError` with one line."""
+    if follow:
+        if len(targets) != 1 or not Path(targets[0]).is_dir():
+            raise ChampionError("--follow takes one run directory")
+        return RunFollower(targets[0])
+    champions, labels = [], []
+    for t in targets:
+        path = Path(t)
+        champion = champion_from_run(path) if path.is_dir() else _load(path)
+        champions.append(champion)
+        labels.append(champion.name or path.stem)
+    if len(set(labels)) < len(labels):  # the same champion twice, say: tell them apart
+        labels = [f"{k + 1}. {label}" for k, label in enumerate(labels)]
+    return Race(champions, labels)
+
+
+def _load(path: Path) -> Champion:
+    try:
+        return load_champion(path)
+    except ChampionError as exc:
+        raise ChampionError(f"{path}: {exc}") from None

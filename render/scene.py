@@ -1,0 +1,175 @@
+"""What the viewer and the recorder are handed: a scene (fixed), frames (each step), a brain.
+
+The renderer draws these and nothing else: it never steps physics or brains itself. A
+:class:`Source` (built by the ``creatures`` commands from champions, runs or designs) owns the
+stepping, with the very code evolution scored with, and the viewer only decides *when* to call
+:meth:`Source.step`: at the fixed physics rate ``scene.dt`` times the playback speed, never on
+the frame's delta time.
+
+Axes follow the engine: P spheres, E bones, M muscles, J joints of one creature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+__all__ = ["CreatureShape", "Scene", "CreatureFrame", "Frame", "BrainNode", "Brain", "Source"]
+
+
+@dataclass(frozen=True)
+class CreatureShape:
+    """The fixed look of one creature.
+
+    Attributes
+    ----------
+    radius : ndarray, shape (P,)
+        Sphere radii (m).
+    bone_a, bone_b : ndarray, shape (E,), int
+        The spheres each bone joins.
+    muscle_bone : ndarray, shape (M,), int
+        Which bones are muscles (coloured by contraction).
+    rigid : ndarray, shape (E,), bool
+        Bones of the skeleton drawn solid (the others, springy bones, lighter).
+    joint_sphere : ndarray, shape (J,), int
+        The sphere at the centre of each joint (for the sensor overlay).
+    label : str
+        Shown next to the creature and in the HUD (``walker gen 69``).
+    info : dict
+        HUD details of this creature: ``design``, ``task``, ``generation``, ``terrain`` (any
+        may be missing).
+    """
+
+    radius: np.ndarray
+    bone_a: np.ndarray
+    bone_b: np.ndarray
+    muscle_bone: np.ndarray
+    rigid: np.ndarray
+    joint_sphere: np.ndarray
+    label: str = ""
+    info: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What stays the same while a source plays.
+
+    Attributes
+    ----------
+    terrain_x, terrain_y : ndarray, shape (N,)
+        The terrain polyline (m); flat beyond both ends, as in the engine.
+    creatures : list of CreatureShape
+        One per creature; racing creatures are ghosts (drawn translucent, never colliding).
+    dt : float
+        Simulated seconds per :meth:`Source.step`.
+    duration : float or None
+        Length of the episode (s), or None for a source that never ends (a preview).
+    title : str
+        First HUD line (``walker - run on flat``).
+    fitness_label : str
+        What fitness means (``metres to the right``), for the HUD.
+    """
+
+    terrain_x: np.ndarray
+    terrain_y: np.ndarray
+    creatures: list
+    dt: float
+    duration: float | None = None
+    title: str = ""
+    fitness_label: str = "fitness"
+
+
+@dataclass
+class CreatureFrame:
+    """One creature at one instant.
+
+    Attributes
+    ----------
+    pos : ndarray, shape (P, 2)
+        Sphere centres (m).
+    contraction : ndarray, shape (M,)
+        Each muscle's length against its rest length, scaled to [-1, 1]: -1 fully contracted,
+        0 at rest, +1 fully extended (the colour of the muscle).
+    contact : ndarray, shape (P,), bool
+        Spheres touching the ground.
+    joint_angle : ndarray, shape (J,)
+        Joint angles (radians).
+    fitness : float or None
+        Fitness so far.
+    recorded : float or None
+        The fitness evolution recorded for it (the HUD shows both; they meet at the end).
+    failed : bool
+        Broke apart or went non-finite (scored as failed).
+    """
+
+    pos: np.ndarray
+    contraction: np.ndarray
+    contact: np.ndarray
+    joint_angle: np.ndarray
+    fitness: float | None = None
+    recorded: float | None = None
+    failed: bool = False
+
+
+@dataclass
+class Frame:
+    """Every creature at one instant. ``time`` is the simulated time (s), ``step`` the steps
+    taken since the start, ``leader`` the index of the creature the camera follows."""
+
+    time: float
+    step: int
+    creatures: list
+    leader: int = 0
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class BrainNode:
+    """A node of a network: ``kind`` is ``input``, ``hidden`` or ``output``; ``label`` names it
+    (``muscle 3``, ``clock sin``); ``depth`` orders hidden nodes from inputs to outputs."""
+
+    key: int
+    kind: str
+    label: str = ""
+    depth: int = 0
+
+
+@dataclass(frozen=True)
+class Brain:
+    """A network as plain nodes and edges (enabled connections only): ``edges`` are
+    ``(source key, target key, weight)``."""
+
+    nodes: list
+    edges: list
+
+
+class Source(Protocol):
+    """What the viewer and the recorder play. The viewer calls :meth:`step` at the fixed rate
+    ``scene.dt`` (times the playback speed) and draws :meth:`frame`."""
+
+    scene: Scene
+
+    def reset(self) -> None:
+        """Back to the start of the episode."""
+
+    def step(self) -> None:
+        """One fixed step of ``scene.dt``; does nothing once ``frame().done``."""
+
+    def frame(self) -> Frame:
+        """The current state of every creature."""
+
+    def brain(self, creature: int) -> Brain | None:
+        """The network of a creature, or None (no brain: a preview)."""
+
+    def brain_values(self, creature: int) -> dict:
+        """Node key -> its value at the last step, for the brain panel."""
+
+    def poll(self) -> bool:
+        """Called about twice a second: True when the source changed its scene (a new champion
+        arrived, a design file was saved and reloaded); the viewer then rereads ``scene``."""
+
+    @property
+    def message(self) -> str | None:
+        """Text to show over the view (a design's validation errors), or None."""
