@@ -69,7 +69,7 @@ def test_killed_run_resumes_to_the_straight_run_bit_for_bit(straight, tmp_path, 
     _stop_after(proc, 3, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
     done = json.loads((out / "checkpoint.json").read_text())["generation"]
-    assert 3 <= done < GENERATIONS
+    assert 2 <= done < GENERATIONS  # the checkpoint of generation 3 may still be on its way
     r = run_creatures("resume", out)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(f"resuming worm (run, seed 3) in {out} after generation {done}: "

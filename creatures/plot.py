@@ -1,0 +1,461 @@
+"""Draw a run's fitness percentiles and species sizes over generations, as PNG charts.
+
+Two files, in the run directory unless ``--out`` says otherwise:
+
+- ``fitness.png``: the best, 90th percentile, median, 10th percentile and worst fitness of each
+  generation (after carykh's percentile graph), with the 10th..90th and 25th..75th percentile
+  bands shaded.
+- ``species.png``: how many creatures each species holds, stacked, so the stack's height is the
+  population; every species keeps one colour in every chart (it follows from its id).
+
+A run still evolving can be plotted: the charts show the generations finished so far (the run
+writes its CSV files atomically, so a reader never sees half a row).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import importlib.util
+import io
+import json
+import math
+import os
+import re
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evolution.tasks import DEFAULT_TERRAIN, WORST_FITNESS, describe_fitness
+
+EXAMPLES = """examples:
+  creatures plot runs/walker-run-20261122-044002          writes fitness.png and species.png there
+  creatures plot runs/my-run --out charts --size 1600x900
+  creatures plot runs/my-run --size 1920x1080 --dpi 150    larger text and lines
+"""
+
+DEFAULT_SIZE = (1200, 700)   # pixels
+# The dpi sets the size of text and lines; the picture is --size pixels whatever it is. By default
+# it is 100 at 1200x700 and less for smaller pictures, so that their text leaves room for the chart.
+FULL_DPI_SIZE = (1100, 640)
+MIN_AUTO_DPI = 55.0
+MIN_SIZE = (400, 300)
+MAX_SIZE = (10000, 10000)
+
+#: the colours of the fitness chart (the tests look for them in the pixels)
+COLOURS = {
+    "best": "#1b9e4b",      # green, thin
+    "p90": "#4f7fbf",       # blue, thin (p10 too)
+    "median": "#0b2a5b",    # dark blue, bold
+    "worst": "#d1352b",     # red, thin
+    "band": "#d6e4f5",      # 10th..90th percentile
+    "band_inner": "#b3cbeb",  # 25th..75th percentile
+}
+
+STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
+SPECIES_COLUMNS = ("generation", "species", "size")
+RUN_FILES = ("stats.csv", "species.csv", "settings.json")
+
+
+class PlotError(ValueError):
+    """A run directory that cannot be plotted, or charts that cannot be written; one line."""
+
+
+@dataclass
+class RunData:
+    """What the charts need from a run directory.
+
+    stats : dict of column name -> ndarray, shape (G,)
+        the columns of ``STATS_COLUMNS`` for the G finished generations, generation ascending
+    species_generations : ndarray, shape (N,)
+        the generations species.csv has rows for, ascending
+    species_ids : ndarray, shape (K,)
+        every species id that ever appears, ascending (oldest first)
+    species_sizes : ndarray, shape (K, N)
+        members of each species in each generation; 0 while a species does not exist
+    """
+
+    directory: Path
+    settings: dict
+    stats: dict
+    species_generations: np.ndarray
+    species_ids: np.ndarray
+    species_sizes: np.ndarray
+
+    @property
+    def design(self) -> str:
+        name = self.settings.get("design_name")
+        return name if isinstance(name, str) and name else self.directory.name
+
+    @property
+    def task(self) -> str | None:
+        task = self.settings.get("task")
+        return task if isinstance(task, str) else None
+
+    @property
+    def population(self) -> int | None:
+        n = self.settings.get("population")
+        return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+    def title(self) -> str:
+        """``walker: run on flat ground, seed 5``, with what settings.json knows."""
+        parts = []
+        if self.task:
+            terrain = self.settings.get("terrain") or DEFAULT_TERRAIN.get(self.task)
+            parts.append(f"{self.task} on {terrain} ground" if isinstance(terrain, str) else self.task)
+        seed = self.settings.get("seed")
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            parts.append(f"seed {seed}")
+        return f"{self.design}: {', '.join(parts)}" if parts else self.design
+
+    def progress(self) -> str:
+        """``population 150, generation 12 of 50``."""
+        last = int(self.stats["generation"][-1])
+        total = self.settings.get("generations")
+        gens = (f"generation {last} of {total}" if isinstance(total, int) and total > last
+                else f"{last} generation{'s' if last != 1 else ''}")
+        return f"population {self.population}, {gens}" if self.population else gens
+
+
+# --- reading a run -------------------------------------------------------------------------------
+
+def read_run(run_dir) -> RunData:
+    """Read the finished generations of a run directory. Raises :class:`PlotError`."""
+    directory = Path(run_dir)
+    if not directory.exists():
+        raise PlotError(f"{directory}: no such directory")
+    if not directory.is_dir():
+        raise PlotError(f"{directory} is not a directory")
+    missing = [name for name in RUN_FILES if not (directory / name).is_file()]
+    if missing:
+        raise PlotError(f"{directory} is not a run directory (no {', '.join(missing)})")
+    settings = _read_settings(directory / "settings.json")
+
+    rows = _read_csv(directory / "stats.csv", STATS_COLUMNS, ints=("generation",))
+    if not rows:
+        raise PlotError(f"{directory} has no finished generation yet (stats.csv holds only its "
+                        f"header): nothing to plot")
+    _check_increasing(directory / "stats.csv", rows)
+    stats = {c: np.array([row[c] for _, row in rows], dtype=np.int64 if c == "generation" else np.float64)
+             for c in STATS_COLUMNS}
+
+    path = directory / "species.csv"
+    rows = _read_csv(path, SPECIES_COLUMNS, ints=SPECIES_COLUMNS)
+    seen = set()
+    for line, row in rows:
+        if row["generation"] < 1 or row["species"] < 0 or row["size"] < 0:
+            raise PlotError(f"{path}:{line}: generation must be 1 or more, species and size 0 or more")
+        key = (row["generation"], row["species"])
+        if key in seen:
+            raise PlotError(f"{path}:{line}: species {key[1]} of generation {key[0]} appears twice")
+        seen.add(key)
+    generations = np.array(sorted({g for g, _ in seen}), dtype=np.int64)
+    ids = np.array(sorted({s for _, s in seen}), dtype=np.int64)
+    sizes = np.zeros((len(ids), len(generations)), dtype=np.int64)
+    for _, row in rows:
+        sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
+    return RunData(directory, settings, stats, generations, ids, sizes)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PlotError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise PlotError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_settings(path: Path) -> dict:
+    try:
+        settings = json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise PlotError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(settings, dict):
+        raise PlotError(f"{path}: not a run's settings (a JSON object)")
+    return settings
+
+
+def _read_csv(path: Path, columns: tuple[str, ...], ints: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """The rows of a run's CSV file as (line number, {column: value}) for ``columns``; every
+    row must have as many values as the header has names, and finite numbers in ``columns``."""
+    lines = _read_text(path).splitlines()
+    if not lines or not lines[0].strip():
+        raise PlotError(f"{path}:1: no header line")
+    header = [name.strip() for name in lines[0].split(",")]
+    absent = [c for c in columns if c not in header]
+    if absent:
+        raise PlotError(f"{path}:1: the header has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}")
+    where = {c: header.index(c) for c in columns}
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        cells = line.split(",")
+        if len(cells) != len(header):
+            raise PlotError(f"{path}:{number}: {len(cells)} values, but the header names {len(header)}")
+        row = {}
+        for c, k in where.items():
+            cell = cells[k].strip()
+            try:
+                value = int(cell) if c in ints else float(cell)
+            except ValueError:
+                kind = "a whole number" if c in ints else "a number"
+                raise PlotError(f"{path}:{number}: {c} is {cell!r}, not {kind}") from None
+            if not math.isfinite(value):
+                raise PlotError(f"{path}:{number}: {c} is {cell!r}, not a finite number")
+            row[c] = value
+        rows.append((number, row))
+    return rows
+
+
+def _check_increasing(path: Path, rows) -> None:
+    previous = 0
+    for line, row in rows:
+        if row["generation"] <= previous:
+            raise PlotError(f"{path}:{line}: generation {row['generation']} after generation {previous}"
+                            if previous else f"{path}:{line}: generation {row['generation']} is not 1 or more")
+        previous = row["generation"]
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+def species_colour(species_id: int) -> tuple[float, float, float]:
+    """A species' colour (RGB in 0..1), the same in every chart: hues a golden angle apart, so
+    species created one after the other never look alike."""
+    hue = (0.58 + species_id * 0.6180339887498949) % 1.0
+    value = 0.93 if species_id % 2 else 0.8
+    return colorsys.hsv_to_rgb(hue, 0.55, value)
+
+
+def _figure(size, dpi):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def auto_dpi(size) -> float:
+    """The dpi for a picture of ``size`` pixels when none is given: 100, or less for a small one."""
+    return max(MIN_AUTO_DPI, 100.0 * min(1.0, size[0] / FULL_DPI_SIZE[0], size[1] / FULL_DPI_SIZE[1]))
+
+
+def _titles(fig, ax, title: str, subtitle: str) -> None:
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold", fontsize="large")
+    ax.set_title(subtitle, loc="left", color="0.35", fontsize="medium")
+
+
+def _fitness_label(task: str | None, height_px: int, dpi: float) -> str:
+    """The y label, from what the task's fitness means, wrapped to the chart's height."""
+    try:
+        meaning = describe_fitness(task)
+    except KeyError:
+        return "fitness"
+    label = "fitness: " + meaning.removeprefix("fitness is ")
+    chars = max(20, int(height_px * 0.8 / (10 * dpi / 72 * 0.55)))  # 10 pt text, ~0.55 em a character
+    return textwrap.fill(label, chars)
+
+
+def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
+    """The fitness percentile chart, a matplotlib Figure of ``size`` pixels."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig = _figure(size, dpi)
+    ax = fig.add_subplot()
+    s = run.stats
+    g = s["generation"]
+    marker = "o" if len(g) == 1 else None  # a line needs two points to show
+
+    # bands, then lines: thin best, percentiles and worst, a bold median on top
+    ax.fill_between(g, s["p10"], s["p90"], color=COLOURS["band"], lw=0, label="middle 80 %")
+    ax.fill_between(g, s["p25"], s["p75"], color=COLOURS["band_inner"], lw=0, label="middle 50 %")
+    ax.plot(g, s["best"], color=COLOURS["best"], lw=1.5, marker=marker, label="best")
+    ax.plot(g, s["p90"], color=COLOURS["p90"], lw=1, marker=marker, label="90th percentile")
+    ax.plot(g, s["p10"], color=COLOURS["p90"], lw=1, ls=(0, (4, 2)), marker=marker, label="10th percentile")
+    ax.plot(g, s["worst"], color=COLOURS["worst"], lw=1.5, marker=marker, label="worst")
+    ax.plot(g, s["median"], color=COLOURS["median"], lw=3, marker=marker, label="median")
+
+    # a failed creature scores WORST_FITNESS: far below the rest, it would flatten the chart
+    values = np.concatenate([s[c] for c in ("best", "p90", "median", "p10", "worst")])
+    fine = values > WORST_FITNESS
+    if fine.any() and not fine.all():
+        lo, hi = values[fine].min(), values[fine].max()
+        pad = 0.06 * (hi - lo) or 0.5
+        ax.set_ylim(lo - pad, hi + pad)
+        ax.text(0.01, 0.015, f"failed creatures score {WORST_FITNESS:g}, below the chart",
+                transform=ax.transAxes, fontsize="small", color=COLOURS["worst"], style="italic")
+    lo, hi = ax.get_ylim()
+    if lo < 0 < hi:
+        ax.axhline(0, color="0.45", lw=0.8, zorder=1.5)
+
+    if len(g) == 1:
+        ax.set_xlim(g[0] - 0.5, g[0] + 0.5)
+    else:
+        ax.set_xlim(g[0], g[-1])
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.grid(color="0.88", lw=0.8)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("generation")
+    ax.set_ylabel(_fitness_label(run.task, size[1], dpi))
+    _titles(fig, ax, f"{run.title()}: fitness", run.progress())
+    handles, labels = ax.get_legend_handles_labels()
+    order = [labels.index(n) for n in ("best", "90th percentile", "median", "10th percentile", "worst",
+                                       "middle 80 %", "middle 50 %")]
+    # one row if it fits (about 0.6 em a character and 4.8 em of handle and spacing an entry),
+    # else two rows, else one column
+    em = 10 * dpi / 72
+    width = sum(0.6 * em * len(labels[k]) + 4.8 * em for k in order)
+    columns = next((n for n in (len(order), math.ceil(len(order) / 2))
+                    if width * n / len(order) < 0.95 * size[0]), 1)
+    fig.legend([handles[k] for k in order], [labels[k] for k in order], loc="outside lower center",
+               ncols=columns, frameon=False)
+    return fig
+
+
+def species_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
+    """The stacked species chart, a matplotlib Figure of ``size`` pixels. Each generation is a
+    column one generation wide, centred on it."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig = _figure(size, dpi)
+    ax = fig.add_subplot()
+    gens, ids, sizes = run.species_generations, run.species_ids, run.species_sizes
+    totals = sizes.sum(axis=0)
+    top = max(run.population or 0, int(totals.max()) if totals.size else 0, 1)
+
+    if len(gens):
+        # steps: the value at gens[k] holds from gens[k] - 0.5 to the next edge
+        edges = np.append(gens - 0.5, gens[-1] + 0.5)
+        heights = np.concatenate([sizes, sizes[:, -1:]], axis=1)
+        ax.stackplot(edges, heights, colors=[species_colour(int(i)) for i in ids], step="post", lw=0)
+        ax.set_xlim(edges[0], edges[-1])
+        # each species' id where it is largest, if its band is tall enough to hold it
+        base = np.cumsum(sizes, axis=0) - sizes
+        for k, sid in enumerate(ids):
+            near_top = np.flatnonzero(sizes[k] >= 0.9 * sizes[k].max())
+            j = int(near_top[len(near_top) // 2])  # the middle of its widest stretch, roughly
+            if sizes[k, j] >= 0.06 * top:
+                r, g_, b = species_colour(int(sid))
+                ink = "black" if 0.3 * r + 0.59 * g_ + 0.11 * b > 0.5 else "white"
+                ax.text(gens[j], base[k, j] + sizes[k, j] / 2, str(sid), ha="center", va="center",
+                        fontsize="small", color=ink)
+    else:
+        ax.text(0.5, 0.5, "no species recorded yet", transform=ax.transAxes, ha="center", color="0.4")
+    ax.set_ylim(0, top)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.grid(axis="y", color="0.88", lw=0.8)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("creatures in each species (stacked)")
+    now = int((sizes[:, -1] > 0).sum()) if len(gens) else 0
+    count = f"{now} species now, {len(ids)} in all" if len(gens) else "no species yet"
+    _titles(fig, ax, f"{run.title()}: species", f"{count}; {run.progress()}")
+    return fig
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1200x700`` -> (1200, 700), within MIN_SIZE..MAX_SIZE. Raises :class:`PlotError`."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(text))
+    if not m:
+        raise PlotError(f"--size must be WIDTHxHEIGHT in pixels, like 1200x700, not {text!r}")
+    size = (int(m[1]), int(m[2]))
+    _check_size(size)
+    return size
+
+
+def _check_size(size) -> None:
+    w, h = size
+    if not (MIN_SIZE[0] <= w <= MAX_SIZE[0] and MIN_SIZE[1] <= h <= MAX_SIZE[1]):
+        raise PlotError(f"a chart of {w}x{h} pixels is outside {MIN_SIZE[0]}x{MIN_SIZE[1]} .. "
+                        f"{MAX_SIZE[0]}x{MAX_SIZE[1]}")
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it and a rename."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None) -> list[Path]:
+    """Write ``fitness.png`` and ``species.png`` of the run in ``run_dir`` to ``out_dir`` (default:
+    the run directory), each ``size`` = (width, height) pixels; returns their paths. Raises
+    :class:`PlotError` with a one-line reason."""
+    size = (int(size[0]), int(size[1]))
+    _check_size(size)
+    dpi = auto_dpi(size) if dpi is None else float(dpi)
+    if not (10 <= dpi <= 1000):
+        raise PlotError(f"a dpi of {dpi:g} is outside 10 .. 1000")
+    run = read_run(run_dir)
+    out = Path(run_dir if out_dir is None else out_dir)
+    if importlib.util.find_spec("matplotlib") is None:  # imported only to draw: other commands start faster
+        raise PlotError("matplotlib is not installed (pip install 'matplotlib>=3.8')")
+    if out.exists() and not out.is_dir():
+        raise PlotError(f"cannot write to {out}: not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PlotError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    charts = {"fitness.png": fitness_figure(run, size, dpi), "species.png": species_figure(run, size, dpi)}
+    images = {name: _png(fig) for name, fig in charts.items()}  # draw both before writing either
+    paths = []
+    try:
+        for name, data in images.items():
+            path = out / name
+            _write_atomic(path, data)
+            paths.append(path)
+    except OSError as exc:
+        raise PlotError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    return paths
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def add_arguments(parser) -> None:
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory made by 'creatures evolve'")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="where to write fitness.png and species.png (default: RUN_DIR)")
+    parser.add_argument("--size", metavar="WxH", default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
+                        help=f"each chart's size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
+    parser.add_argument("--dpi", metavar="N", default=None,
+                        help="dots per inch: larger draws larger text and lines in the same pixels "
+                             "(default 100, less for a picture smaller than 1100x640)")
+
+
+def run(args) -> int:
+    try:
+        size = parse_size(args.size)
+        dpi = None
+        if args.dpi is not None:
+            try:
+                dpi = float(args.dpi)
+            except ValueError:
+                dpi = math.nan
+            if not math.isfinite(dpi):
+                raise PlotError(f"--dpi must be a number, not {args.dpi!r}")
+        paths = plot_run(args.run_dir, args.out, size, dpi)
+    except PlotError as exc:
+        print(f"creatures plot: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(path)
+    return 0

@@ -1,0 +1,396 @@
+"""``creatures plot RUN_DIR``: the fitness and species charts of a run, checked in their pixels
+(size, colours where the data puts them), and one-line refusals (exit 2, never a traceback) for
+what cannot be plotted or written."""
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from creatures import plot
+from creatures.bestiary import resolve_design
+from evolution import Run, RunSettings
+
+STATS_HEADER = ("generation,best,mean,median,p90,p75,p25,p10,worst,species,failed,nonfinite,"
+                "eval_seconds,creature_steps_per_s")
+SETTINGS = {"design_name": "worm", "task": "run", "seed": 4, "population": 10, "generations": 50}
+
+
+def _stats_row(gen, best=10.0, p90=5.0, p75=2.5, median=0.0, p25=-2.5, p10=-5.0, worst=-10.0):
+    return f"{gen},{best},{median},{median},{p90},{p75},{p25},{p10},{worst},2,0,0,0.1,1000.0"
+
+
+def _make_run(directory, stats=None, species=None, settings=SETTINGS):
+    """A run directory written by hand. ``stats``: lines after the header (default: generations
+    1..4 with best 10, median 0, worst -10); ``species``: (generation, species, size) rows."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stats = [_stats_row(g) for g in range(1, 5)] if stats is None else stats
+    if species is None:
+        species = [(1, 1, 10), (2, 1, 10), (3, 1, 6), (3, 2, 4), (4, 2, 7), (4, 3, 3)]
+    (directory / "stats.csv").write_text("\n".join([STATS_HEADER, *stats]) + "\n")
+    (directory / "species.csv").write_text(
+        "\n".join(["generation,species,size", *(",".join(map(str, r)) for r in species)]) + "\n")
+    (directory / "settings.json").write_text(json.dumps(settings))
+    return directory
+
+
+def _plot(capsys, *argv):
+    """``creatures plot ARGV...`` through the module's own arguments: (status, stdout, stderr)."""
+    parser = argparse.ArgumentParser(prog="creatures plot")
+    plot.add_arguments(parser)
+    status = plot.run(parser.parse_args([str(a) for a in argv]))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _pixels(path) -> np.ndarray:
+    """The PNG's RGB pixels, shape (H, W, 3), int."""
+    return np.asarray(Image.open(path).convert("RGB"), dtype=np.int64)
+
+
+def _rgb(colour) -> np.ndarray:
+    """A matplotlib colour ('#1b9e4b') or (r, g, b) in 0..1 as 0..255 integers."""
+    from matplotlib.colors import to_rgb
+    return np.round(np.array(to_rgb(colour)) * 255).astype(np.int64)
+
+
+def _near(pixels, colour, tol=12) -> np.ndarray:
+    """Where the pixels are within ``tol`` (per channel, 0..255) of a colour; shape (H, W)."""
+    return (np.abs(pixels - _rgb(colour)) <= tol).all(axis=-1)
+
+
+class Charts:
+    """The charts of the hand-made run, plotted once at 1200x700, with where their data points
+    land in the pictures."""
+
+    def __init__(self, run_dir):
+        self.dir = run_dir
+        self.paths = plot.plot_run(run_dir)
+        run = plot.read_run(run_dir)
+        self.figures = {}
+        for name, figure in (("fitness", plot.fitness_figure), ("species", plot.species_figure)):
+            fig = figure(run, plot.DEFAULT_SIZE, plot.auto_dpi(plot.DEFAULT_SIZE))  # laid out as plot_run does
+            fig.canvas.draw()
+            self.figures[name] = fig
+
+    def pixels(self, name) -> np.ndarray:
+        return _pixels(self.dir / f"{name}.png")
+
+    def where(self, name, x, y) -> tuple[int, int]:
+        """(column, row) in ``name``.png of the data point (x, y)."""
+        px, py = self.figures[name].axes[0].transData.transform((x, y))
+        return int(round(px)), int(round(plot.DEFAULT_SIZE[1] - py))
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    return _make_run(tmp_path / "run")
+
+
+@pytest.fixture(scope="module")
+def charts(tmp_path_factory):
+    return Charts(_make_run(tmp_path_factory.mktemp("plot") / "run"))
+
+
+# --- what it writes ------------------------------------------------------------------------------
+
+def test_writes_both_charts_into_the_run_directory_and_prints_their_paths(capsys, run_dir):
+    status, out, err = _plot(capsys, run_dir, "--size", "640x400")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [str(run_dir / "fitness.png"), str(run_dir / "species.png")]
+    for name in ("fitness.png", "species.png"):
+        assert Image.open(run_dir / name).format == "PNG"
+
+
+def test_charts_are_1200x700_by_default(charts):
+    assert charts.paths == [charts.dir / "fitness.png", charts.dir / "species.png"]
+    for path in charts.paths:
+        assert Image.open(path).size == (1200, 700)
+
+
+@pytest.mark.parametrize("size, dpi", [("401x301", None), ("1366x768", "96"), ("1920x1080", "150"),
+                                       ("900X500", "72")])
+def test_charts_are_exactly_the_size_asked_for_at_any_dpi(capsys, run_dir, tmp_path, size, dpi):
+    out = tmp_path / "charts"
+    status, _, err = _plot(capsys, run_dir, "--out", out, "--size", size, *(["--dpi", dpi] if dpi else []))
+    assert status == 0, err
+    w, h = map(int, size.lower().split("x"))
+    for name in ("fitness.png", "species.png"):
+        assert Image.open(out / name).size == (w, h)
+
+
+def test_out_directory_is_created_and_the_run_directory_left_alone(capsys, run_dir, tmp_path):
+    out = tmp_path / "charts" / "walker"
+    status, out_text, _ = _plot(capsys, run_dir, "--out", out)
+    assert status == 0
+    assert sorted(p.name for p in out.iterdir()) == ["fitness.png", "species.png"]
+    assert not list(run_dir.glob("*.png"))
+    assert out_text.splitlines() == [str(out / "fitness.png"), str(out / "species.png")]
+
+
+def test_plotting_again_replaces_the_charts_and_leaves_no_temporary_file(capsys, run_dir):
+    _plot(capsys, run_dir, "--size", "800x600")
+    status, _, _ = _plot(capsys, run_dir, "--size", "640x480")
+    assert status == 0
+    assert Image.open(run_dir / "fitness.png").size == (640, 480)
+    assert sorted(p.name for p in run_dir.iterdir()) == [
+        "fitness.png", "settings.json", "species.csv", "species.png", "stats.csv"]
+
+
+def test_plot_run_returns_the_paths_it_wrote(run_dir, tmp_path):
+    paths = plot.plot_run(run_dir, tmp_path / "out", size=(640, 400))
+    assert paths == [tmp_path / "out" / "fitness.png", tmp_path / "out" / "species.png"]
+    assert all(Image.open(p).size == (640, 400) for p in paths)
+
+
+# --- the fitness chart ---------------------------------------------------------------------------
+
+def _column_rows(pixels, column, colour, tol=40):
+    """The rows where a colour is found within 3 pixels of a column (the p10 line is dashed)."""
+    rows = np.flatnonzero(_near(pixels[:, column - 3:column + 4], colour, tol).any(axis=1))
+    assert rows.size, f"no {colour} in column {column}"
+    return rows
+
+
+def test_fitness_lines_are_drawn_where_their_values_are(charts):
+    """best 10, p90 5, median 0, p10 -5, worst -10: each line's colour is found at its value's
+    height, in the middle of the chart."""
+    pixels = charts.pixels("fitness")
+    for key, value in (("best", 10), ("median", 0), ("worst", -10), ("p90", 5), ("p90", -5)):
+        column, row = charts.where("fitness", 2.5, value)
+        rows = _column_rows(pixels, column, plot.COLOURS[key])
+        assert np.abs(rows - row).min() <= 2, (key, value, row, rows)
+
+
+def test_fitness_bands_shade_between_the_percentiles(charts):
+    pixels = charts.pixels("fitness")
+    column, outer = charts.where("fitness", 2.5, 3.75)  # between p75 and p90
+    _, inner = charts.where("fitness", 2.5, 1.25)       # between median and p75
+    _, outside = charts.where("fitness", 2.5, 7.5)      # between p90 and best
+    assert _near(pixels[outer, column], plot.COLOURS["band"], 3)
+    assert _near(pixels[inner, column], plot.COLOURS["band_inner"], 3)
+    assert not _near(pixels[outside, column], plot.COLOURS["band"], 3)
+
+
+def test_failed_creatures_do_not_squash_the_chart(capsys, tmp_path):
+    """A failed creature scores -1000; the axis still spans the other values, so best (10) and
+    median (0) stay far apart."""
+    stats = [_stats_row(g, worst=-1000.0 if g % 2 else -10.0) for g in range(1, 5)]
+    run_dir = _make_run(tmp_path / "run", stats)
+    _plot(capsys, run_dir)
+    pixels = _pixels(run_dir / "fitness.png")
+    column = pixels.shape[1] // 2
+    best = _column_rows(pixels, column, plot.COLOURS["best"]).mean()
+    median = _column_rows(pixels, column, plot.COLOURS["median"]).mean()
+    assert median - best > 0.3 * 700
+
+
+def test_a_single_generation_is_plotted_as_points(capsys, tmp_path):
+    run_dir = _make_run(tmp_path / "run", [_stats_row(1)], [(1, 1, 10)])
+    status, _, err = _plot(capsys, run_dir)
+    assert status == 0, err
+    pixels = _pixels(run_dir / "fitness.png")
+    best = _near(pixels, plot.COLOURS["best"], 20)
+    rows, columns = np.nonzero(best[:-80])  # above the legend, which has a dot too
+    assert 9 <= rows.size <= 200                 # a dot, not a line
+    assert np.ptp(rows) <= 12 and np.ptp(columns) <= 12
+
+
+def test_fitness_axis_says_what_the_task_measures():
+    run = plot.RunData(Path("x"), {"task": "jump"}, {}, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
+    assert "highest centre-of-mass rise in metres" in plot._fitness_label(run.task, 700, 100)
+
+
+# --- the species chart ---------------------------------------------------------------------------
+
+def test_species_stack_fills_the_population_at_the_last_generation(charts):
+    """Generation 4: species 2 holds 7 and species 3 holds 3 of 10. A column of pixels there is
+    species 2's colour from the axis up to 7, then species 3's up to the population line."""
+    pixels = charts.pixels("species")
+    column, bottom = charts.where("species", 4.3, 0)
+    _, middle = charts.where("species", 4.3, 7)
+    _, top = charts.where("species", 4.3, 10)
+    line = pixels[top + 2:bottom - 1, column]
+    two = _near(line, plot.species_colour(2), 3)
+    three = _near(line, plot.species_colour(3), 3)
+    assert (two | three).sum() >= len(line) - 2  # at most the boundary between them is blended
+    split = middle - (top + 2)
+    assert three[:split - 1].all() and two[split + 2:].all()
+
+
+def test_species_appear_and_disappear(charts):
+    """Species 1 lives in generations 1..3, species 3 only in 4: each colour only where it lives."""
+    pixels = charts.pixels("species")
+    gen1, _ = charts.where("species", 1, 5)
+    gen4, _ = charts.where("species", 4, 5)
+    one, three = _near(pixels, plot.species_colour(1), 3), _near(pixels, plot.species_colour(3), 3)
+    assert one[:, gen1].sum() > 100 and one[:, gen4].sum() == 0
+    assert three[:, gen4].sum() > 50 and three[:, gen1].sum() == 0
+
+
+def test_a_species_keeps_its_colour_and_neighbours_differ():
+    assert plot.species_colour(7) == plot.species_colour(7)
+    for k in range(1, 60):
+        a, b = np.array(plot.species_colour(k)), np.array(plot.species_colour(k + 1))
+        assert np.abs(a - b).max() > 0.15, k
+
+
+@pytest.mark.parametrize("species", [[(1, 1, 10), (2, 1, 10)], []])
+def test_species_file_lagging_behind_the_stats_is_fine(capsys, tmp_path, species):
+    """The run writes stats.csv, then species.csv: a reader may see one generation more in stats."""
+    run_dir = _make_run(tmp_path / "run", [_stats_row(g) for g in (1, 2, 3)], species)
+    status, _, err = _plot(capsys, run_dir, "--size", "400x300")
+    assert (status, err) == (0, "")
+
+
+# --- a real run ----------------------------------------------------------------------------------
+
+def _tiny_settings() -> RunSettings:
+    worm = resolve_design("worm")
+    return RunSettings(design_name=worm.name, design_text=worm.text, generations=2, population=10,
+                       seconds=1.0, workers=1, seed=2)
+
+
+def test_a_real_tiny_run_is_plotted(capsys, tmp_path):
+    run = Run.create(tmp_path / "run", _tiny_settings(), resolve_design("worm").body)
+    run.evolve()
+    status, _, err = _plot(capsys, tmp_path / "run", "--size", "800x500")
+    assert (status, err) == (0, "")
+    fitness, species = _pixels(tmp_path / "run" / "fitness.png"), _pixels(tmp_path / "run" / "species.png")
+    assert fitness.shape == species.shape == (500, 800, 3)
+    assert _near(fitness, plot.COLOURS["best"], 60).sum() > 300      # a thin line across the chart
+    assert _near(fitness, plot.COLOURS["median"], 20).sum() > 1000   # a bold one
+    first = int(plot.read_run(tmp_path / "run").species_ids[0])
+    assert _near(species, plot.species_colour(first), 3).sum() > 0.3 * 800 * 500
+
+
+def test_a_run_that_has_not_finished_a_generation_says_so(capsys, tmp_path):
+    Run.create(tmp_path / "run", _tiny_settings(), resolve_design("worm").body)
+    message = _refusal(*_plot(capsys, tmp_path / "run"))
+    assert message == f"creatures plot: {tmp_path / 'run'} has no finished generation yet " \
+                      f"(stats.csv holds only its header): nothing to plot"
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+def _refusal(status, out, err) -> str:
+    assert status == 2, (status, out, err)
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("creatures plot: ")
+    return lines[0]
+
+
+def _damage(run_dir, name, line_number, text):
+    lines = (run_dir / name).read_text().splitlines()
+    lines[line_number - 1] = text
+    (run_dir / name).write_text("\n".join(lines) + "\n")
+
+
+def test_a_missing_directory_is_refused(capsys, tmp_path):
+    assert _refusal(*_plot(capsys, tmp_path / "nope")).endswith(f"{tmp_path / 'nope'}: no such directory")
+
+
+def test_a_file_is_not_a_run_directory(capsys, tmp_path):
+    (tmp_path / "file").write_text("x")
+    assert _refusal(*_plot(capsys, tmp_path / "file")).endswith("is not a directory")
+
+
+def test_a_directory_without_stats_is_not_a_run_directory(capsys, run_dir):
+    (run_dir / "stats.csv").unlink()
+    assert _refusal(*_plot(capsys, run_dir)).endswith(f"{run_dir} is not a run directory (no stats.csv)")
+
+
+def test_a_header_only_stats_file_has_nothing_to_plot(capsys, tmp_path):
+    run_dir = _make_run(tmp_path / "run", stats=[], species=[])
+    assert "has no finished generation yet" in _refusal(*_plot(capsys, run_dir))
+
+
+@pytest.mark.parametrize("name, line, text, expected", [
+    ("stats.csv", 3, _stats_row(2, best="abc"), "stats.csv:3: best is 'abc', not a number"),
+    ("stats.csv", 3, _stats_row(2, median="nan"), "stats.csv:3: median is 'nan', not a finite number"),
+    ("stats.csv", 3, "2,1.0,0.5,0.2,0.9", "stats.csv:3: 5 values, but the header names 14"),
+    ("stats.csv", 5, "4,9.5,0.1,0.", "stats.csv:5: 4 values, but the header names 14"),  # cut off mid-line
+    ("stats.csv", 4, _stats_row(2), "stats.csv:4: generation 2 after generation 2"),
+    ("stats.csv", 3, _stats_row("2.5"), "stats.csv:3: generation is '2.5', not a whole number"),
+    ("stats.csv", 1, "generation,mean", "stats.csv:1: the header has no best, p90, p75, median, p25, "
+                                        "p10, worst columns"),
+    ("species.csv", 2, "1,1,x", "species.csv:2: size is 'x', not a whole number"),
+    ("species.csv", 2, "1,1", "species.csv:2: 2 values, but the header names 3"),
+    ("species.csv", 3, "1,1,10", "species.csv:3: species 1 of generation 1 appears twice"),
+    ("species.csv", 2, "1,1,-3", "species.csv:2: generation must be 1 or more, species and size 0 or more"),
+    ("settings.json", 1, '{"design_name": ', "settings.json:2:1: not valid JSON: Expecting value"),
+])
+def test_damaged_files_are_refused_with_file_and_line(capsys, run_dir, name, line, text, expected):
+    _damage(run_dir, name, line, text)
+    message = _refusal(*_plot(capsys, run_dir))
+    assert message == f"creatures plot: {run_dir / expected}"
+    assert not list(run_dir.glob("*.png"))
+
+
+def test_binary_garbage_is_not_a_text_file(capsys, run_dir):
+    (run_dir / "stats.csv").write_bytes(b"\xff\xfe\x00garbage")
+    assert _refusal(*_plot(capsys, run_dir)).endswith("stats.csv: not a text file")
+
+
+@pytest.mark.parametrize("size", ["12x", "big", "1200*700", "100x100", "20000x700", "1200x-7"])
+def test_a_bad_size_is_refused(capsys, run_dir, size):
+    message = _refusal(*_plot(capsys, run_dir, "--size", size))
+    assert "--size must be WIDTHxHEIGHT" in message or "is outside 400x300 .. 10000x10000" in message
+
+
+@pytest.mark.parametrize("dpi", ["abc", "nan", "inf", "5", "5000"])
+def test_a_bad_dpi_is_refused(capsys, run_dir, dpi):
+    message = _refusal(*_plot(capsys, run_dir, "--dpi", dpi))
+    assert "--dpi must be a number" in message or "is outside 10 .. 1000" in message
+
+
+def test_an_out_that_is_a_file_is_refused(capsys, run_dir, tmp_path):
+    (tmp_path / "taken").write_text("x")
+    message = _refusal(*_plot(capsys, run_dir, "--out", tmp_path / "taken"))
+    assert message == f"creatures plot: cannot write to {tmp_path / 'taken'}: not a directory"
+
+
+def test_an_out_below_a_file_is_refused(capsys, run_dir, tmp_path):
+    (tmp_path / "taken").write_text("x")
+    message = _refusal(*_plot(capsys, run_dir, "--out", tmp_path / "taken" / "charts"))
+    assert message == f"creatures plot: cannot write to {tmp_path / 'taken' / 'charts'}: Not a directory"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_an_unwritable_out_is_refused(capsys, run_dir, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    try:
+        message = _refusal(*_plot(capsys, run_dir, "--out", locked))
+    finally:
+        locked.chmod(0o700)
+    assert message == f"creatures plot: cannot write to {locked}: Permission denied"
+    assert list(locked.iterdir()) == []
+
+
+# --- the command's module ------------------------------------------------------------------------
+
+def test_the_module_reads_as_a_subcommand():
+    assert plot.__doc__.strip().splitlines()[0].startswith("Draw a run's fitness")
+    assert "creatures plot" in plot.EXAMPLES
+    parser = argparse.ArgumentParser(prog="creatures plot")
+    plot.add_arguments(parser)
+    args = parser.parse_args(["runs/x"])
+    assert (args.run_dir, args.out, args.size, args.dpi) == ("runs/x", None, "1200x700", None)
+
+
+def test_a_failed_write_is_refused_and_leaves_no_temporary_file(capsys, run_dir, monkeypatch):
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(plot.os, "replace", refuse)
+    message = _refusal(*_plot(capsys, run_dir, "--size", "400x300"))
+    assert message == f"creatures plot: cannot write to {run_dir}: Permission denied"
+    assert sorted(p.name for p in run_dir.iterdir()) == ["settings.json", "species.csv", "stats.csv"]
