@@ -25,6 +25,7 @@ EXAMPLES = """examples:
   creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
   creatures evolve worm --workers 1 --out runs/worm-1
   creatures evolve walker --network recurrent --neat-config my_neat.cfg
+  creatures evolve walker --backend ray --address auto        on a Ray cluster
 """
 
 BAR_WIDTH = 30
@@ -45,8 +46,19 @@ def add_arguments(parser) -> None:
                         help="network kind (default feedforward)")
     parser.add_argument("--neat-config", metavar="FILE", default=None,
                         help="your own neat-python config (its input/output counts and population are set for you)")
+    add_backend_arguments(parser)
     parser.add_argument("--out", metavar="RUN_DIR", default=None,
                         help="run directory (default runs/DESIGN-TASK-DATE-TIME)")
+
+
+def add_backend_arguments(parser, default: str | None = "local") -> None:
+    parser.add_argument("--backend", choices=("local", "ray"), default=default,
+                        help="where generations are evaluated: worker processes here (local, the default) "
+                             "or tasks on a Ray cluster (ray; pip install 'creatures[cluster]'); "
+                             "the results are the same")
+    parser.add_argument("--address", default=None,
+                        help="the Ray cluster: auto (a cluster started on this machine with ray start), "
+                             "HOST:6379, or ray://HOST:10001 (default: start Ray here)")
 
 
 def _fail(message: str) -> int:
@@ -64,6 +76,8 @@ def run(args) -> int:
         return _fail("--seconds must be a positive number")
     if args.generations < 1 or args.population < 2 or args.workers < 0 or args.seed < 0:
         return _fail("need --generations >= 1, --population >= 2, --workers >= 0 and --seed >= 0")
+    if args.address is not None and args.backend != "ray":
+        return _fail("--address is for --backend ray")
     neat_text = None
     if args.neat_config:
         try:
@@ -77,7 +91,8 @@ def run(args) -> int:
         settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
                                terrain=args.terrain, seconds=args.seconds, generations=args.generations,
                                population=args.population, seed=args.seed, workers=args.workers,
-                               network=args.network, neat_config=neat_text)
+                               network=args.network, neat_config=neat_text, backend=args.backend,
+                               address=args.address)
         run_ = Run.create(out, settings, design.body)
     except (ValueError, OSError, KeyError, TypeError) as exc:  # a bad neat config, an unwritable directory
         return _fail(f"cannot start the run: {exc}")
@@ -117,7 +132,12 @@ def drive(run_: Run, out: Path) -> int:
         print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
               f"saved in {out}.\nto go on: creatures resume {shlex.quote(str(out))}", file=sys.stderr)
         return 130
-    except RunError as exc:
+    except (RunError, ImportError, ConnectionError) as exc:  # the last two: the ray backend
+        print(f"creatures: {exc}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:  # a Ray task that failed
+        if settings.backend != "ray":
+            raise
         print(f"creatures: {exc}", file=sys.stderr)
         return 2
     h = run_.history

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evolution.run import Run, RunError
 
-from .evolve import drive
+from .evolve import add_backend_arguments, drive
 
 EXAMPLES = """examples:
   creatures resume runs/walker-run-20261122-101500              finish an interrupted run
@@ -27,6 +27,7 @@ def add_arguments(parser) -> None:
                         help="take the run to this many generations in all (default: the run's own)")
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: the run's own; results do not depend on it)")
+    add_backend_arguments(parser, default=None)
 
 
 def _fail(message: str) -> int:
@@ -53,8 +54,16 @@ def run(args) -> int:
         return _fail("--workers must be 0 or more")
     if target != run_.settings.generations:
         run_.set_generations(target)
+    # not saved: where and on how many workers a run is evaluated changes no result
     if args.workers is not None:
-        run_.settings.workers = args.workers  # not saved: the worker count changes no result
+        run_.settings.workers = args.workers
+    if args.backend is not None:
+        run_.settings.backend = args.backend
+        run_.settings.address = args.address
+    elif args.address is not None:
+        run_.settings.address = args.address
+    if run_.settings.address is not None and run_.settings.backend != "ray":
+        return _fail("--address is for --backend ray")
     s = run_.settings
     print(f"resuming {s.design_name} ({s.task}, seed {s.seed}) in {out} after generation {done}: "
           f"{target - done} generations to go, to {target}")

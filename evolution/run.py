@@ -43,7 +43,7 @@ import neat
 import physics
 
 from . import checkpoint
-from .evaluator import Evaluator
+from .evaluator import BACKENDS, make_evaluator
 from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_config_text
 from .rollout import Episode
 from .tasks import TASKS, Task
@@ -91,6 +91,8 @@ class RunSettings:
     workers: int = 0          # 0: one per core
     network: str = "feedforward"
     clock_hz: float = 1.0
+    backend: str = "local"    # where generations are evaluated: "local" processes or "ray"
+    address: str | None = None  # the Ray cluster's address (None: a Ray started here)
     sim: dict = field(default_factory=lambda: physics.SimParams().to_dict())
     neat_config: str | None = None  # the user's own neat config text, if any
 
@@ -103,6 +105,10 @@ class RunSettings:
             raise ValueError("need 0 < seconds < 1e6, generations >= 1 and population >= 2")
         if self.seed < 0:
             raise ValueError("the seed must be 0 or more")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r} (choose from {', '.join(BACKENDS)})")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError("an address is for the ray backend")
         self.task_spec()  # a clear error now for an unknown terrain
 
     def task_spec(self) -> Task:
@@ -150,6 +156,17 @@ def _with_sizes(text: str, n_inputs: int, n_outputs: int, population: int) -> st
             line = f"pop_size = {population}"
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+@contextmanager
+def _random_untouched():
+    """Python's and numpy's global generators as they were, whatever the block draws from them."""
+    python, numpy_ = random.getstate(), np.random.get_state()
+    try:
+        yield
+    finally:
+        random.setstate(python)
+        np.random.set_state(numpy_)
 
 
 class Run:
@@ -235,26 +252,29 @@ class Run:
         s = self.settings
         # Checkpoints are encoded and written by a thread while the next generation is
         # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms.
-        with self._lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer:
+        with self._lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
+                make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
+                               backend=s.backend, address=s.address) as evaluator:
             self._writer = writer
-            population = self._start()
-            with Evaluator(self.episode, self.neat_text, s.network, s.workers or None) as evaluator:
-                def evaluate(genomes, config):
-                    dicts = [genome_to_dict(g) for _, g in genomes]
-                    result = evaluator.evaluate(dicts, on_progress)
-                    for (_, g), f in zip(genomes, result.fitness):
-                        g.fitness = float(f)
-                    self._wait_for_checkpoint()  # the files of this generation come after it
-                    stats = self._record(population, genomes, result)
-                    if on_generation is not None:
-                        on_generation(stats)
+            population = self._start()  # seeds or restores the random generators: after Ray's start
 
-                while population.generation < s.generations:
-                    before = population.generation
-                    population.run(evaluate, 1)
-                    if population.generation == before:  # a user's neat config hit its fitness threshold
-                        break
-                    self._checkpoint(population)
+            def evaluate(genomes, config):
+                dicts = [genome_to_dict(g) for _, g in genomes]
+                with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
+                    result = evaluator.evaluate(dicts, on_progress)
+                for (_, g), f in zip(genomes, result.fitness):
+                    g.fitness = float(f)
+                self._wait_for_checkpoint()  # the files of this generation come after it
+                stats = self._record(population, genomes, result)
+                if on_generation is not None:
+                    on_generation(stats)
+
+            while population.generation < s.generations:
+                before = population.generation
+                population.run(evaluate, 1)
+                if population.generation == before:  # a user's neat config hit its fitness threshold
+                    break
+                self._checkpoint(population)
             self._wait_for_checkpoint()
             self._writer = None
         return population.best_genome

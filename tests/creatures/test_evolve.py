@@ -3,6 +3,7 @@ and one-line refusals (exit 2, never a traceback) for what cannot run."""
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -159,3 +160,20 @@ def test_help_shows_examples(run_creatures):
     for option in ("--task", "--terrain", "--seconds", "--generations", "--population", "--seed",
                    "--workers", "--network", "--neat-config", "--out"):
         assert option in r.stdout
+
+
+def test_ray_backend_from_the_command_line_gives_the_local_run(tiny, run_creatures, tmp_path):
+    pytest.importorskip("ray", reason="the ray backend needs Ray: pip install 'creatures[cluster]'")
+    out, _ = tiny
+    r = run_creatures("evolve", "walker", *TINY, "--backend", "ray", "--out", tmp_path / "ray")
+    assert r.returncode == 0, r.stderr
+    mine, theirs = _files(tmp_path / "ray"), _files(out)
+    assert json.loads(mine.pop("settings.json"))["backend"] == "ray"
+    theirs.pop("settings.json")
+    assert mine == theirs
+
+
+def test_address_without_the_ray_backend_is_refused(run_creatures, tmp_path):
+    r = run_creatures("evolve", "walker", *TINY, "--address", "auto", "--out", tmp_path / "run")
+    assert _one_line_refusal(r) == "creatures evolve: --address is for --backend ray"
+    assert not (tmp_path / "run").exists()
