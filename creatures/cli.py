@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, bench, designs_cmd, evolve, export, replay, resume, simulate, validate
+from . import (__version__, bench, designs_cmd, evolve, export, plot, preview, record, replay, resume,
+               simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -18,8 +19,12 @@ COMMANDS = [
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("evolve", evolve, "evolve brains for a creature on a task"),
     ("resume", resume, "go on with a stopped run, exactly where it stopped"),
+    ("plot", plot, "draw a run's fitness and species charts"),
     ("export", export, "write a run's champion to a shareable file"),
     ("replay", replay, "re-simulate a champion file and check its fitness"),
+    ("watch", watch, "watch champions race in a window"),
+    ("preview", preview, "preview a design live, reloading it when saved"),
+    ("record", record, "record champions to a GIF or MP4, offscreen"),
     ("bench", bench, "measure the engine against pymunk, side by side"),
 ]
 

@@ -53,6 +53,10 @@ def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **ext
                          joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)
 
 
+def _fitness_label(task: str) -> str:
+    return describe_fitness(task).removeprefix("fitness is ")
+
+
 def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label) -> Scene:
     return Scene(terrain_x=terrain.xs.copy(), terrain_y=terrain.ys.copy(), creatures=creatures,
                  dt=dt, duration=duration, title=title, fitness_label=fitness_label)
@@ -90,7 +94,7 @@ class Race:
                  if len(champions) == 1 else
                  f"race of {len(champions)} - {'/'.join(tasks)} on {first.task.terrain_kind}")
         self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
-                                    title, describe_fitness(first.task.name))
+                                    title, _fitness_label(first.task.name))
         self.message = None
 
     def reset(self) -> None:
@@ -194,7 +198,7 @@ class RunFollower:
                      physics.SimParams.from_dict(settings.sim), settings.clock_hz)
         self.scene = _terrain_scene(ep.task.make_terrain(), [], ep.sim.dt, ep.seconds,
                                     f"{settings.design_name} - {settings.task}: waiting",
-                                    describe_fitness(settings.task))
+                                    _fitness_label(settings.task))
         self.message = f"waiting for the first generation of {self.run_dir}"
 
     def poll(self) -> bool:
@@ -287,7 +291,7 @@ class Preview:
         shape = creature_shape(self.run.model, design.name, {"design": design.name, "task": "preview"})
         self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
                                     f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
-                                    describe_fitness("run"))
+                                    _fitness_label("run"))
         self.message = None
         return True
 

@@ -1,0 +1,73 @@
+"""Watch champions race in a window, replayed with the very stepping code that scored them.
+
+With no argument it plays a champion shipped in ``saves/``. Several files race side by side on
+one terrain, as ghosts that do not collide. Press H in the window for the controls.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from evolution.champion import ChampionError
+
+EXAMPLES = """examples:
+  creatures watch                                  a shipped champion (saves/walker-run.json)
+  creatures watch saves/walker-run.json my-walker.json     race two champions
+  creatures watch runs/walker-run-20261122-101500  the best champion of a run
+  creatures watch runs/walker-run-20261122-101500 --follow   each new generation's champion, live
+"""
+
+#: what ``creatures watch`` plays with no argument
+DEFAULT_SAVE = "walker-run.json"
+SAVES_DIR = Path(__file__).resolve().parents[1] / "saves"
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1280x720`` -> (1280, 720); ValueError with a readable reason otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must look like 1280x720, not {text!r}") from None
+    if not (64 <= w <= 7680 and 64 <= h <= 4320):
+        raise ValueError(f"--size {text}: width and height must be 64 to 7680 x 4320 pixels")
+    return w, h
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("targets", nargs="*", metavar="FILE_OR_RUN_DIR",
+                        help=f"champion files or run directories (default: saves/{DEFAULT_SAVE})")
+    parser.add_argument("--follow", action="store_true",
+                        help="follow a running evolution: each finished generation's champion starts")
+    parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
+
+
+def default_targets() -> list[str]:
+    path = SAVES_DIR / DEFAULT_SAVE
+    if not path.exists():
+        raise ChampionError(f"no champion given, and the shipped one ({path}) is missing")
+    return [str(path)]
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("ARCADE_HEADLESS"))
+
+
+def run(args) -> int:
+    try:
+        size = parse_size(args.size)
+        from .show import load_sources
+        source = load_sources(args.targets or default_targets(), follow=args.follow)
+    except (ValueError, ChampionError) as exc:
+        print(f"creatures watch: {exc}", file=sys.stderr)
+        return 2
+    if not has_display():
+        print("creatures watch: no display to open a window on (DISPLAY is not set); run it on a "
+              "desktop or under xvfb-run, or make a GIF with: creatures record FILE --out NAME.gif",
+              file=sys.stderr)
+        return 2
+    from render.viewer import watch
+    watch(source, size=size, title=f"creatures - {source.scene.title}")
+    return 0

@@ -1,0 +1,1065 @@
+"""The arcade viewer: plays a :class:`~render.scene.Source` in a window.
+
+Run it through the ``creatures`` commands (``creatures watch ...``), or from Python::
+
+    from render import watch
+    watch(source)                      # opens a 1280x720 window, runs until closed
+
+:class:`Viewer` is an ``arcade.View``. Physics runs at the fixed rate of the scene: each frame
+adds ``delta_time * speed`` to an accumulator and calls ``source.step()`` once per ``scene.dt``
+in it (at most ``max_lag`` seconds of steps per frame, the rest dropped, so a slow frame cannot
+spiral); the frame's delta time never reaches physics. Drawing interpolates the spheres between
+the last two steps. Everything is drawn in batches: the terrain, its markers, and all bones and
+muscles as instanced segments (``render/_gl.py``), the spheres as one ``SpriteList``, the text as
+pyglet batches. World units are metres (``Camera2D`` with ``zoom`` in pixels per metre); the HUD
+and panels are drawn in screen pixels.
+
+Keys are listed in :data:`KEYS` (the help overlay, H, shows them).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from fractions import Fraction
+
+from ._display import prefer_headless
+
+prefer_headless()
+
+import arcade  # noqa: E402
+import numpy as np  # noqa: E402
+import pyglet  # noqa: E402
+from arcade.camera import Camera2D  # noqa: E402
+from arcade.types import LBWH  # noqa: E402
+from PIL import Image, ImageDraw  # noqa: E402
+
+from ._gl import Segments, Triangles, VERTEX, rects  # noqa: E402
+
+__all__ = ["Viewer", "watch", "KEYS", "SPEEDS"]
+
+# look ---------------------------------------------------------------------------------------------
+SKY = (206, 228, 243)
+GROUND = (133, 163, 104)
+GROUND_EDGE = (72, 104, 58)
+TICK = (46, 66, 38)
+TICK_LABEL = (34, 50, 28, 255)
+BONE_RIGID = (52, 52, 62)
+BONE_SOFT = (150, 150, 162)
+MUSCLE_CONTRACTED = np.array([40, 95, 235], dtype=np.float64)
+MUSCLE_REST = np.array([150, 150, 150], dtype=np.float64)
+MUSCLE_EXTENDED = np.array([228, 52, 40], dtype=np.float64)
+SPHERE = (240, 168, 56)              # a creature alone
+GHOST_ALPHA = 150                    # racing creatures are translucent
+CONTACT = (255, 228, 0)
+TEXT = (22, 26, 34, 255)
+HUD_BACK = (255, 255, 255, 170)
+PANEL_BACK = (24, 28, 36, 225)
+PANEL_TEXT = (232, 236, 244, 255)
+MESSAGE_BACK = (60, 16, 16, 235)
+MESSAGE_TEXT = (255, 236, 230, 255)
+EDGE_POSITIVE = (236, 110, 40, 200)
+EDGE_NEGATIVE = (60, 130, 240, 200)
+FONT = ("DejaVu Sans", "Arial", "Helvetica")
+MONO = ("DejaVu Sans Mono", "Courier New", "Courier")
+
+# behaviour ----------------------------------------------------------------------------------------
+#: playback speeds the speed keys move between
+SPEEDS = (0.25, 16.0)
+#: metres from the bottom to the top of the view at the default zoom: a 1.5 m walker fills a quarter
+DEFAULT_VIEW_HEIGHT = 6.0
+ZOOM_RANGE = (2.0, 4000.0)           # pixels per metre
+FOLLOW_RATE = 4.0                    # 1/s: the camera closes 1 - exp(-rate t) of its gap to the leader
+PAN_SPEED = 0.8                      # view widths per second with an arrow key held
+MAX_HUD_CREATURES = 12               # creature lines in the HUD before "... and N more"
+
+#: (keys, what they do): the help overlay, and the README's table
+KEYS = (
+    ("SPACE", "pause / resume"),
+    (".", "one step (pauses)"),
+    ("] / [", "faster / slower (1/4x to 16x)"),
+    ("R", "restart"),
+    ("F", "follow the leader / free camera"),
+    ("arrows, drag", "pan (frees the camera)"),
+    ("wheel, + / -", "zoom in / out"),
+    ("0", "default zoom"),
+    ("N", "brain panel"),
+    ("S", "sensors: contacts, joint angles"),
+    ("TAB", "next creature for the panels (SHIFT: back)"),
+    ("H", "this help"),
+    ("ESC / Q", "close the help / quit"),
+)
+
+
+def speed_text(speed: float) -> str:
+    """``1/4x``, ``1x``, ``16x``."""
+    f = Fraction(speed).limit_denominator(64)
+    return f"{f.numerator}x" if f.denominator == 1 else f"{f.numerator}/{f.denominator}x"
+
+
+def creature_colors(n: int) -> list[tuple[int, int, int, int]]:
+    """One sphere colour per creature: the warm default alone, else evenly spaced hues, translucent."""
+    if n == 1:
+        return [SPHERE + (255,)]
+    out = []
+    for i in range(n):
+        r, g, b = colorsys.hsv_to_rgb((0.08 + i / n) % 1.0, 0.72, 0.92)
+        out.append((int(r * 255), int(g * 255), int(b * 255), GHOST_ALPHA))
+    return out
+
+
+def label_color(color) -> tuple[int, int, int, int]:
+    """A darker, opaque version of a creature's colour, readable on the sky and on panels' white."""
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255.0 for c in color[:3]))
+    r, g, b = colorsys.hsv_to_rgb(h, min(1.0, s + 0.2), 0.42)
+    return int(r * 255), int(g * 255), int(b * 255), 255
+
+
+def _lighter(color) -> tuple[int, int, int]:
+    """A pale version of a creature's colour (its springy bones in a race)."""
+    return tuple(int(c + (255 - c) * 0.45) for c in color[:3])
+
+
+def muscle_colors(contraction: np.ndarray) -> np.ndarray:
+    """Blue when contracted (-1), grey at rest (0), red when extended (+1); shape (M, 3) bytes."""
+    c = np.clip(np.nan_to_num(np.asarray(contraction, dtype=np.float64)), -1.0, 1.0)[:, None]
+    out = np.where(c < 0.0, MUSCLE_REST + (MUSCLE_CONTRACTED - MUSCLE_REST) * -c,
+                   MUSCLE_REST + (MUSCLE_EXTENDED - MUSCLE_REST) * c)
+    return out.astype(np.uint8)
+
+
+def value_colors(values: np.ndarray) -> np.ndarray:
+    """Brain node colours: blue for -1, light grey for 0, orange for +1; shape (N, 3) bytes."""
+    v = np.clip(np.nan_to_num(np.asarray(values, dtype=np.float64)), -1.0, 1.0)[:, None]
+    mid = np.array([205.0, 205.0, 210.0])
+    neg = np.array([50.0, 120.0, 245.0])
+    pos = np.array([245.0, 130.0, 30.0])
+    return np.where(v < 0.0, mid + (neg - mid) * -v, mid + (pos - mid) * v).astype(np.uint8)
+
+
+def _disc_texture(name: str) -> arcade.Texture:
+    """A white disc with a darker rim (tinted by each sprite's colour), antialiased by drawing at
+    4x and shrinking."""
+    n, big = 128, 512
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.ellipse((0, 0, big - 1, big - 1), fill=(150, 150, 150, 255))
+    rim = int(big * 0.09)
+    d.ellipse((rim, rim, big - 1 - rim, big - 1 - rim), fill=(255, 255, 255, 255))
+    im = im.resize((n, n), Image.Resampling.LANCZOS)
+    return arcade.Texture(im, hash=f"creatures-{name}")
+
+
+class _TextPool:
+    """Text objects of one style in one batch, created as needed and reused; the ones past the
+    count in use are hidden."""
+
+    def __init__(self, batch, **style):
+        self.batch = batch
+        self.style = style
+        self.items: list[arcade.Text] = []
+        self.used = 0
+
+    def get(self, i: int) -> arcade.Text:
+        while len(self.items) <= i:
+            self.items.append(arcade.Text("", 0, 0, batch=self.batch, **self.style))
+        t = self.items[i]
+        if not t.visible:
+            t.visible = True
+        self.used = max(self.used, i + 1)
+        return t
+
+    def finish(self, n: int) -> None:
+        """Hide every text from ``n`` on."""
+        for t in self.items[n:self.used]:
+            if t.visible:
+                t.visible = False
+        self.used = n
+
+
+class Viewer(arcade.View):
+    """Plays a source: steps it at its fixed rate, draws the scene, the HUD and the panels.
+
+    Parameters
+    ----------
+    source : Source
+        What to play (``render.scene.Source``).
+    size : (int, int), optional
+        Drawing size in pixels; defaults to the window's (and follows it when it is resized).
+    speed : float
+        Playback speed (1 is real time); the speed keys move it by factors of 2 within
+        :data:`SPEEDS`.
+    follow : bool
+        The camera follows ``frame.leader``; otherwise it stays where it is put.
+    zoom : float, optional
+        Pixels per metre; by default :data:`DEFAULT_VIEW_HEIGHT` metres fill the height.
+    interpolate : bool
+        Draw the spheres between the last two steps (smooth slow motion).
+    show_help, show_brain, show_sensors : bool
+        Overlays shown at the start (H, N, S toggle them).
+    poll_interval : float or None
+        Seconds of wall time between calls to ``source.poll()``; None never polls.
+    max_lag : float or None
+        At most this many seconds of playback (times the speed) are stepped per update; the
+        excess is dropped. None: no limit (the recorder's offscreen frames).
+    close_on_quit : bool
+        ESC / Q close the window (otherwise they only set :attr:`quit_requested`).
+    hint : bool
+        Show "H: help" in the bottom left corner.
+    camera : (float, float), optional
+        Where the view is centred at the start (m); by default on the leader.
+    text_budget : int or None
+        At most this many HUD numbers are laid out again per frame (they take turns, so each
+        is refreshed several times a second); None: all, every frame (the recorder).
+    window : arcade.Window, optional
+        Defaults to the current window.
+
+    Attributes
+    ----------
+    paused, speed, follow, show_help, show_brain, show_sensors, selected, zoom
+        The state the keys change (``selected`` is the creature the panels show).
+    camera_position : (float, float)
+        World point (m) at the centre of the view.
+    frame : Frame
+        The source's frame being shown.
+    hud_lines : list of str
+        The HUD's text, line by line, as drawn.
+    hud_fitness : list of (str, str)
+        Per creature, the fitness so far and the recorded fitness as the HUD writes them.
+    status : str
+        ``PAUSED``, ``DONE`` or empty.
+    """
+
+    def __init__(self, source, *, size=None, speed: float = 1.0, follow: bool = True, zoom=None,
+                 interpolate: bool = True, show_help: bool = False, show_brain: bool = False,
+                 show_sensors: bool = False, poll_interval=0.5, max_lag=0.1,
+                 close_on_quit: bool = True, hint: bool = True, camera=None, text_budget=4,
+                 window=None):
+        super().__init__(window)
+        if not (isinstance(speed, (int, float)) and 0.0 < speed <= 1024.0):
+            raise ValueError(f"speed must be a positive number, not {speed!r}")
+        self.source = source
+        self.draw_size = tuple(int(v) for v in (size or self.window.get_framebuffer_size()))
+        self._fixed_size = size is not None
+        self.speed = float(speed)
+        self.follow = bool(follow)
+        self.interpolate = bool(interpolate)
+        self.show_help = bool(show_help)
+        self.show_brain = bool(show_brain)
+        self.show_sensors = bool(show_sensors)
+        self.poll_interval = poll_interval
+        self.max_lag = max_lag
+        self.close_on_quit = close_on_quit
+        self.hint = bool(hint)
+        self.text_budget = text_budget
+        self._text_turn = 0
+        self.paused = False
+        self.quit_requested = False
+        self.selected = 0
+        self._zoom_set = zoom
+        self.zoom = float(zoom) if zoom else self.default_zoom()
+        self.camera_position = (0.0, 0.0)
+        self._camera_start = None if camera is None else (float(camera[0]), float(camera[1]))
+        self.hud_lines: list[str] = []
+        self.hud_fitness: list[tuple[str, str]] = []
+        self._acc = 0.0            # steps owed (fractional)
+        self._poll_clock = 0.0
+        self._held: set[int] = set()
+        self._scene_version = 0
+        self._brain_key = None
+
+        ctx = self.window.ctx
+        self.ctx = ctx
+        self._world_camera = Camera2D(viewport=LBWH(0, 0, *self.draw_size), window=self.window)
+        self._screen_camera = Camera2D(viewport=LBWH(0, 0, *self.draw_size), window=self.window)
+        self._disc = _disc_texture("disc")
+        self._ground = Triangles(ctx, strip=True)
+        self._ground_edge = Segments(ctx)
+        self._ticks = Segments(ctx)
+        self._bones = Segments(ctx)
+        self._edges = Segments(ctx)
+        self._boxes = {k: Triangles(ctx) for k in ("hud", "panel", "help", "message")}
+        self._brain_nodes: list = []
+        # text, by layer
+        self._world_batch = pyglet.graphics.Batch()
+        self._hud_batch = pyglet.graphics.Batch()
+        self._panel_batch = pyglet.graphics.Batch()
+        self._help_batch = pyglet.graphics.Batch()
+        self._message_batch = pyglet.graphics.Batch()
+        self._tick_labels = _TextPool(self._world_batch, color=TICK_LABEL, font_size=10,
+                                      font_name=FONT, anchor_x="center", anchor_y="top")
+        self._angle_labels = _TextPool(self._world_batch, color=TEXT, font_size=9, font_name=FONT,
+                                       anchor_x="left", anchor_y="bottom")
+        hud = dict(color=TEXT, font_size=11, font_name=FONT, anchor_y="top", batch=self._hud_batch)
+        self._hud_title_text = arcade.Text("", 0, 0, bold=True, **{**hud, "font_size": 13})
+        self._hud_header_text = arcade.Text("", 0, 0, **{**hud, "font_size": 10})
+        self._hud_more_text = arcade.Text("", 0, 0, **hud)
+        self._hud_columns = [arcade.Text(name, 0, 0, anchor_x="right", **{**hud, "font_size": 9})
+                             for name in ("now", "recorded")]
+        self._hud_time_text = arcade.Text("", 0, 0, **hud)
+        hud.pop("batch")
+        self._hud_names = _TextPool(self._hud_batch, **hud)
+        self._hud_nows = _TextPool(self._hud_batch, anchor_x="right", **hud)
+        self._hud_recs = _TextPool(self._hud_batch, anchor_x="right", **hud)
+        self._status_text = arcade.Text("", 0, 0, (190, 30, 30, 255), 22, font_name=FONT, bold=True,
+                                        anchor_x="center", anchor_y="top", batch=self._hud_batch)
+        self._hint_text = arcade.Text("H: help", 8, 6, (22, 26, 34, 200), 9, font_name=FONT,
+                                      batch=self._hud_batch)
+        self._panel_texts = _TextPool(self._panel_batch, color=PANEL_TEXT, font_size=8,
+                                      font_name=FONT, anchor_y="center")
+        self._panel_title = arcade.Text("", 0, 0, PANEL_TEXT, 11, font_name=FONT, bold=True,
+                                        anchor_y="top", batch=self._panel_batch)
+        self._help_texts = self._make_help()
+        self._message_text = arcade.Text("", 0, 0, MESSAGE_TEXT, 12, font_name=MONO,
+                                         multiline=True, width=800, anchor_y="top",
+                                         batch=self._message_batch)
+        self._message = None
+        self.load_scene()
+
+    # scene -------------------------------------------------------------------------------------
+    def load_scene(self) -> None:
+        """(Re)read ``source.scene`` and ``source.frame()``: rebuild sprites, labels, terrain."""
+        scene = self.source.scene
+        if not scene.dt > 0.0:
+            raise ValueError(f"the scene's dt must be positive, not {scene.dt!r}")
+        self.scene = scene
+        self._scene_version += 1
+        self._brain_key = None
+        shapes = list(scene.creatures)
+        n = len(shapes)
+        self.selected = min(self.selected, max(n - 1, 0))
+        self.colors = creature_colors(n) if n else []
+        # topology of all creatures, spheres numbered one after the other
+        offsets = np.cumsum([0] + [len(s.radius) for s in shapes])
+        self._sphere_offset = offsets
+        self._radius = (np.concatenate([np.asarray(s.radius, np.float64) for s in shapes]) if n
+                        else np.zeros(0))
+        a, b, kind, muscle_index, owner = [], [], [], [], []
+        m0 = 0
+        for i, s in enumerate(shapes):
+            E = len(s.bone_a)
+            k = np.where(np.asarray(s.rigid, bool).reshape(E), 0, 1) if E else np.zeros(0, int)
+            mi = np.full(E, -1)
+            mb = np.asarray(s.muscle_bone, np.int64).reshape(-1)
+            k[mb] = 2
+            mi[mb] = m0 + np.arange(mb.size)
+            m0 += mb.size
+            a.append(np.asarray(s.bone_a, np.int64) + offsets[i])
+            b.append(np.asarray(s.bone_b, np.int64) + offsets[i])
+            kind.append(k)
+            muscle_index.append(mi)
+            owner.append(np.full(E, i))
+        cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
+        self._bone_a, self._bone_b = cat(a, np.int64), cat(b, np.int64)
+        self._bone_kind, self._muscle_index = cat(kind, np.int64), cat(muscle_index, np.int64)
+        owner = cat(owner, np.int64)
+        alpha = np.array([c[3] for c in self.colors], dtype=np.uint8)
+        if n > 1:   # a race: each creature's skeleton in its own hue
+            base = np.array([[label_color(c)[:3], _lighter(c), MUSCLE_REST] for c in self.colors], np.uint8)
+        else:
+            base = np.array([[BONE_RIGID, BONE_SOFT, MUSCLE_REST]], np.uint8)
+        self._bone_rgba = np.zeros((self._bone_a.size, 4), np.uint8)
+        self._bone_rgba[:, :3] = base[owner if n > 1 else 0, self._bone_kind]
+        self._bone_rgba[:, 3] = alpha[owner] if owner.size else 0
+        self._is_muscle = self._bone_kind == 2
+        # spheres: one sprite each, and behind each a larger yellow disc shown when it touches the
+        # ground with the sensors on; all in one SpriteList, so one draw call (each SpriteList
+        # draw costs ~1 ms on llvmpipe whatever its size), halos first so spheres cover them
+        self._sprites, self._rings = [], []
+        for i, s in enumerate(shapes):
+            for r in np.asarray(s.radius, np.float64):
+                sp = arcade.Sprite(self._disc)
+                sp.width = sp.height = 2.0 * float(r)
+                sp.color = self.colors[i]
+                self._sprites.append(sp)
+                ring = arcade.Sprite(self._disc)
+                ring.width = ring.height = 3.0 * float(r)
+                ring.color = CONTACT + (255,)
+                ring.visible = False
+                self._rings.append(ring)
+        self._sphere_list = arcade.SpriteList(capacity=max(2 * len(self._sprites), 1))
+        self._sphere_list.extend(self._rings)
+        self._sphere_list.extend(self._sprites)
+        for t in getattr(self, "_labels", []):      # the previous scene's
+            t.visible = False
+            t.batch = None
+        self._labels = [arcade.Text(s.label or f"creature {i}", 0, 0, label_color(self.colors[i]), 10,
+                                    font_name=FONT, anchor_x="center", anchor_y="bottom",
+                                    batch=self._world_batch)
+                        for i, s in enumerate(shapes)]
+        self._build_terrain(np.asarray(scene.terrain_x, np.float64), np.asarray(scene.terrain_y, np.float64))
+        self._acc = 0.0
+        self._prev_pos = None
+        self._set_frame(self.source.frame())
+        first = self._scene_version == 1
+        if first and self._camera_start is not None:
+            self.camera_position = self._camera_start
+        else:
+            self.snap_camera(force=first)        # a reloaded scene keeps a free camera where it is
+
+    def _build_terrain(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        """The ground below the polyline as a triangle strip, its edge as segments, both extended
+        flat far beyond the ends (the engine's ground is flat there too)."""
+        if xs.size == 0:
+            xs, ys = np.array([0.0]), np.array([0.0])
+        far = 1e5
+        x = np.concatenate([[xs[0] - far], xs, [xs[-1] + far]])
+        y = np.concatenate([[ys[0]], ys, [ys[-1]]])
+        self._terrain_x, self._terrain_y = x, y
+        bottom = y.min() - far
+        v = np.zeros(2 * x.size, dtype=VERTEX)
+        v["pos"][0::2, 0] = x
+        v["pos"][0::2, 1] = y
+        v["pos"][1::2, 0] = x
+        v["pos"][1::2, 1] = bottom
+        v["color"] = GROUND + (255,)
+        self._ground.set(v)
+        seg = self._ground_edge.reserve(x.size - 1)
+        seg["seg"] = np.stack([x[:-1], y[:-1], x[1:], y[1:]], axis=1)
+        seg["color"] = GROUND_EDGE + (255,)
+        seg["width"] = 3.0
+        self._ground_edge.upload()
+
+    # frames and stepping -----------------------------------------------------------------------
+    def _positions(self, frame) -> np.ndarray:
+        if not frame.creatures:
+            return np.zeros((0, 2))
+        return np.concatenate([np.asarray(c.pos, np.float64).reshape(-1, 2) for c in frame.creatures])
+
+    def _set_frame(self, frame) -> None:
+        self.frame = frame
+        self._pos = self._positions(frame)
+        self._update_hud()
+
+    def advance(self, seconds: float, cap: int | None = None) -> int:
+        """Add ``seconds`` of playback (already times the speed) and take the whole steps of
+        ``scene.dt`` it makes, at most ``cap`` (the excess is dropped). Returns the steps taken."""
+        self._acc += seconds / self.scene.dt
+        n = int(math.floor(self._acc + 1e-9))
+        if n <= 0:
+            return 0
+        self._acc = max(self._acc - n, 0.0)
+        if cap is not None:
+            n = min(n, cap)
+        if self.frame.done:
+            self._acc = 0.0
+            return 0
+        prev = self._pos
+        for k in range(n):
+            if self.interpolate and n > 1 and k == n - 1:
+                prev = self._positions(self.source.frame())
+            self.source.step()
+        self._prev_pos = prev
+        self._set_frame(self.source.frame())
+        if self.frame.done:
+            self._acc = 0.0
+        return n
+
+    def step_once(self) -> None:
+        """Pause, and take exactly one step."""
+        self.paused = True
+        self._acc = 0.0
+        if not self.frame.done:
+            self.source.step()
+            self._prev_pos = None
+            self._set_frame(self.source.frame())
+
+    def restart(self) -> None:
+        """Back to the start of the episode (``source.reset()``)."""
+        self.source.reset()
+        self._acc = 0.0
+        self._prev_pos = None
+        self._set_frame(self.source.frame())
+        if self.follow:
+            self.snap_camera()
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = float(min(SPEEDS[1], max(SPEEDS[0], speed)))
+
+    def on_update(self, delta_time: float) -> None:
+        if self.poll_interval is not None:
+            self._poll_clock += delta_time
+            if self._poll_clock >= self.poll_interval:
+                self._poll_clock = 0.0
+                if self.source.poll():
+                    self.load_scene()
+        if not self.paused and not self.frame.done:
+            cap = None
+            if self.max_lag is not None:
+                cap = max(1, math.ceil(self.max_lag * self.speed / self.scene.dt))
+            self.advance(delta_time * self.speed, cap)
+        self._pan(delta_time)
+        self._update_camera(delta_time)
+
+    # camera ------------------------------------------------------------------------------------
+    def default_zoom(self) -> float:
+        return self.draw_size[1] / DEFAULT_VIEW_HEIGHT
+
+    def _drawn_positions(self) -> np.ndarray:
+        if (self.interpolate and not self.paused and not self.frame.done and self._prev_pos is not None
+                and self._prev_pos.shape == self._pos.shape):
+            alpha = min(max(self._acc, 0.0), 1.0)
+            return self._prev_pos + (self._pos - self._prev_pos) * alpha
+        return self._pos
+
+    def _follow_target(self) -> tuple[float, float] | None:
+        n = len(self.scene.creatures)
+        if n == 0 or self._pos.shape[0] == 0:
+            return None
+        i = min(max(int(self.frame.leader), 0), n - 1)
+        p = self._drawn_positions()[self._sphere_offset[i]:self._sphere_offset[i + 1]]
+        if p.shape[0] == 0 or not np.all(np.isfinite(p)):
+            return None
+        cx = 0.5 * (p[:, 0].min() + p[:, 0].max())
+        cy = 0.5 * (p[:, 1].min() + p[:, 1].max())
+        return cx, cy + 0.1 * self.draw_size[1] / self.zoom   # the creature a little below the middle
+
+    def snap_camera(self, force: bool = False) -> None:
+        """Put the camera on the leader at once (when following, or with ``force``)."""
+        target = self._follow_target()
+        if (self.follow or force) and target is not None:
+            self.camera_position = target
+
+    def _update_camera(self, delta_time: float) -> None:
+        if not self.follow:
+            return
+        target = self._follow_target()
+        if target is None:
+            return
+        k = 1.0 - math.exp(-FOLLOW_RATE * max(delta_time, 0.0))
+        x, y = self.camera_position
+        self.camera_position = (x + (target[0] - x) * k, y + (target[1] - y) * k)
+
+    def _pan(self, delta_time: float) -> None:
+        if not self._held:
+            return
+        k = arcade.key
+        step = PAN_SPEED * self.draw_size[0] / self.zoom * delta_time
+        dx = (k.RIGHT in self._held) - (k.LEFT in self._held)
+        dy = (k.UP in self._held) - (k.DOWN in self._held)
+        x, y = self.camera_position
+        self.camera_position = (x + dx * step, y + dy * step)
+
+    def zoom_by(self, factor: float, about=None) -> None:
+        """Zoom by ``factor``, keeping the world point under screen point ``about`` in place."""
+        old = self.zoom
+        self.zoom = float(min(ZOOM_RANGE[1], max(ZOOM_RANGE[0], old * factor)))
+        if about is not None and not self.follow:
+            wx, wy = self.screen_to_world(*about, zoom=old)
+            w, h = self.draw_size
+            self.camera_position = (wx - (about[0] - w / 2) / self.zoom, wy - (about[1] - h / 2) / self.zoom)
+
+    def world_to_screen(self, x, y):
+        """Screen pixel (from the bottom left) of world point ``(x, y)`` (m); arrays work too."""
+        cx, cy = self.camera_position
+        w, h = self.draw_size
+        return (np.asarray(x) - cx) * self.zoom + w / 2, (np.asarray(y) - cy) * self.zoom + h / 2
+
+    def screen_to_world(self, sx, sy, zoom=None):
+        z = zoom or self.zoom
+        cx, cy = self.camera_position
+        w, h = self.draw_size
+        return (sx - w / 2) / z + cx, (sy - h / 2) / z + cy
+
+    def resize(self, size) -> None:
+        """Draw at a new size (pixels); the zoom keeps the same metres in the height unless set."""
+        old_default = self.default_zoom()
+        self.draw_size = (int(size[0]), int(size[1]))
+        if self._zoom_set is None and abs(self.zoom - old_default) < 1e-9:
+            self.zoom = self.default_zoom()
+        for cam in (self._world_camera, self._screen_camera):
+            cam.viewport = LBWH(0, 0, *self.draw_size)
+            cam.projection = LBWH(-self.draw_size[0] / 2, -self.draw_size[1] / 2, *self.draw_size)
+
+    def on_resize(self, width: int, height: int) -> None:
+        if not self._fixed_size:
+            self.resize(self.window.get_framebuffer_size())
+
+    # input -------------------------------------------------------------------------------------
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        k = arcade.key
+        if symbol == k.SPACE:
+            self.paused = not self.paused
+            self._acc = 0.0
+            self._prev_pos = None
+        elif symbol == k.PERIOD:
+            self.step_once()
+        elif symbol == k.BRACKETRIGHT:
+            self.set_speed(self.speed * 2.0)
+        elif symbol == k.BRACKETLEFT:
+            self.set_speed(self.speed / 2.0)
+        elif symbol == k.R:
+            self.restart()
+        elif symbol == k.F:
+            self.follow = not self.follow
+        elif symbol in (k.EQUAL, k.PLUS, k.NUM_ADD):
+            self.zoom_by(1.25)
+        elif symbol in (k.MINUS, k.NUM_SUBTRACT):
+            self.zoom_by(0.8)
+        elif symbol in (k.KEY_0, k.NUM_0):
+            self.zoom = self.default_zoom()
+        elif symbol == k.N:
+            self.show_brain = not self.show_brain
+        elif symbol == k.S:
+            self.show_sensors = not self.show_sensors
+        elif symbol == k.TAB:
+            n = max(len(self.scene.creatures), 1)
+            self.selected = (self.selected + (-1 if modifiers & k.MOD_SHIFT else 1)) % n
+        elif symbol == k.H:
+            self.show_help = not self.show_help
+        elif symbol == k.ESCAPE and self.show_help:
+            self.show_help = False
+        elif symbol in (k.ESCAPE, k.Q):
+            self.quit()
+        elif symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
+            self.follow = False
+            self._held.add(symbol)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        self._held.discard(symbol)
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None:
+        self.follow = False
+        cx, cy = self.camera_position
+        self.camera_position = (cx - dx / self.zoom, cy - dy / self.zoom)
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:
+        self.zoom_by(1.15 ** scroll_y, about=(x, y))
+
+    def quit(self) -> None:
+        self.quit_requested = True
+        if self.close_on_quit:
+            self.window.close()
+
+    # HUD text ----------------------------------------------------------------------------------
+    def _update_hud(self) -> None:
+        """The HUD's strings for the current frame (drawn by :meth:`draw_scene`)."""
+        fmt = (lambda v: "-" if v is None else f"{v:.4f}")
+        scene, frame = self.scene, self.frame
+        self._hud_title = scene.title or "creatures"
+        self._hud_header = f"fitness: {scene.fitness_label}"
+        lines = [self._hud_title, self._hud_header]
+        self.hud_fitness = []
+        rows = []
+        for i, (shape, cf) in enumerate(zip(scene.creatures, frame.creatures)):
+            fit, rec = fmt(cf.fitness), fmt(cf.recorded)
+            self.hud_fitness.append((fit, rec))
+            if i >= MAX_HUD_CREATURES:
+                continue
+            label = shape.label or f"creature {i}"
+            gen = shape.info.get("generation") if isinstance(shape.info, dict) else None
+            if gen is not None and f"gen {gen}" not in label:
+                label += f"  gen {gen}"
+            if i == self.selected and len(scene.creatures) > 1:
+                label = "> " + label
+            if cf.failed:
+                label += "  FAILED"
+            rows.append((label, fit, rec))
+            lines.append(f"{label}   {fit} / {rec}")
+        more = len(scene.creatures) - MAX_HUD_CREATURES
+        self._hud_more = f"... and {more} more" if more > 0 else ""
+        if self._hud_more:
+            lines.append(self._hud_more)
+        t = f"t {frame.time:.2f}" + (f" / {scene.duration:.2f} s" if scene.duration else " s")
+        self._hud_time = f"{t}   speed {speed_text(self.speed)}   step {frame.step}"
+        lines.append(self._hud_time)
+        self._hud_rows = rows
+        self.hud_lines = lines
+
+    @property
+    def status(self) -> str:
+        """``DONE``, ``PAUSED`` or empty."""
+        return "DONE" if self.frame.done else ("PAUSED" if self.paused else "")
+
+    def _make_help(self) -> list:
+        texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True,
+                             anchor_y="top", batch=self._help_batch)]
+        for keys, what in KEYS:
+            texts.append(arcade.Text(keys, 0, 0, (255, 214, 120, 255), 11, font_name=FONT, bold=True,
+                                     anchor_x="right", anchor_y="top", batch=self._help_batch))
+            texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 11, font_name=FONT, anchor_y="top",
+                                     batch=self._help_batch))
+        return texts
+
+    # drawing -----------------------------------------------------------------------------------
+    def on_draw(self) -> None:
+        self.window.ctx.screen.use()
+        self.clear(color=SKY)
+        self.draw_scene()
+
+    def draw_scene(self) -> None:
+        """Draw everything into the framebuffer in use (the window's, or the recorder's)."""
+        self._update_hud()
+        w, h = self.draw_size
+        pixel = 1.0 / self.zoom
+        pos = self._drawn_positions()
+        # world ----------------------------------------------------------------------------------
+        cam = self._world_camera
+        cam.position = self.camera_position
+        cam.zoom = self.zoom
+        cam.use()
+        self._ground.draw()
+        self._ground_edge.draw(pixel)
+        self._draw_ticks()
+        self._draw_creatures(pos)
+        # screen ---------------------------------------------------------------------------------
+        scr = self._screen_camera
+        scr.position = (w / 2, h / 2)
+        scr.zoom = 1.0
+        scr.use()
+        self._place_labels(pos)
+        self._world_batch.draw()
+        self._draw_hud()
+        if self.show_brain:
+            self._draw_brain()
+        if self.show_help:
+            self._draw_help()
+        self._draw_message()
+
+    def _draw_ticks(self) -> None:
+        """A tick every metre on the ground (or every 2, 5, 10... m when zoomed out), a label
+        every 5 ticks (or so that labels stay apart)."""
+        w, h = self.draw_size
+        left, _ = self.screen_to_world(0, 0)
+        right, _ = self.screen_to_world(w, 0)
+        spacing = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+                       if s * self.zoom >= 12 or s == 10000)
+        every = next(s for s in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000)
+                     if s % spacing == 0 and s * self.zoom >= 70 or s == 50000)
+        xs = np.arange(math.ceil(left / spacing) * spacing, right + spacing, spacing, dtype=np.float64)
+        ys = np.interp(xs, self._terrain_x, self._terrain_y)
+        major = np.isclose(np.mod(xs, every), 0.0) | np.isclose(np.mod(xs, every), every)
+        length = np.where(major, 16.0, 8.0) / self.zoom
+        seg = self._ticks.reserve(xs.size)
+        seg["seg"] = np.stack([xs, ys, xs, ys - length], axis=1)
+        seg["color"] = TICK + (255,)
+        seg["width"] = np.where(major, 2.0, 1.5)
+        self._ticks.upload()
+        self._ticks.draw(1.0 / self.zoom)
+        sx, sy = self.world_to_screen(xs[major], ys[major])
+        n = 0
+        for x, px, py in zip(xs[major], sx, sy):
+            t = self._tick_labels.get(n)
+            t.text = f"{x:g} m"
+            t.position = (round(float(px)), round(float(py) - 20))
+            n += 1
+        self._tick_labels.finish(n)
+
+    def _draw_creatures(self, pos: np.ndarray) -> None:
+        if pos.shape[0] == 0:
+            return
+        ok = np.isfinite(pos).all(axis=1)
+        safe = np.where(ok[:, None], pos, 0.0)
+        # bones, then muscles coloured by contraction, all in one call
+        n = self._bone_a.size
+        if n:
+            seg = self._bones.reserve(n)
+            seg["seg"][:, 0:2] = safe[self._bone_a]
+            seg["seg"][:, 2:4] = safe[self._bone_b]
+            rgba = self._bone_rgba.copy()
+            if self._is_muscle.any():
+                contraction = np.concatenate([np.asarray(c.contraction, np.float64).reshape(-1)
+                                              for c in self.frame.creatures])
+                rgba[self._is_muscle, :3] = muscle_colors(contraction[self._muscle_index[self._is_muscle]])
+            rgba[~(ok[self._bone_a] & ok[self._bone_b]), 3] = 0
+            seg["color"] = rgba
+            z = self.zoom
+            seg["width"] = np.select([self._bone_kind == 0, self._bone_kind == 1],
+                                     [np.clip(0.04 * z, 2.0, 10.0), np.clip(0.025 * z, 1.5, 6.0)],
+                                     np.clip(0.05 * z, 2.5, 12.0))
+            self._bones.upload()
+            self._bones.draw(1.0 / self.zoom)
+        # spheres, over their contact halos
+        for sp, (x, y), good in zip(self._sprites, safe.tolist(), ok.tolist()):
+            sp.position = (x, y)
+            if sp.visible != good:
+                sp.visible = good
+        if self.show_sensors:
+            contact = np.concatenate([np.asarray(c.contact, bool).reshape(-1) for c in self.frame.creatures])
+            shown = (contact & ok).tolist()
+        else:
+            shown = [False] * len(self._rings)
+        for ring, (x, y), on in zip(self._rings, safe.tolist(), shown):
+            if on:
+                ring.position = (x, y)
+            if ring.visible != on:
+                ring.visible = on
+        self._sphere_list.draw()
+
+    def _place_labels(self, pos: np.ndarray) -> None:
+        """Each creature's label above it (stacked when labels would overlap), and the selected
+        creature's joint angles next to its joint spheres when the sensors are shown."""
+        placed: list[tuple[float, float, float, float]] = []     # left, right, bottom, top
+        order = []
+        for i, t in enumerate(self._labels):
+            p = pos[self._sphere_offset[i]:self._sphere_offset[i + 1]]
+            r = self._radius[self._sphere_offset[i]:self._sphere_offset[i + 1]]
+            good = np.isfinite(p).all(axis=1)
+            if not good.any():
+                t.visible = False
+                continue
+            top = float(np.max(p[good, 1] + r[good]))
+            cx = float(0.5 * (p[good, 0].min() + p[good, 0].max()))
+            order.append((top, cx, i))
+        for top, cx, i in sorted(order):            # lowest first; the others stack above
+            t = self._labels[i]
+            if not t.visible:
+                t.visible = True
+            sx, sy = self.world_to_screen(cx, top)
+            half = 0.5 * t.content_width + 3
+            lo, hi = float(sx) - half, float(sx) + half
+            y = float(sy) + 8
+            moved = True
+            while moved:
+                moved = False
+                for l, r_, b, tp in placed:
+                    if l < hi and lo < r_ and b < y + 13 and y < tp:
+                        y = tp + 1
+                        moved = True
+            placed.append((lo, hi, y, y + 13))
+            t.position = (round(float(sx)), round(y))
+        n = 0
+        if self.show_sensors and self.scene.creatures:
+            i = self.selected
+            shape, cf = self.scene.creatures[i], self.frame.creatures[i]
+            js = np.asarray(shape.joint_sphere, np.int64).reshape(-1)
+            angles = np.asarray(cf.joint_angle, np.float64).reshape(-1)
+            for j, (s, a) in enumerate(zip(js, angles)):
+                p = pos[self._sphere_offset[i] + s]
+                if not np.all(np.isfinite(p)) or not math.isfinite(a):
+                    continue
+                sx, sy = self.world_to_screen(p[0], p[1])
+                off = self._radius[self._sphere_offset[i] + s] * self.zoom + 3
+                t = self._angle_labels.get(n)
+                t.text = f"{math.degrees(a):.0f}\u00b0"
+                t.position = (round(float(sx + off)), round(float(sy + off * 0.5)))
+                n += 1
+        self._angle_labels.finish(n)
+
+    def _draw_hud(self) -> None:
+        """Top left: the title, then a table of the creatures (name, fitness now, recorded
+        fitness: separate texts, so that a step only lays out the numbers again), then time and
+        speed; the status (PAUSED, DONE) at the top centre."""
+        w, h = self.draw_size
+        race = len(self.scene.creatures) > 1
+        names, nows, recs = self._hud_names, self._hud_nows, self._hud_recs
+        width = 0
+        for k, (name, _, _) in enumerate(self._hud_rows):
+            t = names.get(k)
+            t.text = name
+            col = label_color(self.colors[k]) if race else TEXT
+            if tuple(t.color) != tuple(col):
+                t.color = col
+            width = max(width, t.content_width)
+        names.finish(len(self._hud_rows))
+        x_now = 12 + width + 14 + 62
+        x_rec = x_now + 14 + 62
+        y = h - 8
+        self._hud_title_text.text = self._hud_title
+        self._hud_title_text.position = (12, y)
+        y -= 19
+        self._hud_header_text.text = self._hud_header
+        self._hud_header_text.position = (12, y)
+        y -= 14
+        self._hud_columns[0].position = (x_now, y)
+        self._hud_columns[1].position = (x_rec, y)
+        y -= 14
+        numbers = []               # (text, new string): laid out again within the budget below
+        for k, (_, fit, rec) in enumerate(self._hud_rows):
+            names.items[k].position = (12, y)
+            a = nows.get(k)
+            numbers.append((a, fit))
+            a.position = (x_now, y)
+            b = recs.get(k)
+            numbers.append((b, rec))
+            b.position = (x_rec, y)
+            y -= 15
+        nows.finish(len(self._hud_rows))
+        recs.finish(len(self._hud_rows))
+        self._hud_more_text.text = self._hud_more
+        if self._hud_more:
+            self._hud_more_text.position = (12, y)
+            y -= 15
+        numbers.append((self._hud_time_text, self._hud_time))
+        self._hud_time_text.position = (12, y)
+        y -= 15
+        self._relayout(numbers)
+        right = max(x_rec + 4, 12 + self._hud_title_text.content_width,
+                    12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width)
+        box = self._boxes["hud"]
+        box.set(rects([(4, y - 4, right + 4, h - 4 - (y - 4))], HUD_BACK))
+        box.draw()
+        st = self._status_text
+        st.text = self.status
+        st.color = (30, 130, 50, 255) if self.status == "DONE" else (190, 30, 30, 255)
+        st.position = (w // 2, h - 10)
+        self._hint_text.visible = self.hint
+        self._hud_batch.draw()
+
+    def _relayout(self, updates) -> None:
+        """Set the texts whose string changed, at most :attr:`text_budget` of them per frame,
+        taking turns. Laying a text out again is what the HUD costs (~0.15 ms each on a software
+        renderer, every frame for every racing creature); the ones left over wait a frame or two."""
+        changed = [(t, s) for t, s in updates if t.text != s]
+        budget = self.text_budget
+        if budget is not None and len(changed) > budget:
+            start = self._text_turn % len(changed)
+            changed = (changed[start:] + changed[:start])[:budget]
+            self._text_turn += budget
+        for t, s in changed:
+            t.text = s
+
+    def _build_brain(self, w: int, h: int) -> None:
+        """Lay the selected creature's network out on the panel: inputs left, outputs right,
+        hidden nodes in columns by depth; edges coloured by sign, thick by |weight|."""
+        key = (self._scene_version, self.selected, w, h)
+        if key == self._brain_key:
+            return
+        self._brain_key = key
+        pw, ph = min(0.42 * w, 520.0), min(0.5 * h, 380.0)
+        self._panel_rect = (w - pw - 10, h - ph - 10, pw, ph)     # top right, clear of the HUD
+        left, bottom = self._panel_rect[:2]
+        n = len(self.scene.creatures)
+        label = self.scene.creatures[self.selected].label if n else ""
+        self._panel_title.text = f"brain: {label or f'creature {self.selected}'}"
+        self._panel_title.position = (round(left + 10), round(bottom + ph - 8))
+        brain = self.source.brain(self.selected) if n else None
+        self._brain = brain
+        self._brain_nodes = []
+        self._edges.count = 0
+        if brain is None:
+            t = self._panel_texts.get(0)
+            t.text = "no brain"
+            t.font_size = 12
+            t.position = (round(left + pw / 2 - 30), round(bottom + ph / 2))
+            self._panel_texts.finish(1)
+            return
+        inputs = [nd for nd in brain.nodes if nd.kind == "input"]
+        outputs = [nd for nd in brain.nodes if nd.kind == "output"]
+        hidden = [nd for nd in brain.nodes if nd.kind not in ("input", "output")]
+        depths = sorted({nd.depth for nd in hidden})
+        columns = [inputs] + [[nd for nd in hidden if nd.depth == d] for d in depths] + [outputs]
+        columns = [c for c in columns if c]
+        x0, x1 = left + 125, left + pw - 80  # room for the input labels ('sphere 12 contact')
+        top, low = bottom + ph - 34, bottom + 12
+        xs = np.linspace(x0, x1, len(columns)) if len(columns) > 1 else np.array([(x0 + x1) / 2])
+        where = {}
+        spacing = ph
+        for cx, col in zip(xs, columns):
+            gap = (top - low) / len(col)
+            spacing = min(spacing, gap)
+            for j, nd in enumerate(col):
+                where[nd.key] = (float(cx), float(top - (j + 0.5) * gap))
+        radius = float(np.clip(0.35 * spacing, 2.5, 8.0))
+        font = float(np.clip(0.75 * spacing, 5.0, 9.0))
+        self._brain_nodes = [nd for col in columns for nd in col]
+        # one batch of segments: the edges, then each node as two discs (zero-length segments):
+        # a dark outline and its value's colour, set every frame
+        edges = [(where[a], where[b], wt) for a, b, wt in brain.edges if a in where and b in where]
+        nodes = np.array([where[nd.key] for nd in self._brain_nodes], np.float64).reshape(-1, 2)
+        E, N = len(edges), nodes.shape[0]
+        seg = self._edges.reserve(E + 2 * N)
+        if edges:
+            wmax = max(abs(e[2]) for e in edges) or 1.0
+            seg["seg"][:E] = [(a[0], a[1], b[0], b[1]) for a, b, _ in edges]
+            seg["color"][:E] = [EDGE_POSITIVE if wt >= 0 else EDGE_NEGATIVE for _, _, wt in edges]
+            seg["width"][:E] = [0.6 + 3.4 * min(abs(wt) / wmax, 1.0) for _, _, wt in edges]
+        seg["seg"][E:] = np.repeat(np.concatenate([nodes, nodes], axis=1), 2, axis=0)
+        seg["color"][E::2] = (16, 18, 24, 255)
+        seg["width"][E::2] = 2 * radius + 3
+        seg["width"][E + 1::2] = 2 * radius
+        self._node_first = E
+        n_text = 0
+        for nd in inputs + outputs:
+            t = self._panel_texts.get(n_text)
+            t.text = nd.label or str(nd.key)
+            if t.font_size != font:
+                t.font_size = font
+            x, y = where[nd.key]
+            if nd.kind == "input":
+                t.position = (round(x - radius - 4 - t.content_width), round(y))
+            else:
+                t.position = (round(x + radius + 4), round(y))
+            n_text += 1
+        self._panel_texts.finish(n_text)
+
+    def _draw_brain(self) -> None:
+        w, h = self.draw_size
+        self._build_brain(w, h)
+        box = self._boxes["panel"]
+        box.set(rects([self._panel_rect], PANEL_BACK))
+        box.draw()
+        if self._brain is not None and self._brain_nodes:
+            values = self.source.brain_values(self.selected) or {}
+            v = np.array([float(values.get(nd.key, 0.0)) for nd in self._brain_nodes])
+            fill = self._edges.data["color"][self._node_first + 1:self._edges.count:2]
+            fill[:, :3] = value_colors(v)
+            fill[:, 3] = 255
+            self._edges.upload()
+            self._edges.draw(1.0)
+        self._panel_batch.draw()
+
+    def _draw_help(self) -> None:
+        w, h = self.draw_size
+        rows = len(KEYS)
+        bw, bh = 500, 46 + 20 * rows
+        left, top = (w - bw) / 2, (h + bh) / 2
+        box = self._boxes["help"]
+        box.set(rects([(left, top - bh, bw, bh)], PANEL_BACK))
+        box.draw()
+        self._help_texts[0].position = (round(left + 16), round(top - 12))
+        for r in range(rows):
+            y = round(top - 42 - 20 * r)
+            self._help_texts[1 + 2 * r].position = (round(left + 150), y)
+            self._help_texts[2 + 2 * r].position = (round(left + 164), y)
+        self._help_batch.draw()
+
+    def _draw_message(self) -> None:
+        message = getattr(self.source, "message", None)
+        if not message:
+            return
+        w, h = self.draw_size
+        t = self._message_text
+        width = int(min(w - 60, 900))
+        if message != self._message or t.width != width:
+            self._message = message
+            t.width = width
+            t.text = str(message)
+        bw = min(t.content_width, width) + 28
+        bh = t.content_height + 24
+        left = (w - bw) / 2
+        top = h - 46                     # under the status line, clear of the creatures
+        box = self._boxes["message"]
+        box.set(rects([(left, top - bh, bw, bh)], MESSAGE_BACK))
+        box.draw()
+        t.position = (round(left + 14), round(top - 12))
+        self._message_batch.draw()
+
+
+def watch(source, size=(1280, 720), title: str = "creatures", **options) -> None:
+    """Open a window playing ``source`` and run until it is closed (ESC, Q or the window's close
+    button). ``options`` go to :class:`Viewer` (``speed``, ``follow``, ``show_brain``...).
+
+    Needs a display: on a machine without one (pyglet headless), use :func:`render.record`."""
+    frames = options.pop("_frames", None)   # tests: close after this many frames
+    if pyglet.options.headless and frames is None:
+        raise RuntimeError("watch needs a display (this process renders headless); "
+                           "record a GIF or MP4 with `creatures record` instead")
+    window = arcade.Window(int(size[0]), int(size[1]), title, resizable=True, visible=frames is None)
+    viewer = Viewer(source, window=window, **options)
+    window.show_view(viewer)
+    if frames is not None:
+        count = [0]
+        inner = viewer.on_update
+
+        def on_update(delta_time):
+            inner(delta_time)
+            count[0] += 1
+            if count[0] >= frames:
+                window.close()
+        viewer.on_update = on_update
+    try:
+        arcade.run()
+    finally:
+        if not window.closed:
+            window.close()

@@ -1,0 +1,139 @@
+"""``creatures watch``, ``preview`` and ``record`` with real champions: the viewer's HUD ends at
+the recorded fitness, the recorder writes what was asked, and every refusal is one line."""
+
+import os
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")  # before anything imports arcade: draw offscreen
+
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from conftest import REPO  # noqa: E402
+from creatures.show import Preview, load_sources  # noqa: E402
+from evolution.champion import load_champion  # noqa: E402
+
+SAVES = sorted((REPO / "saves").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def window():
+    import arcade
+    try:
+        return arcade.get_window()
+    except RuntimeError:
+        return arcade.Window(640, 360, "creatures tests", visible=False)
+
+
+def _one_line(r):
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("path", SAVES, ids=lambda p: p.stem)
+def test_the_hud_of_a_watched_champion_ends_at_its_recorded_fitness(window, path):
+    from render.viewer import Viewer
+    source = load_sources([str(path)])
+    viewer = Viewer(source, window=window, speed=16.0)
+    while not viewer.frame.done:
+        viewer.on_update(1 / 60)
+    viewer.on_draw()
+    champion = load_champion(path)
+    now, recorded = viewer.hud_fitness[0]
+    assert now == recorded == f"{champion.fitness:.4f}"
+    assert viewer.frame.creatures[0].fitness == champion.fitness  # and to the last bit
+    assert viewer.status == "DONE"
+
+
+def test_a_preview_plays_in_the_viewer_and_shows_no_brain(window):
+    from render.viewer import Viewer
+    viewer = Viewer(Preview("worm"), window=window, show_brain=True)
+    for _ in range(30):
+        viewer.on_update(1 / 60)
+    viewer.on_draw()
+    assert viewer.frame.step == 30 and not viewer.frame.done
+
+
+def _record(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "creatures", "record", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_record_writes_a_gif_of_the_requested_length_and_size(tmp_path):
+    out = tmp_path / "walker.gif"
+    r = _record(REPO / "saves/walker-run.json", "--out", out, "--seconds", 1, "--fps", 10,
+                "--size", "320x180")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"{out}: 10 frames, 1 s at 10 fps, 320x180")
+    with Image.open(out) as gif:
+        assert gif.size == (320, 180) and gif.n_frames == 10 and gif.info.get("loop") == 0
+
+
+def test_record_of_a_race_with_the_brain_panel(tmp_path):
+    out = tmp_path / "race.gif"
+    path = REPO / "saves/walker-run.json"
+    r = _record(path, path, "--out", out, "--seconds", 0.5, "--fps", 10, "--size", "640x360", "--brain")
+    assert r.returncode == 0, r.stderr
+    with Image.open(out) as gif:
+        assert gif.n_frames == 5
+
+
+def test_record_an_mp4(tmp_path):
+    pytest.importorskip("imageio_ffmpeg")
+    out = tmp_path / "walker.mp4"
+    r = _record(REPO / "saves/hopper-jump.json", "--out", out, "--seconds", 0.5, "--fps", 20,
+                "--size", "320x180")
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 1000 and out.read_bytes()[4:8] == b"ftyp"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "x.png"], "--out must end in .gif or .mp4, not 'x.png'"),
+    (["--out", "x.gif", "--size", "big"], "--size must look like 1280x720, not 'big'"),
+    (["--out", "x.gif", "--seconds", "-1"], "--seconds must be a positive number of seconds, under an hour"),
+    (["--out", "x.gif", "--fps", "0"], "--fps must be 1 to 120"),
+    (["no-such.json", "--out", "x.gif"], "no-such.json: "),
+    ([str(REPO / "saves/walker-run.json"), str(REPO / "saves/walker-climb.json"), "--out", "x.gif"],
+     "a race needs one terrain"),
+])
+def test_record_refuses_bad_arguments_in_one_line(tmp_path, args, message):
+    r = subprocess.run([sys.executable, "-m", "creatures", "record", *args], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert message in _one_line(r)
+    assert not list(tmp_path.iterdir())
+
+
+def _without_display():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
+    return env
+
+
+@pytest.mark.parametrize("command", ["watch", "preview"])
+def test_watch_and_preview_without_a_display_say_what_to_do(command):
+    r = subprocess.run([sys.executable, "-m", "creatures", command], cwd=REPO, capture_output=True,
+                       text=True, timeout=300, env=_without_display())
+    line = _one_line(r)
+    assert line.startswith(f"creatures {command}: no display to open a window on")
+
+
+def test_watch_names_a_bad_file_in_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "creatures-champion", "version": 99}')
+    r = subprocess.run([sys.executable, "-m", "creatures", "watch", str(bad)], cwd=REPO,
+                       capture_output=True, text=True, timeout=300, env=_without_display())
+    assert _one_line(r).startswith(f"creatures watch: {bad}: ")
+
+
+def test_preview_of_a_broken_design_lists_its_problems(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nspheres: 3\n")
+    r = subprocess.run([sys.executable, "-m", "creatures", "preview", str(bad)], cwd=REPO,
+                       capture_output=True, text=True, timeout=300, env=_without_display())
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{bad}:2:")
