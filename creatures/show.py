@@ -35,10 +35,16 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
     """How a creature of ``model`` looks (its first batch member)."""
     rigid = np.isinf(model.bone_max_force[0]) & (model.bone_compliance[0] == 0.0)
     rigid[model.muscle_bone] = False
+    clusters = []
+    for k in range(model.n_clusters):
+        members = model.cluster_sphere[model.cluster_start[k]:model.cluster_start[k + 1]]
+        rest = model.rest_pos[0, members]
+        d = rest - rest.mean(axis=0)
+        clusters.append(members[np.argsort(np.arctan2(d[:, 1], d[:, 0]))])  # around the centre
     return CreatureShape(radius=model.radius[0].copy(), bone_a=model.bone_a.copy(),
                          bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone.copy(),
                          rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
-                         info=dict(info or {}))
+                         info=dict(info or {}), clusters=tuple(clusters))
 
 
 def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:

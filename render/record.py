@@ -262,6 +262,9 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
                         gen.send(_pixels(fbo, size).tobytes())
                 finally:
                     gen.close()
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; the output is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -40,6 +40,9 @@ class CreatureShape:
     info : dict
         HUD details of this creature: ``design``, ``task``, ``generation``, ``terrain`` (any
         may be missing).
+    clusters : tuple of ndarray of int
+        Rigid clusters, each as its member spheres in outline order: drawn as a closed outline
+        in the rigid bones' style (a cluster has no bones of its own).
     """
 
     radius: np.ndarray
@@ -50,6 +53,7 @@ class CreatureShape:
     joint_sphere: np.ndarray
     label: str = ""
     info: dict = field(default_factory=dict)
+    clusters: tuple = ()
 
 
 @dataclass(frozen=True)

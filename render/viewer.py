@@ -344,11 +344,19 @@ class Viewer(arcade.View):
             k[mb] = 2
             mi[mb] = m0 + np.arange(mb.size)
             m0 += mb.size
-            a.append(np.asarray(s.bone_a, np.int64) + offsets[i])
-            b.append(np.asarray(s.bone_b, np.int64) + offsets[i])
-            kind.append(k)
-            muscle_index.append(mi)
-            owner.append(np.full(E, i))
+            # rigid clusters: closed outlines, drawn as rigid bones
+            ca, cb = [np.asarray(s.bone_a, np.int64)], [np.asarray(s.bone_b, np.int64)]
+            for members in s.clusters:
+                m = np.asarray(members, np.int64).reshape(-1)
+                if m.size >= 2:
+                    ca.append(m if m.size > 2 else m[:1])
+                    cb.append(np.roll(m, -1) if m.size > 2 else m[1:])
+            C = sum(len(x) for x in ca) - E
+            a.append(np.concatenate(ca) + offsets[i])
+            b.append(np.concatenate(cb) + offsets[i])
+            kind.append(np.concatenate([k, np.zeros(C, np.int64)]))
+            muscle_index.append(np.concatenate([mi, np.full(C, -1)]))
+            owner.append(np.full(E + C, i))
         cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
         self._bone_a, self._bone_b = cat(a, np.int64), cat(b, np.int64)
         self._bone_kind, self._muscle_index = cat(kind, np.int64), cat(muscle_index, np.int64)
