@@ -427,10 +427,17 @@ def add_arguments(parser) -> None:
                              f"the baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
                              f"{generation.QUICK_BASELINE_GENOMES} genomes, scaled to "
                              f"{generation.POPULATION})")
+    parser.add_argument("--viewer", action="store_true",
+                        help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
 
 
 def run(args) -> int:
+    if args.viewer:
+        from ._bench_viewer import format_viewer, run_viewer_bench
+        rows = run_viewer_bench()
+        print(json.dumps(rows, indent=2) if args.json else format_viewer(rows))
+        return 0
     first = first_call()  # before anything else steps the engine
     ours_repeats = args.repeats or REPEATS
     pymunk_repeats = args.repeats or (QUICK_REPEATS if args.quick else REPEATS)

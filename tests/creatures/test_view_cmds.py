@@ -137,3 +137,12 @@ def test_preview_of_a_broken_design_lists_its_problems(tmp_path):
                        capture_output=True, text=True, timeout=300, env=_without_display())
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"{bad}:2:")
+
+
+def test_viewer_bench_measures_every_case(window):
+    from creatures._bench_viewer import CASES, format_viewer, run_viewer_bench
+    rows = run_viewer_bench(frames=3)
+    assert [(r["creatures"], r["panels"]) for r in rows] == list(CASES)
+    assert all(r["median_ms"] > 0 and r["p90_ms"] >= r["median_ms"] for r in rows)
+    table = format_viewer(rows)
+    assert table.count("\n| 10 |") == 2
