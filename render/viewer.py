@@ -1055,7 +1055,6 @@ def watch(source, size=(1280, 720), title: str = "creatures", **options) -> None
                            "record a GIF or MP4 with `creatures record` instead")
     window = arcade.Window(int(size[0]), int(size[1]), title, resizable=True, visible=frames is None)
     viewer = Viewer(source, window=window, **options)
-    window.show_view(viewer)
     if frames is not None:
         count = [0]
         inner = viewer.on_update
@@ -1065,7 +1064,8 @@ def watch(source, size=(1280, 720), title: str = "creatures", **options) -> None
             count[0] += 1
             if count[0] >= frames:
                 window.close()
-        viewer.on_update = on_update
+        viewer.on_update = on_update  # before show_view, which binds the view's handlers
+    window.show_view(viewer)
     try:
         arcade.run()
     finally:

@@ -5,6 +5,7 @@ import os
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")  # before anything imports arcade: draw offscreen
 
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 
@@ -146,3 +147,18 @@ def test_viewer_bench_measures_every_case(window):
     assert all(r["median_ms"] > 0 and r["p90_ms"] >= r["median_ms"] for r in rows)
     table = format_viewer(rows)
     assert table.count("\n| 10 |") == 2
+
+
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs Xvfb (.ci/system-packages installs it)")
+def test_watch_opens_a_real_window_on_a_virtual_display_and_plays():
+    """``watch`` on a display (Xvfb): the window opens, the loop runs and steps the champion."""
+    code = ("from creatures.show import load_sources\n"
+            "from render.viewer import watch\n"
+            "source = load_sources(['saves/walker-run.json'])\n"
+            "watch(source, size=(320, 180), _frames=30)\n"
+            "print('steps', source.frame().step)\n")
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    r = subprocess.run(["xvfb-run", "-a", sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                       text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout.split()[-1]) > 0
