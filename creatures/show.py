@@ -190,7 +190,10 @@ class RunFollower:
         if not (self.run_dir / "settings.json").is_file():
             raise ChampionError(f"{self.run_dir} is not a run directory (no settings.json)")
         if not self.poll():
-            self._waiting()
+            try:
+                self._waiting()
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ChampionError(f"{self.run_dir}: unreadable run settings ({exc})") from None
 
     def _newest(self) -> int:
         gens = [int(p.stem[4:]) for p in (self.run_dir / "best").glob("gen_*.json") if p.stem[4:].isdigit()]

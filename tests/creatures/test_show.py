@@ -219,3 +219,10 @@ def test_preview_of_a_broken_file_refuses_with_the_problems(tmp_path):
     path.write_text("name: x\nspheres: 3\n")
     with pytest.raises(DesignError):
         Preview(str(path))
+
+
+def test_following_a_damaged_run_directory_is_one_line(tmp_path):
+    (tmp_path / "settings.json").write_text("{broken")
+    with pytest.raises(ChampionError, match="unreadable run settings") as info:
+        RunFollower(tmp_path)
+    assert "\n" not in str(info.value)
