@@ -10,7 +10,9 @@ batch share one topology. Typical use::
     for t in range(600):
         state = step(model, state, commands, params)      # commands: (B, M) in [-1, 1]
 
-See ``physics/step.py`` for the stage sequence.
+See ``physics/step.py`` for the stage sequence. ``SimParams(solver="witkin")`` steps with Witkin's
+constrained dynamics instead (``physics/witkin.py``), ``SimParams(contacts="dem")`` with Discrete
+Element Method contact forces (``physics/dem.py``).
 """
 
 import os
@@ -23,18 +25,19 @@ from ._cache import clear_stale_cache
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 clear_stale_cache()
 
-from . import examples  # noqa: E402
+from . import dem, examples, witkin  # noqa: E402
 from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model  # noqa: E402
-from .params import SimParams  # noqa: E402
+from .params import CONTACT_MODELS, SOLVERS, SimParams  # noqa: E402
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts,  # noqa: E402
                       joint_angles, kinetic_energy, muscle_lengths, orientation)
 from .state import State, initial_state, standing_offset  # noqa: E402
-from .step import rollout, step  # noqa: E402
+from .step import rollout, step, substeps_for  # noqa: E402
 from .terrain import TERRAIN_KINDS, Terrain, make_terrain  # noqa: E402
 
 __all__ = [
-    "examples", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle", "Sphere",
-    "build_model", "SimParams", "State", "initial_state", "standing_offset", "step", "rollout", "Terrain",
+    "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle",
+    "Sphere", "build_model", "SimParams", "SOLVERS", "CONTACT_MODELS", "State", "initial_state",
+    "standing_offset", "step", "rollout", "substeps_for", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
 ]

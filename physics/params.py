@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
-__all__ = ["SimParams"]
+__all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS"]
+
+#: ``SimParams.solver``: position-based dynamics (the default, physics/step.py) or Witkin's
+#: constrained dynamics (physics/witkin.py)
+SOLVERS = ("pbd", "witkin")
+#: ``SimParams.contacts``: position projection with velocity rejection (the default), or
+#: Discrete Element Method springs and dashpots (physics/dem.py)
+CONTACT_MODELS = ("pbd", "dem")
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,25 @@ class SimParams:
     arena_collision : bool
         Sphere-sphere collisions between the creatures of a batch (they share one arena). Off by
         default: creatures evaluated together then do not influence each other.
+    solver : str
+        ``"pbd"`` (position-based dynamics, the default) or ``"witkin"`` (bones and muscles as
+        exact constraints solved for their Lagrange multipliers, physics/witkin.py).
+    contacts : str
+        ``"pbd"`` (push-out and velocity rejection, the default) or ``"dem"`` (spring-dashpot
+        contact forces for spheres against the ground and each other, physics/dem.py).
+    witkin_alpha, witkin_beta : float
+        Witkin's feedback against drift, per substep h: the constraint accelerations get
+        ``-(alpha / h^2) c - (beta / h) dc/dt``. Stable for ``0 <= beta < 2`` and
+        ``0 <= alpha < 4 - 2 beta``; 0 and 0 turn it off (the constraints then drift).
+    dem_stiffness : float
+        DEM contact spring k (N/m): the force is k times the overlap. Sets the stable substep
+        (physics/dem.py), which :func:`physics.step` enforces by substepping.
+    dem_damping : float
+        DEM normal dashpot as a fraction of critical damping, in [0, 1): restitution
+        ``exp(-zeta pi / sqrt(1 - zeta^2))``.
+    dem_shear : float
+        DEM tangential (shear) dashpot as a fraction of critical damping, capped by Coulomb
+        friction.
     """
 
     dt: float = 1.0 / 60.0
@@ -48,12 +74,21 @@ class SimParams:
     contact_slop: float = 1e-3
     self_collision: bool = True
     arena_collision: bool = False
+    solver: str = "pbd"
+    contacts: str = "pbd"
+    witkin_alpha: float = 1.0
+    witkin_beta: float = 1.0
+    dem_stiffness: float = 5.0e4
+    dem_damping: float = 0.3
+    dem_shear: float = 0.5
 
     def __post_init__(self):
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type in ("bool", bool):
                 ok = isinstance(value, bool)
+            elif f.type in ("str", str):
+                ok = isinstance(value, str)
             elif f.type in ("int", int):
                 ok = isinstance(value, int) and not isinstance(value, bool)
             else:
@@ -64,6 +99,15 @@ class SimParams:
             raise ValueError("dt must be positive, substeps and iterations at least 1")
         if self.damping < 0 or self.bounce_speed < 0 or self.contact_slop < 0:
             raise ValueError("damping, bounce_speed and contact_slop must be >= 0")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"unknown solver {self.solver!r} (choose from {', '.join(SOLVERS)})")
+        if self.contacts not in CONTACT_MODELS:
+            raise ValueError(f"unknown contact model {self.contacts!r} (choose from {', '.join(CONTACT_MODELS)})")
+        if not (0.0 <= self.witkin_beta < 2.0 and 0.0 <= self.witkin_alpha < 4.0 - 2.0 * self.witkin_beta):
+            raise ValueError("Witkin feedback is stable only for 0 <= witkin_beta < 2 and "
+                             "0 <= witkin_alpha < 4 - 2 * witkin_beta")
+        if not (self.dem_stiffness > 0 and 0.0 <= self.dem_damping < 1.0 and self.dem_shear >= 0):
+            raise ValueError("dem_stiffness must be positive, dem_damping within [0, 1), dem_shear >= 0")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -23,6 +23,11 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
         reject_ground_velocity   remove velocity into the ground; bounce by restitution
     collide_arena            between creatures, once per step, if the arena is shared
 
+The other solvers are separate kernels, chosen here before any of the above runs:
+``SimParams(solver="witkin")`` steps with physics/witkin.py (exact constraints, Lagrange
+multipliers) and ``SimParams(contacts="dem")`` with physics/dem.py (the stages above with
+spring-dashpot contact forces in place of the ground and collision stages).
+
 Every stage but the last works on one chunk of creatures at a time (``physics/_hot.py``
 says why), chunks in parallel; a creature's result does not depend on its chunk-mates, the
 number of threads, or the batch it is in. The arena stage couples creatures, so it runs on one
@@ -35,6 +40,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from . import dem, witkin
 from ._hot import chunk_lanes, hot_of, workspace_of
 from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
 from .clusters import solve_clusters
@@ -47,7 +53,7 @@ from .params import SimParams
 from .state import State
 from .terrain import Terrain
 
-__all__ = ["step", "rollout"]
+__all__ = ["step", "rollout", "substeps_for"]
 
 #: Gauss-Seidel passes over the colliding pairs between creatures, once per step
 ARENA_PASSES = 4
@@ -182,6 +188,10 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         cmd = np.ascontiguousarray(commands, dtype=np.float64)
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
+    if params.solver == "witkin":
+        return witkin.step(model, state, cmd, params, terrain, parallel)
+    if params.contacts == "dem":
+        return dem.step(model, state, cmd, params, terrain, parallel)
     out_pos = np.empty_like(state.pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
@@ -200,6 +210,14 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     if params.arena_collision and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)
+
+
+def substeps_for(model: Model, params: SimParams) -> int:
+    """Substeps per step that :func:`step` uses: ``params.substeps``, or more where the Witkin
+    solver's springs or DEM contacts need shorter ones to stay stable (physics/witkin.py,
+    physics/dem.py). Raises ValueError if that would be unreasonably many."""
+    limit = witkin.spring_substep(model) if params.solver == "witkin" else np.inf
+    return dem.required_substeps(model, params, limit)
 
 
 def rollout(model: Model, state: State, commands, params: SimParams | None = None,
