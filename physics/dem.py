@@ -42,6 +42,11 @@ identity). With ``OMEGA_FACTOR = 6``, ``omega_max = sqrt(6 k / m_min)`` and::
 
     h_max = 2 (sqrt(1 + zeta^2) - zeta) / omega_max ~ 0.82 sqrt(m_min / k) (sqrt(1 + zeta^2) - zeta)
 
+The margin matters more than the linear analysis says: a contact is one-sided, and where it
+starts and ends between substeps it gains energy. Measured on a 1 kg ball resting on the ground
+(k = 5e4 N/m, no dashpots, omega = 224 rad/s): at omega h = 1.86 (inside the linear limit of 2)
+it was thrown 1.2 m high within 2 s, at 1.24 it jittered by 2 mm, from 0.93 down it rested.
+
 The shear dashpot alone takes ``x / (1 + x / 2)`` of the tangential velocity per substep, with
 ``x = 2 s omega h`` (the dashpots act on mid-substep velocities, :func:`_pair_force`), which must
 stay at most 1, else it reverses the slide instead of stopping it: ``h <= 1 / (s omega_max)``. :func:`required_substeps` is how many substeps of at most that length a
