@@ -430,9 +430,19 @@ def add_arguments(parser) -> None:
     parser.add_argument("--viewer", action="store_true",
                         help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
+    parser.add_argument("--solvers", action="store_true",
+                        help="instead: Witkin vs PBD solvers and DEM vs PBD contacts on their scenes "
+                             "(markdown tables; --quick for a tenth of the simulated time)")
 
 
 def run(args) -> int:
+    if getattr(args, "solvers", False):
+        from . import _bench_solvers
+        if args.json:
+            print(json.dumps(_bench_solvers.solver_rows(args.quick) + _bench_solvers.pile_rows(args.quick), indent=2))
+        else:
+            print(_bench_solvers.report(args.quick))
+        return 0
     if args.viewer:
         from ._bench_viewer import format_viewer, run_viewer_bench
         rows = run_viewer_bench()

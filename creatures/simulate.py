@@ -23,6 +23,8 @@ EXAMPLES = """examples:
   creatures simulate walker --muscles random --seconds 30 --seed 3
   creatures simulate my_creature.yaml --terrain hills --json
   creatures simulate walker --gravity 0 --no-ground --muscles random
+  creatures simulate walker --solver witkin    bones as exact constraints (Witkin's method)
+  creatures simulate worm --contacts dem       spring-dashpot contacts (Discrete Element Method)
 """
 
 MUSCLE_PATTERNS = ("none", "sine", "random")
@@ -103,6 +105,8 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
         "seconds": round(t_end, 6),
         "steps": steps,
         "muscles": muscles,
+        "solver": params.solver,
+        "contacts": params.contacts,
         "terrain": terrain.kind if params.ground else "none",
         "gravity": params.gravity,
         "spheres": model.n_spheres,
@@ -123,6 +127,13 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
     }
 
 
+def _engine(s: dict) -> str:
+    """The solver and contact model, when they are not the defaults."""
+    parts = [f"{key} {s[key]}" for key in ("solver", "contacts")
+             if s.get(key, "pbd") != getattr(physics.SimParams, key)]
+    return f", {', '.join(parts)}" if parts else ""
+
+
 def format_summary(s: dict) -> str:
     """The summary as a few lines a person can read."""
     verdict = "held together" if s["finite"] and s["max_bone_strain"] < 0.05 else "DID NOT hold together"
@@ -130,7 +141,7 @@ def format_summary(s: dict) -> str:
         f"{s['design']}: {s['spheres']} spheres, {s['bones']} bones ({s['muscle_count']} muscles), "
         f"{s['joints']} joints",
         f"simulated {s['seconds']:.2f} s on {s['terrain']} ground, gravity {s['gravity']:g} m/s^2, "
-        f"muscles: {s['muscles']}",
+        f"muscles: {s['muscles']}" + _engine(s),
         f"  distance travelled   {s['distance']:+.3f} m  ({s['distance'] / max(s['seconds'], 1e-9):+.3f} m/s)",
         f"  max height (COM)     {s['max_height']:.3f} m",
         f"  max bone strain      {100 * s['max_bone_strain']:.2f} %  (muscles off target by at most "
@@ -160,6 +171,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--terrain", choices=physics.TERRAIN_KINDS, default="flat",
                         help="terrain (default flat)")
     parser.add_argument("--seed", type=int, default=0, help="seed for random muscles and hills")
+    parser.add_argument("--solver", choices=physics.SOLVERS, default=physics.SimParams.solver,
+                        help="pbd: position-based dynamics (default); witkin: bones and muscles as "
+                             "exact constraints, solved for their Lagrange multipliers")
+    parser.add_argument("--contacts", choices=physics.CONTACT_MODELS, default=physics.SimParams.contacts,
+                        help="pbd: push-out and velocity rejection (default); dem: spring-dashpot "
+                             "contact forces, substepped as their stiffness needs")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -175,8 +192,14 @@ def run(args) -> int:
     if not (args.gravity >= 0 and math.isfinite(args.gravity)):
         print("creatures simulate: --gravity must be a number >= 0", file=sys.stderr)
         return 2
-    params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground)
+    params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground, solver=args.solver,
+                               contacts=args.contacts)
     terrain = physics.make_terrain(args.terrain, seed=args.seed)
+    try:  # a design the chosen solver cannot hold, or contacts too stiff for the time step
+        physics.substeps_for(physics.build_model(design.body, 1), params)
+    except ValueError as exc:
+        print(f"creatures simulate: {exc}", file=sys.stderr)
+        return 2
     summary = run_simulation(design.body, args.seconds, args.muscles, params, terrain, args.seed)
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0 if summary["finite"] else 1
