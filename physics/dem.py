@@ -49,9 +49,10 @@ it was thrown 1.2 m high within 2 s, at 1.24 it jittered by 2 mm, from 0.93 down
 
 The shear dashpot alone takes ``x / (1 + x / 2)`` of the tangential velocity per substep, with
 ``x = 2 s omega h`` (the dashpots act on mid-substep velocities, :func:`_pair_force`), which must
-stay at most 1, else it reverses the slide instead of stopping it: ``h <= 1 / (s omega_max)``. :func:`required_substeps` is how many substeps of at most that length a
-step needs; :func:`physics.step` uses that many (at least ``params.substeps``) and refuses,
-with the reason, anything beyond ``MAX_SUBSTEPS``. Bones stay rigid constraints (projected by
+stay at most 1, else it reverses the slide instead of stopping it: ``h <= 1 / (s omega_max)``.
+:func:`required_substeps` is how many substeps of at most that length a step needs;
+:func:`physics.step` uses that many (at least ``params.substeps``) and refuses, with the reason,
+anything beyond ``MAX_SUBSTEPS``. Bones stay rigid constraints (projected by
 PBD, or solved exactly by Witkin's method), which only lower the frequencies: a constraint
 can remove a mode, never stiffen one.
 """

@@ -110,8 +110,9 @@ CONTACT_REACH = 0.05
 #: muscles' diagonal entries are raised by this fraction: a muscle asking for what the skeleton,
 #: a limit or a planted foot forbids (an inconsistent row) then gets a huge multiplier and is
 #: clamped at its strength, pulling as hard as it can against them, instead of being dropped as
-#: redundant (which left it pulling with no force at all: the walker's muscles off their
-#: targets by 24 % on average instead of 3 %)
+#: redundant (which left it pulling with no force at all: measured, the sine-driven walker's
+#: muscles off their targets by 22 % on average instead of 6 %, the hinged arm 11.7 degrees
+#: past a limit instead of 5.2)
 MUSCLE_SOFTNESS = 1e-6
 #: a row taken out of the active set may come back this many times in one substep (so that a
 #: set of rows swapping in and out cannot cycle)
@@ -567,7 +568,6 @@ def _solve_multipliers(b, nr, wk):
     free = wk.free[b]
     fixv = wk.fixv[b]
     idx = wk.idx[b]
-    y = wk.y[b]
     lam = wk.lam[b]
     out = wk.out[b]
     cand = wk.cand[b]
