@@ -27,7 +27,7 @@ from itertools import count
 import neat
 import numpy as np
 
-from .genomes import genome_from_dict, genome_to_dict
+from .genomes import genome_from_dict
 
 #: node genes as rows, in this order (rows, not objects: a checkpoint is rewritten every generation)
 NODE_ROW = ("key", "bias", "response", "activation", "aggregation")

@@ -28,12 +28,11 @@ NETWORK_KINDS = ("feedforward", "recurrent")
 _NODE_FIELDS = ("bias", "response", "activation", "aggregation", "time_constant")
 
 
-def genome_to_dict(genome, keep_node_order: bool = False) -> dict:
-    """A neat ``DefaultGenome`` as a dict of plain values: nodes by key (or, with
-    ``keep_node_order``, in the genome's own order, which mutations draw from: checkpoints need
-    it), connections in the genome's order."""
+def genome_to_dict(genome) -> dict:
+    """A neat ``DefaultGenome`` as a dict of plain values (nodes by key, connections in the
+    genome's order; checkpoints keep the nodes' order too: see :mod:`evolution.checkpoint`)."""
     nodes = []
-    for key in (genome.nodes if keep_node_order else sorted(genome.nodes)):
+    for key in sorted(genome.nodes):
         ng = genome.nodes[key]
         nodes.append({"key": int(key), **{f: _plain(getattr(ng, f)) for f in _NODE_FIELDS if hasattr(ng, f)}})
     conns = []

@@ -98,8 +98,8 @@ def test_resume_takes_a_finished_run_further(straight, tmp_path, run_creatures):
     assert run_creatures(*args, "--out", out).returncode == 0
     r = run_creatures("resume", out)
     assert r.returncode == 2
-    assert r.stderr == (f"creatures resume: the run has finished its 4 generations; take it further "
-                        f"with --generations 14, say\n")
+    assert r.stderr == ("creatures resume: the run has finished its 4 generations; take it further "
+                        "with --generations 14, say\n")
     r = run_creatures("resume", out, "--generations", GENERATIONS, "--workers", 1)
     assert r.returncode == 0, r.stderr
     assert _files(out) == _files(straight)
