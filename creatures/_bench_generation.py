@@ -75,10 +75,9 @@ def setup(population: int = POPULATION, seconds: float = SECONDS, mutations: int
     from creatures.bestiary import resolve_design
     from evolution.genomes import load_neat_config, neat_config_text
     from evolution.rollout import Episode
-    from evolution.tasks import Task
 
     design = resolve_design(DESIGN)
-    episode = Episode(design.body, Task(TASK), seconds)
+    episode = Episode.make(design.body, TASK, seconds=seconds)
     neat_text = neat_config_text(episode.n_inputs(), episode.n_outputs(), population)
     with tempfile.TemporaryDirectory() as tmp:
         config = load_neat_config(neat_text, Path(tmp) / "neat.cfg")
@@ -231,18 +230,18 @@ def baseline_setup(episode) -> dict:
     body = episode.body
     if body.joints:
         raise NotImplementedError(f"{body.name}: the baseline has no joint-angle inputs")
-    if episode.task.name != "run" or episode.task.terrain_kind != "flat":
+    if episode.task.name != "run" or episode.terrain.kind != "flat":
         raise NotImplementedError("the baseline runs the run task on flat ground only")
     model = physics.build_model(body, 1)
-    sensors = episode.sensors(model)
+    sensors = episode.context(model)
     muscles = [b for b in body.bones if b.muscle is not None]
     mass = [s.mass for s in body.spheres]
     msum = sum(mass)
     rx = sum(m * s.pos[0] for m, s in zip(mass, body.spheres)) / msum
     ry = sum(m * s.pos[1] for m, s in zip(mass, body.spheres)) / msum
     return {"body": body, "steps": episode.steps, "dt": episode.sim.dt,
-            "offset": physics.standing_offset(model, episode.task.make_terrain()),
-            "clock_hz": sensors.clock_hz, "size": sensors.size, "rest_height": sensors.rest_height,
+            "offset": physics.standing_offset(model, episode.terrain),
+            "clock_hz": sensors.clock_hz, "size": sensors.body_size, "rest_height": sensors.rest_height,
             "max_speed": MAX_SPEED, "contact_tol": episode.sim.contact_slop,
             "muscles": [((b.a, b.b), float(r0), float(rg)) for b, r0, rg in
                         zip(muscles, model.muscle_rest[0], model.muscle_range[0])],

@@ -9,13 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import (__version__, bench, designs_cmd, evolve, export, plot, preview, record, replay, resume,
-               simulate, validate, watch)
+from . import (__version__, bench, designs_cmd, evolve, export, plot, plugins_cmd, preview, record, replay,
+               resume, simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
     ("designs", designs_cmd, "list the built-in designs"),
-    ("validate", validate, "check design files, print every problem"),
+    ("tasks", plugins_cmd.tasks, "list the tasks (built in, installed) and check plug-in files"),
+    ("sensors", plugins_cmd.sensors, "list the sensors a brain can read"),
+    ("terrains", plugins_cmd.terrains, "list the terrains, check terrain files"),
+    ("validate", validate, "check design and terrain files, print every problem"),
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("evolve", evolve, "evolve brains for a creature on a task"),
     ("resume", resume, "go on with a stopped run, exactly where it stopped"),

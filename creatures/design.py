@@ -27,14 +27,13 @@ shows a traceback to the user: the command prints ``file:line:column: message`` 
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import yaml
 
 import physics
+from evolution.yamlread import Problem, Reader, YamlError, compose, did_you_mean, read_text
 
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 
@@ -42,27 +41,8 @@ __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "M
 MAX_DESIGN_BYTES = 1_000_000
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a design, at a 1-based line and column (0 when unknown)."""
-
-    line: int
-    column: int
-    message: str
-
-    def format(self, source: str) -> str:
-        if self.line <= 0:  # about the file as a whole (unreadable, too large)
-            return f"{source}: {self.message}"
-        return f"{source}:{self.line}:{self.column}: {self.message}"
-
-
-class DesignError(Exception):
+class DesignError(YamlError):
     """A design that cannot be used, with all its problems."""
-
-    def __init__(self, source: str, problems: list[Problem]):
-        self.source = source
-        self.problems = sorted(problems, key=lambda p: (p.line, p.column))
-        super().__init__("\n".join(p.format(source) for p in self.problems))
 
 
 @dataclass
@@ -111,90 +91,6 @@ ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "j
 JOINT_KINDS = ("hinge", "free")
 
 
-def _did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-class _Reader:
-    """Walks the composed YAML nodes, converting values and collecting problems."""
-
-    def __init__(self):
-        self.problems: list[Problem] = []
-
-    def problem(self, node, message: str) -> None:
-        mark = node.start_mark if node is not None else None
-        self.problems.append(Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0, message))
-
-    # scalars
-    def number(self, node, what: str):
-        if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":bool") or node.tag.endswith(":null"):
-            self.problem(node, f"{what} must be a number, not {_describe(node)}")
-            return None
-        try:
-            value = float(node.value)  # YAML 1.1 reads 1e3 as a string; accept it as a number
-        except ValueError:
-            self.problem(node, f"{what} must be a number, not {_describe(node)}")
-            return None
-        if node.style in ("'", '"'):
-            self.problem(node, f"{what} must be a number, not the string {node.value!r}")
-            return None
-        if not math.isfinite(value):
-            self.problem(node, f"{what} must be finite, not {node.value}")
-            return None
-        return value
-
-    def string(self, node, what: str):
-        if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":null"):
-            self.problem(node, f"{what} must be text, not {_describe(node)}")
-            return None
-        return str(node.value)
-
-    def boolean(self, node, what: str):
-        if not (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":bool")):
-            self.problem(node, f"{what} must be true or false, not {_describe(node)}")
-            return None
-        return node.value.lower() in ("true", "yes", "on", "y")
-
-    def mapping(self, node, what: str, allowed) -> dict | None:
-        """A mapping's entries as {key: (key_node, value_node)}; reports unknown and repeated keys."""
-        if not isinstance(node, yaml.MappingNode):
-            self.problem(node, f"{what} must be a mapping of keys to values, not {_describe(node)}")
-            return None
-        out = {}
-        for knode, vnode in node.value:
-            key = knode.value if isinstance(knode, yaml.ScalarNode) else None
-            if key is None:
-                self.problem(knode, f"{what} has a key that is not a name")
-            elif key in out:
-                self.problem(knode, f"{what} has '{key}' twice")
-            elif key not in allowed:
-                self.problem(knode, f"unknown key '{key}' in {what}{_did_you_mean(key, allowed)}")
-            else:
-                out[key] = (knode, vnode)
-        return out
-
-    def sequence(self, node, what: str) -> list:
-        if not isinstance(node, yaml.SequenceNode):
-            self.problem(node, f"{what} must be a list, not {_describe(node)}")
-            return []
-        return node.value
-
-
-def _describe(node) -> str:
-    if node is None:
-        return "nothing"
-    if isinstance(node, yaml.MappingNode):
-        return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
-        return "a list"
-    if node.tag.endswith(":null"):
-        return "nothing (null)"
-    if node.tag.endswith(":bool"):
-        return f"the boolean {node.value}"
-    return f"'{node.value}'"
-
-
 @dataclass
 class _Item:
     """One parsed sphere/bone/joint/cluster: its values, and the nodes to point problems at."""
@@ -204,7 +100,7 @@ class _Item:
     nodes: dict
 
 
-def _read_item(r: _Reader, node, kind: str, index: int, defaults: dict) -> _Item | None:
+def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item | None:
     spec = ITEM_KEYS[kind]
     where = f"{kind} {index + 1}"
     if isinstance(node, yaml.MappingNode):
@@ -231,7 +127,7 @@ def _read_item(r: _Reader, node, kind: str, index: int, defaults: dict) -> _Item
     return _Item(node, values, nodes)
 
 
-def _read_value(r: _Reader, vnode, kind_of: str, label: str, defaults: dict):
+def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
     if kind_of == "number":
         return r.number(vnode, label)
     if kind_of == "str":
@@ -242,7 +138,7 @@ def _read_value(r: _Reader, vnode, kind_of: str, label: str, defaults: dict):
         value = r.string(vnode, label)
         if value is not None and value not in JOINT_KINDS:
             r.problem(vnode, f"{label} must be one of {', '.join(JOINT_KINDS)}, not '{value}'"
-                             f"{_did_you_mean(value, JOINT_KINDS)}")
+                             f"{did_you_mean(value, JOINT_KINDS)}")
             return None
         return value
     if kind_of == "point":
@@ -282,7 +178,7 @@ def _read_value(r: _Reader, vnode, kind_of: str, label: str, defaults: dict):
     raise AssertionError(kind_of)
 
 
-def _read_defaults(r: _Reader, node) -> dict:
+def _read_defaults(r: Reader, node) -> dict:
     """The defaults block: {kind: {key: value}} for sphere, bone, muscle, joint, cluster."""
     out = {k: {} for k in ITEM_KEYS}
     entries = r.mapping(node, "defaults", ITEM_KEYS)
@@ -302,18 +198,8 @@ def _read_defaults(r: _Reader, node) -> dict:
 
 def parse_design(text: str, source: str = "<design>") -> Design:
     """Parse and check a design's YAML text. Raises :class:`DesignError` with every problem."""
-    if len(text.encode("utf-8", "replace")) > MAX_DESIGN_BYTES:
-        raise DesignError(source, [Problem(1, 1, f"design is larger than {MAX_DESIGN_BYTES} bytes")])
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        what = getattr(exc, "problem", None) or str(exc)
-        if getattr(exc, "context", None):
-            what += f" ({exc.context})"
-        raise DesignError(source, [Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0,
-                                           f"YAML syntax: {what}")]) from None
-    r = _Reader()
+    root = compose(text, source, MAX_DESIGN_BYTES, DesignError, "design")
+    r = Reader()
     if root is None:
         raise DesignError(source, [Problem(1, 1, "the design is empty")])
     top = r.mapping(root, "the design", TOP_KEYS)
@@ -376,7 +262,7 @@ def parse_design(text: str, source: str = "<design>") -> Design:
             return None
         if ident not in table:
             r.problem(node, f"{what} refers to {kind} '{ident}', which does not exist"
-                            f"{_did_you_mean(ident, table)}")
+                            f"{did_you_mean(ident, table)}")
             return None
         return table[ident]
 
@@ -582,17 +468,4 @@ def parse_design(text: str, source: str = "<design>") -> Design:
 def load_design(path) -> Design:
     """Read and check a design file. Raises :class:`DesignError` (never a traceback's worth of
     anything else) for a file that cannot be read or is not a valid design."""
-    path = Path(path)
-    source = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_DESIGN_BYTES:
-            raise DesignError(source, [Problem(0, 0, f"design is larger than {MAX_DESIGN_BYTES} bytes")])
-        text = path.read_text(encoding="utf-8")
-    except DesignError:
-        raise
-    except UnicodeDecodeError:
-        raise DesignError(source, [Problem(0, 0, "not a text file (UTF-8)")]) from None
-    except OSError as exc:
-        raise DesignError(source, [Problem(0, 0, f"cannot read: {exc.strerror or exc}")]) from None
-    return parse_design(text, source)
+    return parse_design(read_text(path, MAX_DESIGN_BYTES, DesignError, "design"), str(path))

@@ -12,9 +12,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-import evolution
+from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.run import Run, RunError, RunSettings
-from evolution.tasks import TASKS
 
 from .bestiary import resolve_design
 from .design import DesignError
@@ -24,6 +23,9 @@ EXAMPLES = """examples:
   creatures evolve quadruped --task jump --generations 100 --population 300
   creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
   creatures evolve worm --workers 1 --out runs/worm-1
+  creatures evolve walker --task examples/flag_task.py:ReachFlag --sensors examples/flag_sensor.py:FlagSensor
+  creatures evolve walker --terrain examples/wall_course.yaml --sensors rays
+  creatures evolve walker --sensors -default,clock,muscles,rays      exactly these sensors
   creatures evolve walker --network recurrent --neat-config my_neat.cfg
   creatures evolve walker --backend ray --address auto        on a Ray cluster
 """
@@ -34,9 +36,7 @@ BAR_WIDTH = 30
 def add_arguments(parser) -> None:
     parser.add_argument("design", nargs="?", default="walker",
                         help="a built-in design name or a YAML file (default: walker)")
-    parser.add_argument("--task", choices=TASKS, default="run", help="what to evolve for (default run)")
-    parser.add_argument("--terrain", choices=("flat", "hills", "steps", "hurdles"), default=None,
-                        help="terrain (default: the task's own: flat, or steps for climb, hurdles for obstacle)")
+    add_plugin_arguments(parser)
     parser.add_argument("--seconds", type=float, default=20.0, help="simulated seconds per evaluation (default 20)")
     parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
     parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
@@ -49,6 +49,23 @@ def add_arguments(parser) -> None:
     add_backend_arguments(parser)
     parser.add_argument("--out", metavar="RUN_DIR", default=None,
                         help="run directory (default runs/DESIGN-TASK-DATE-TIME)")
+
+
+def add_plugin_arguments(parser) -> None:
+    """--task, --terrain and --sensors: each a registered name (creatures tasks / terrains /
+    sensors list them), a file (path/to/file.py:Name, or a .yaml terrain) or a module."""
+    parser.add_argument("--task", default="run", metavar="TASK",
+                        help="what to evolve for: a name (creatures tasks lists them: run, jump, climb, "
+                             "obstacle...), path/to/file.py:Class or package.module:Class (default run)")
+    parser.add_argument("--terrain", default=None, metavar="TERRAIN",
+                        help="the ground: a name (creatures terrains lists them: flat, slope, steps, hills, "
+                             "hurdles...), a terrain file (.yaml), file.py:Name or module:Name "
+                             "(default: the task's own)")
+    parser.add_argument("--sensors", default=None, metavar="S1,S2",
+                        help="sensors to add to the default ones (clock, muscles, joints, contacts, tilt, "
+                             "height, velocity): names (creatures sensors lists them, e.g. rays), "
+                             "file.py:Class or module:Class, comma-separated; -NAME takes one away, "
+                             "-default takes away all the defaults")
 
 
 def add_backend_arguments(parser, default: str | None = "local") -> None:
@@ -84,25 +101,39 @@ def run(args) -> int:
             neat_text = Path(args.neat_config).read_text()
         except OSError as exc:
             return _fail(f"cannot read {args.neat_config}: {exc.strerror or exc}")
-    out = Path(args.out or f"runs/{design.name}-{args.task}-{datetime.now():%Y%m%d-%H%M%S}")
+    try:
+        sensors = sensor_list(args.sensors)
+    except ValueError as exc:
+        return _fail(f"--sensors: {exc}")
+    out = Path(args.out or f"runs/{design.name}-{_slug(args.task)}-{datetime.now():%Y%m%d-%H%M%S}")
     if (out / "settings.json").exists():
         return _fail(f"{out} already holds a run; choose another --out, or go on with: creatures resume {out}")
     try:
         settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
-                               terrain=args.terrain, seconds=args.seconds, generations=args.generations,
-                               population=args.population, seed=args.seed, workers=args.workers,
-                               network=args.network, neat_config=neat_text, backend=args.backend,
-                               address=args.address)
+                               terrain=args.terrain, sensors=sensors, seconds=args.seconds,
+                               generations=args.generations, population=args.population, seed=args.seed,
+                               workers=args.workers, network=args.network, neat_config=neat_text,
+                               backend=args.backend, address=args.address)
         run_ = Run.create(out, settings, design.body)
+    except PluginError as exc:  # a plug-in that cannot be found, loaded or run
+        print(f"creatures evolve: {exc}" if "\n" not in str(exc) else str(exc), file=sys.stderr)
+        return 2
     except (ValueError, OSError, KeyError, TypeError) as exc:  # a bad neat config, an unwritable directory
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode
+    senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(sensors)}"
     print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
-          f"{settings.task} on {ep.task.terrain_kind} ground: {settings.generations} generations of "
+          f"{ep.task.name} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}")
     return drive(run_, out)
+
+
+def _slug(task: str) -> str:
+    """A task's name for a directory: ``run``, or ``ReachFlag`` for ``examples/flag.py:ReachFlag``."""
+    name = task.rsplit(":", 1)[-1]
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) or "task"
 
 
 def drive(run_: Run, out: Path) -> int:
@@ -118,12 +149,18 @@ def drive(run_: Run, out: Path) -> int:
             print(f"\r  [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * done / max(total, 1):5.1f} %",
                   end="", flush=True)
 
+    warned = set()
+
     def on_generation(s):
         if tty:
             print("\r" + " " * (BAR_WIDTH + 12) + "\r", end="")
         failed = f", {s.failed} failed" if s.failed else ""
         print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s", flush=True)
+        for w in s.warnings:
+            if w not in warned:
+                warned.add(w)
+                print(f"warning: {w}", file=sys.stderr, flush=True)
 
     try:
         run_.evolve(on_generation, on_progress)
@@ -132,6 +169,12 @@ def drive(run_: Run, out: Path) -> int:
         print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
               f"saved in {out}.\nto go on: creatures resume {shlex.quote(str(out))}", file=sys.stderr)
         return 130
+    except PluginError as exc:  # raised inside a plug-in: the generation is lost, not the run
+        done = run_.generations_done
+        print(f"creatures: {exc}\nthe run stopped after generation {done} of {settings.generations}; "
+              f"everything up to it is saved in {out}.\nonce the plug-in is fixed: creatures resume "
+              f"{shlex.quote(str(out))} --reload-plugins", file=sys.stderr)
+        return 2
     except (RunError, ImportError, ConnectionError) as exc:  # the last two: the ray backend
         print(f"creatures: {exc}", file=sys.stderr)
         return 2
@@ -143,6 +186,6 @@ def drive(run_: Run, out: Path) -> int:
     h = run_.history
     top = max(h, key=lambda s: s.best)
     print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
-          f"(generation {top.generation}); {evolution.describe_fitness(settings.task)}")
+          f"(generation {top.generation}); fitness is {run_.episode.task.sample.measures}")
     print(f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json, checkpoint.json")
     return 0

@@ -30,5 +30,5 @@ def run(args) -> int:
         print(f"creatures export: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {champion.name}, fitness {champion.fitness!r} on {champion.task.name} "
-          f"({champion.task.terrain_kind})")
+          f"({champion.terrain.kind})")
     return 0

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution.tasks import DEFAULT_TERRAIN, WORST_FITNESS, describe_fitness
+from evolution import PluginError, resolve
+from evolution.tasks import WORST_FITNESS
 
 EXAMPLES = """examples:
   creatures plot runs/walker-run-20261122-044002          writes fitness.png and species.png there
@@ -95,6 +96,14 @@ class RunData:
         return task if isinstance(task, str) else None
 
     @property
+    def measures(self) -> str | None:
+        """What the run's fitness measures: recorded by the run, or a built-in task's own."""
+        measures = self.settings.get("measures")
+        if isinstance(measures, str) and measures:
+            return measures
+        return _builtin(self.task, "measures") if self.task else None
+
+    @property
     def population(self) -> int | None:
         n = self.settings.get("population")
         return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
@@ -103,7 +112,7 @@ class RunData:
         """``walker: run on flat ground, seed 5``, with what settings.json knows."""
         parts = []
         if self.task:
-            terrain = self.settings.get("terrain") or DEFAULT_TERRAIN.get(self.task)
+            terrain = self.settings.get("terrain") or _builtin(self.task, "default_terrain")
             parts.append(f"{self.task} on {terrain} ground" if isinstance(terrain, str) else self.task)
         seed = self.settings.get("seed")
         if isinstance(seed, int) and not isinstance(seed, bool):
@@ -249,13 +258,22 @@ def _titles(fig, ax, title: str, subtitle: str) -> None:
     ax.set_title(subtitle, loc="left", color="0.35", fontsize="medium")
 
 
-def _fitness_label(task: str | None, height_px: int, dpi: float) -> str:
-    """The y label, from what the task's fitness means, wrapped to the chart's height."""
+def _builtin(task: str, attribute: str) -> str | None:
+    """An attribute of a built-in task (no plug-in code runs for a chart)."""
     try:
-        meaning = describe_fitness(task)
-    except KeyError:
+        plugin = resolve("task", task) if task and ":" not in task else None
+    except PluginError:
+        return None
+    if plugin is None or plugin.ref.source != "built-in":
+        return None
+    return str(getattr(plugin.sample, attribute))
+
+
+def _fitness_label(measures: str | None, height_px: int, dpi: float) -> str:
+    """The y label, from what the task's fitness measures, wrapped to the chart's height."""
+    if not measures:
         return "fitness"
-    label = "fitness: " + meaning.removeprefix("fitness is ")
+    label = "fitness: " + measures
     chars = max(20, int(height_px * 0.8 / (10 * dpi / 72 * 0.55)))  # 10 pt text, ~0.55 em a character
     return textwrap.fill(label, chars)
 
@@ -300,7 +318,7 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     ax.grid(color="0.88", lw=0.8)
     ax.set_axisbelow(True)
     ax.set_xlabel("generation")
-    ax.set_ylabel(_fitness_label(run.task, size[1], dpi))
+    ax.set_ylabel(_fitness_label(run.measures, size[1], dpi))
     _titles(fig, ax, f"{run.title()}: fitness", run.progress())
     handles, labels = ax.get_legend_handles_labels()
     order = [labels.index(n) for n in ("best", "90th percentile", "median", "10th percentile", "worst",

@@ -8,6 +8,8 @@ import sys
 
 from evolution.champion import ChampionError
 
+from .plugin_args import add_plugin_argument
+
 from .watch import default_targets, parse_size
 
 EXAMPLES = """examples:
@@ -31,6 +33,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="playback speed (default 1)")
     parser.add_argument("--brain", action="store_true", help="show the brain panel (the first creature's)")
     parser.add_argument("--sensors", action="store_true", help="show ground contacts and joint angles")
+    add_plugin_argument(parser)
 
 
 def _fail(message: str) -> int:
@@ -50,7 +53,7 @@ def run(args) -> int:
     try:
         size = parse_size(args.size)
         from .show import load_sources
-        source = load_sources(args.targets or default_targets())
+        source = load_sources(args.targets or default_targets(), plugins=args.plugin)
     except (ValueError, ChampionError) as exc:
         return _fail(str(exc))
     os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported: render offscreen

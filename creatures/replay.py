@@ -7,20 +7,24 @@ import sys
 
 from evolution.champion import ChampionError, load_champion
 
+from .plugin_args import add_plugin_argument
+
 EXAMPLES = """examples:
   creatures replay saves/walker-run.json
   creatures replay champion.json --json
+  creatures replay flag-champion.json --plugin examples/flag_task.py     its task is a plug-in file
 """
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("file", metavar="FILE", help="a champion file")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_plugin_argument(parser)
 
 
 def run(args) -> int:
     try:
-        champion = load_champion(args.file)
+        champion = load_champion(args.file, args.plugin)
         replayed = champion.replay()
     except ChampionError as exc:
         print(f"creatures replay: {args.file}: {exc}", file=sys.stderr)
@@ -28,12 +32,12 @@ def run(args) -> int:
     same = replayed == champion.fitness
     if args.json:
         print(json.dumps({"file": args.file, "name": champion.name, "task": champion.task.name,
-                          "terrain": champion.task.terrain_kind, "recorded_fitness": champion.fitness,
+                          "terrain": champion.terrain.kind, "recorded_fitness": champion.fitness,
                           "replayed_fitness": replayed, "identical": same,
                           "generation": champion.generation, "software": champion.software}, indent=2))
     else:
-        print(f"{champion.name or args.file}: {champion.task.name} on {champion.task.terrain_kind}, "
-              f"{champion.seconds:g} s")
+        print(f"{champion.name or args.file}: {champion.task.name} on {champion.terrain.kind}, "
+              f"{champion.seconds:g} s; fitness is {champion.measures}")
         print(f"  recorded fitness {champion.fitness!r}")
         print(f"  replayed fitness {replayed!r}  ({'identical' if same else 'DIFFERENT'})")
     return 0 if same else 1

@@ -27,6 +27,9 @@ def add_arguments(parser) -> None:
                         help="take the run to this many generations in all (default: the run's own)")
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: the run's own; results do not depend on it)")
+    parser.add_argument("--reload-plugins", action="store_true",
+                        help="take the run's plug-in files as they are now (after fixing one), instead of "
+                             "refusing a plug-in that changed since the run began")
     add_backend_arguments(parser, default=None)
 
 
@@ -38,7 +41,7 @@ def _fail(message: str) -> int:
 def run(args) -> int:
     out = Path(args.run_dir)
     try:
-        run_ = Run.open(out)
+        run_ = Run.open(out, reload_plugins=args.reload_plugins)
         done = run_.generations_done
     except (RunError, ValueError) as exc:
         return _fail(str(exc))

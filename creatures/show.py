@@ -8,18 +8,15 @@ bit. Racing champions each run their own episode (creatures do not interact), on
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 
 import physics
-from evolution import describe_fitness
+from evolution import PluginError
 from evolution.champion import Champion, ChampionError, champion_from_run, load_champion
 from evolution.rollout import Episode, EpisodeRun
-from evolution.sensors import input_names
-from evolution.tasks import Task
 from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
 
 from .bestiary import resolve_design
@@ -59,10 +56,6 @@ def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **ext
                          joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)
 
 
-def _fitness_label(task: str) -> str:
-    return describe_fitness(task).removeprefix("fitness is ")
-
-
 def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label) -> Scene:
     return Scene(terrain_x=terrain.xs.copy(), terrain_y=terrain.ys.copy(), creatures=creatures,
                  dt=dt, duration=duration, title=title, fitness_label=fitness_label)
@@ -79,28 +72,32 @@ class Race:
             raise ChampionError("nothing to watch")
         labels = labels or [c.name or f"champion {k + 1}" for k, c in enumerate(champions)]
         first = champions[0]
-        terrain = first.task.make_terrain()
+        terrain = first.terrain
         for c, label in zip(champions[1:], labels[1:]):
-            t = c.task.make_terrain()
+            t = c.terrain
             if not (np.array_equal(t.xs, terrain.xs) and np.array_equal(t.ys, terrain.ys)):
-                raise ChampionError(f"{label} runs on {c.task.terrain_kind} terrain and {labels[0]} on "
-                                    f"{first.task.terrain_kind}: a race needs one terrain")
+                raise ChampionError(f"{label} runs on {t.kind} terrain and {labels[0]} on "
+                                    f"{terrain.kind}: a race needs one terrain")
             if c.sim.dt != first.sim.dt:
                 raise ChampionError(f"{label} steps at dt {c.sim.dt:g} s and {labels[0]} at "
                                     f"{first.sim.dt:g} s: a race needs one time step")
         self.champions = champions
-        self.runs = [EpisodeRun(c.episode, c.brains(), 1) for c in champions]
+        try:
+            self.runs = [EpisodeRun(c.episode(), c.brains(), 1) for c in champions]
+        except PluginError as exc:
+            raise ChampionError(str(exc)) from None
         self._slots = [None] * len(champions)
+        self._names = [None] * len(champions)
         shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.name,
-                                                  "terrain": c.task.terrain_kind,
+                                                  "terrain": terrain.kind,
                                                   "generation": c.generation})
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.name for c in champions})
-        title = (f"{first.body.name or 'champion'} - {first.task.name} on {first.task.terrain_kind}"
+        title = (f"{first.body.name or 'champion'} - {first.task.name} on {terrain.kind}"
                  if len(champions) == 1 else
-                 f"race of {len(champions)} - {'/'.join(tasks)} on {first.task.terrain_kind}")
+                 f"race of {len(champions)} - {'/'.join(tasks)} on {terrain.kind}")
         self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
-                                    title, _fitness_label(first.task.name))
+                                    title, first.measures)
         self.message = None
 
     def reset(self) -> None:
@@ -108,24 +105,30 @@ class Race:
             r.reset()
 
     def step(self) -> None:
-        for r in self.runs:
-            if not r.done:
-                r.step()
+        try:
+            for r in self.runs:
+                if not r.done:
+                    r.step()
+        except PluginError as exc:
+            raise ChampionError(str(exc)) from None
 
     def frame(self) -> Frame:
         creatures, xs = [], []
         for r, c in zip(self.runs, self.champions):
             f = float(r.fitness()[0])
             creatures.append(creature_frame(r.model, r.state, fitness=f, recorded=c.fitness,
-                                            failed=bool(r.tracker.failed[0])))
-            xs.append(float(r.tracker.com[0, 0]) if math.isfinite(r.tracker.com[0, 0]) else -math.inf)
+                                            failed=bool(r.failed[0])))
+            x = float(r.centre_of_mass()[0, 0])
+            xs.append(x if math.isfinite(x) else -math.inf)
         t = max(r.t for r in self.runs)
         return Frame(time=t * self.scene.dt, step=t, creatures=creatures, leader=int(np.argmax(xs)),
                      done=all(r.done for r in self.runs))
 
     def brain(self, creature: int) -> Brain:
         c, r = self.champions[creature], self.runs[creature]
-        names = input_names(r.model)
+        if self._names[creature] is None:
+            self._names[creature] = r.episode.input_names()
+        names = self._names[creature]
         genome = c.genome
         keys = {int(n["key"]) for n in genome["nodes"]}
         n_out = r.model.n_muscles
@@ -194,20 +197,24 @@ class RunFollower:
                 self._waiting()
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise ChampionError(f"{self.run_dir}: unreadable run settings ({exc})") from None
+            except PluginError as exc:
+                raise ChampionError(f"{self.run_dir}: {exc}") from None
 
     def _newest(self) -> int:
         gens = [int(p.stem[4:]) for p in (self.run_dir / "best").glob("gen_*.json") if p.stem[4:].isdigit()]
         return max(gens, default=0)
 
     def _waiting(self) -> None:
-        from evolution.run import RunSettings
+        from evolution.run import TERRAIN, RunSettings, terrain_from_json
         settings = RunSettings.from_json((self.run_dir / "settings.json").read_text())
-        body = physics.Body.from_dict(json.loads((self.run_dir / "body.json").read_text()))
-        ep = Episode(body, settings.task_spec(), settings.seconds,
-                     physics.SimParams.from_dict(settings.sim), settings.clock_hz)
-        self.scene = _terrain_scene(ep.task.make_terrain(), [], ep.sim.dt, ep.seconds,
-                                    f"{settings.design_name} - {settings.task}: waiting",
-                                    _fitness_label(settings.task))
+        if (self.run_dir / TERRAIN).is_file():
+            terrain = terrain_from_json((self.run_dir / TERRAIN).read_text())
+        else:  # a run from before terrain.json: a built-in terrain
+            _, maker, _ = settings.resolve_plugins(recorded=False)
+            terrain = maker.make(settings.seed)
+        self.scene = _terrain_scene(terrain, [], physics.SimParams.from_dict(settings.sim).dt,
+                                    settings.seconds, f"{settings.design_name} - {settings.task}: waiting",
+                                    settings.measures or "fitness")
         self.message = f"waiting for the first generation of {self.run_dir}"
 
     def poll(self) -> bool:
@@ -295,12 +302,12 @@ class Preview:
             return False
         sim = physics.SimParams()
         brains = _Sine(len(design.muscle_ids), sim.dt)
-        episode = Episode(design.body, Task("run"), self.SECONDS, sim)
+        episode = Episode.make(design.body, "run", seconds=self.SECONDS, sim=sim)
         self.run = EpisodeRun(episode, brains, 1)
         shape = creature_shape(self.run.model, design.name, {"design": design.name, "task": "preview"})
         self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
                                     f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
-                                    _fitness_label("run"))
+                                    self.run.task.measures)
         self.message = None
         return True
 
@@ -325,7 +332,7 @@ class Preview:
         r = self.run
         return Frame(time=r.t * self.scene.dt, step=r.t,
                      creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
-                                               failed=bool(r.tracker.failed[0]))])
+                                               failed=bool(r.failed[0]))])
 
     def brain(self, creature):
         return None
@@ -341,9 +348,10 @@ def _builtin() -> list[str]:
 
 # --- what a command line names -------------------------------------------------------------------
 
-def load_sources(targets: list[str], follow: bool = False):
+def load_sources(targets: list[str], follow: bool = False, plugins=()):
     """The source for ``creatures watch``/``record`` arguments: champion files (one, or several
     racing) or a run directory (its best champion, or with ``follow`` the newest generation's).
+    ``plugins``: the plug-in files or modules the user named for champion files (``--plugin``).
     Raises :class:`ChampionError` with one line."""
     if follow:
         if len(targets) != 1 or not Path(targets[0]).is_dir():
@@ -352,7 +360,7 @@ def load_sources(targets: list[str], follow: bool = False):
     champions, labels = [], []
     for t in targets:
         path = Path(t)
-        champion = champion_from_run(path) if path.is_dir() else _load(path)
+        champion = champion_from_run(path) if path.is_dir() else _load(path, plugins)
         champions.append(champion)
         labels.append(champion.name or path.stem)
     if len(set(labels)) < len(labels):  # the same champion twice, say: tell them apart
@@ -360,8 +368,8 @@ def load_sources(targets: list[str], follow: bool = False):
     return Race(champions, labels)
 
 
-def _load(path: Path) -> Champion:
+def _load(path: Path, plugins=()) -> Champion:
     try:
-        return load_champion(path)
+        return load_champion(path, plugins)
     except ChampionError as exc:
         raise ChampionError(f"{path}: {exc}") from None

@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 import physics
+from evolution import PluginError, resolve
 
 from .bestiary import resolve_design
 from .design import DesignError
@@ -168,8 +169,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--gravity", type=float, default=physics.SimParams.gravity,
                         help="downward acceleration in m/s^2 (default 9.81)")
     parser.add_argument("--no-ground", action="store_true", help="no terrain at all")
-    parser.add_argument("--terrain", choices=physics.TERRAIN_KINDS, default="flat",
-                        help="terrain (default flat)")
+    parser.add_argument("--terrain", default="flat",
+                        help="terrain: a name (creatures terrains lists them), a terrain file (.yaml), "
+                             "file.py:Name or module:Name (default flat)")
     parser.add_argument("--seed", type=int, default=0, help="seed for random muscles and hills")
     parser.add_argument("--solver", choices=physics.SOLVERS, default=physics.SimParams.solver,
                         help="pbd: position-based dynamics (default); witkin: bones and muscles as "
@@ -194,7 +196,11 @@ def run(args) -> int:
         return 2
     params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground, solver=args.solver,
                                contacts=args.contacts)
-    terrain = physics.make_terrain(args.terrain, seed=args.seed)
+    try:
+        terrain = resolve("terrain", args.terrain).make(args.seed)
+    except PluginError as exc:
+        print(str(exc) if "\n" in str(exc) else f"creatures simulate: {exc}", file=sys.stderr)
+        return 2
     try:  # a design the chosen solver cannot hold, or contacts too stiff for the time step
         physics.substeps_for(physics.build_model(design.body, 1), params)
     except ValueError as exc:

@@ -1,28 +1,53 @@
-"""Check design files and print every problem, as file:line:column: message."""
+"""Check design files and terrain files, and print every problem, as file:line:column: message."""
 
 from __future__ import annotations
 
 import sys
 
-from .design import DesignError, load_design
+import yaml
+
+from evolution.terrains import MAX_TERRAIN_BYTES, TerrainFileError, parse_terrain
+from evolution.yamlread import YamlError, read_text
+
+from .design import MAX_DESIGN_BYTES, DesignError, parse_design
 
 EXAMPLES = """examples:
   creatures validate my_spider.yaml
   creatures validate designs/*.yaml        several at once; exit status 2 if any is invalid
+  creatures validate my_course.yaml        a terrain file (it has 'points' or 'pieces')
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="design files (YAML)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="design or terrain files (YAML)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
+
+
+def is_terrain_file(text: str) -> bool:
+    """Whether a YAML text reads as a terrain (a top-level 'points' or 'pieces') rather than a
+    design; anything unreadable counts as a design (whose loader reports it)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return False
+    return isinstance(root, yaml.MappingNode) and any(
+        getattr(k, "value", None) in ("points", "pieces") for k, _ in root.value)
 
 
 def run(args) -> int:
     status = 0
     for path in args.files:
         try:
-            design = load_design(path)
-        except DesignError as exc:
+            text = read_text(path, max(MAX_DESIGN_BYTES, MAX_TERRAIN_BYTES), DesignError)
+            if is_terrain_file(text):
+                terrain = parse_terrain(text, path)
+                if not args.quiet:
+                    print(f"{path}: ok (terrain {terrain.name}: {terrain.xs.size} points, x from "
+                          f"{terrain.xs[0]:g} to {terrain.xs[-1]:g} m, heights {terrain.ys.min():g} to "
+                          f"{terrain.ys.max():g} m)")
+                continue
+            design = parse_design(text, path)
+        except (DesignError, TerrainFileError, YamlError) as exc:
             status = 2
             print(str(exc), file=sys.stderr)
             continue

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from evolution.champion import ChampionError
 
+from .plugin_args import add_plugin_argument
+
 EXAMPLES = """examples:
   creatures watch                                  a shipped champion (saves/walker-run.json)
   creatures watch saves/walker-run.json my-walker.json     race two champions
@@ -41,6 +43,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--follow", action="store_true",
                         help="follow a running evolution: each finished generation's champion starts")
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
+    add_plugin_argument(parser)
 
 
 def default_targets() -> list[str]:
@@ -59,7 +62,7 @@ def run(args) -> int:
     try:
         size = parse_size(args.size)
         from .show import load_sources
-        source = load_sources(args.targets or default_targets(), follow=args.follow)
+        source = load_sources(args.targets or default_targets(), follow=args.follow, plugins=args.plugin)
     except (ValueError, ChampionError) as exc:
         print(f"creatures watch: {exc}", file=sys.stderr)
         return 2

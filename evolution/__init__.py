@@ -1,5 +1,10 @@
 """Evolution: sensors, batched networks, tasks and fitness, NEAT driving, evaluators, runs.
 
+The extension API: :class:`Task`, :class:`Sensor` and :class:`TerrainMaker` are plug-in base
+classes (the built-in tasks, sensors and terrains are plug-ins too), found by name, file, module
+or entry point (:mod:`evolution.plugins`), and run by :class:`Episode` / :class:`EpisodeRun`
+with a :class:`Context` and a :class:`Clock`.
+
 Imports ``physics`` (never ``render`` or ``creatures``).
 """
 
@@ -7,14 +12,20 @@ from .champion import Champion, ChampionError, champion_from_run, load_champion,
 from .evaluator import BACKENDS, Evaluation, Evaluator, make_evaluator
 from .genomes import NETWORK_KINDS, genome_from_dict, genome_to_dict, neat_config_text
 from .network import ACTIVATIONS, AGGREGATIONS, CompiledNetworks, NetworkBatch, compile_networks
-from .rollout import Episode, run_episode
+from .plugins import KINDS, Plugin, PluginError, PluginRef, available, load_ref, register, resolve
+from .rollout import Clock, Context, Episode, EpisodeRun, run_episode
 from .run import GenerationStats, Run, RunSettings
-from .sensors import Sensors, input_names
-from .tasks import TASKS, WORST_FITNESS, Task, describe_fitness
+from .sensors import DEFAULT_SENSORS, Sensor, sensor_list
+from .tasks import BROKEN_STRAIN, WORST_FITNESS, Task, describe_fitness
+from .terrains import TerrainFileError, TerrainMaker, load_terrain_file
 
 __all__ = ["Champion", "ChampionError", "champion_from_run", "load_champion", "save_champion",
            "BACKENDS", "Evaluation", "Evaluator", "make_evaluator", "NETWORK_KINDS",
-           "genome_from_dict", "genome_to_dict", "neat_config_text", "Episode", "run_episode",
+           "genome_from_dict", "genome_to_dict", "neat_config_text",
+           "ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks",
+           "KINDS", "Plugin", "PluginError", "PluginRef", "available", "load_ref", "register", "resolve",
+           "Clock", "Context", "Episode", "EpisodeRun", "run_episode",
            "GenerationStats", "Run", "RunSettings",
-           "Sensors", "input_names", "TASKS", "WORST_FITNESS", "Task", "describe_fitness",
-           "ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks"]
+           "DEFAULT_SENSORS", "Sensor", "sensor_list",
+           "BROKEN_STRAIN", "WORST_FITNESS", "Task", "describe_fitness",
+           "TerrainFileError", "TerrainMaker", "load_terrain_file"]

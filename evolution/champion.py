@@ -1,12 +1,14 @@
 """Champion files: one small, safe, versioned JSON document per evolved creature.
 
 A champion holds everything needed to replay it anywhere: the creature (as the engine's plain
-body, and the design's YAML text for people), the task and terrain, the physics settings, the
-NEAT genome and network kind, and where it came from (recorded fitness, generation, seed,
-software versions). ``saves/README.md`` documents the format.
+body, and the design's YAML text for people), the task and sensors it was scored with (as
+plug-in references: name, source, and for a file its hash), the terrain as points, the physics
+settings, the NEAT genome and network kind, and where it came from (recorded fitness,
+generation, seed, software versions). ``saves/README.md`` documents the format.
 
-Opening a file someone sent is safe: plain JSON (never pickle, no code), a size limit, the format
-name and version checked, finite numbers only, and every problem reported as one line
+Opening a file someone sent is safe: plain JSON (never pickle, never code: a plug-in that is a
+file or a module is loaded only when the user names it), a size limit, the format name and
+version checked, finite numbers only, and every problem reported as one line
 (:class:`ChampionError`), never a traceback.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,14 +25,16 @@ import numpy as np
 import physics
 
 from .genomes import NETWORK_KINDS, genome_from_dict, load_neat_config, neat_config_text
+from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
-from .tasks import TASKS, Task
+from .sensors import DEFAULT_SENSORS
+from .terrains import MAX_TERRAIN_POINTS
 
 __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_champion",
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-VERSION = 1
+VERSION = 2
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 
@@ -53,11 +57,19 @@ def software_versions() -> dict:
 
 @dataclass
 class Champion:
-    """An evolved creature and everything needed to replay it."""
+    """An evolved creature and everything needed to replay it.
+
+    ``task`` and ``sensors`` are recorded plug-in references (:class:`PluginRef`): they are
+    found again when the champion is replayed (:meth:`episode`). The terrain is carried as
+    points, so it never needs its plug-in again."""
 
     body: physics.Body
     design_yaml: str
-    task: Task
+    task: PluginRef
+    terrain: physics.Terrain
+    terrain_ref: PluginRef
+    sensors: list
+    measures: str
     seconds: float
     clock_hz: float
     sim: physics.SimParams
@@ -68,17 +80,39 @@ class Champion:
     seed: int
     software: dict
     name: str = ""
+    #: a champion of the user's own run may load the run's plug-in files; one read from a file
+    #: (which anyone may have sent) loads only built-ins and installed entry points
+    trusted: bool = False
+    #: the plug-in files or modules the user named for it (``--plugin``), not saved
+    named: tuple = ()
+    _episode: object = field(default=None, init=False, repr=False, compare=False)
 
-    @property
     def episode(self) -> Episode:
-        return Episode(self.body, self.task, self.seconds, self.sim, self.clock_hz)
+        """The episode it was scored in, its plug-ins found again (:attr:`named` stands for
+        recorded files or modules, see :func:`evolution.plugins.load_ref`). Raises :class:`ChampionError` (one line) for a plug-in missing or changed."""
+        if self._episode is None:
+            try:
+                task = load_ref(self.task, self.trusted, self.named)
+                sensors = tuple(load_ref(r, self.trusted, self.named) for r in self.sensors)
+            except PluginError as exc:
+                raise ChampionError(str(exc)) from None
+            self._episode = Episode(self.body, task, self.terrain, sensors, self.seconds, self.sim,
+                                    self.clock_hz)
+        return self._episode
+
+    def n_inputs(self) -> int:
+        return self.episode().n_inputs()
 
     def neat_config(self):
         """A neat config with the creature's input and output counts (what the networks are
         built with)."""
-        ep = self.episode
-        self._check_genome(ep.n_inputs(), ep.n_outputs())
-        text = neat_config_text(ep.n_inputs(), ep.n_outputs(), 2, self.network)
+        ep = self.episode()
+        try:
+            n_inputs = ep.n_inputs()
+        except PluginError as exc:
+            raise ChampionError(str(exc)) from None
+        self._check_genome(n_inputs, ep.n_outputs())
+        text = neat_config_text(n_inputs, ep.n_outputs(), 2, self.network)
         with tempfile.TemporaryDirectory() as tmp:
             return load_neat_config(text, Path(tmp) / "neat.cfg")
 
@@ -120,15 +154,22 @@ class Champion:
                                 f"{n_outputs} muscles")
 
     def replay(self, on_step=None) -> float:
-        """Simulate the champion again, with the stepping code that scored it; its fitness."""
-        fitness, _ = run_episode(self.episode, self.brains(), 1, on_step=on_step)
+        """Simulate the champion again, with the stepping code that scored it; its fitness.
+        A plug-in that raises is a :class:`ChampionError` naming it."""
+        try:
+            fitness, _ = run_episode(self.episode(), self.brains(), 1, on_step=on_step)
+        except PluginError as exc:
+            raise ChampionError(str(exc)) from None
         return float(fitness[0])
 
     def to_dict(self) -> dict:
         return {
             "format": FORMAT, "version": VERSION, "name": self.name,
             "creature": {"body": self.body.to_dict(), "design_yaml": self.design_yaml},
-            "task": self.task.to_dict(),
+            "task": {**self.task.to_dict(), "measures": self.measures},
+            "terrain": {**self.terrain_ref.to_dict(), "kind": self.terrain.kind,
+                        "xs": self.terrain.xs.tolist(), "ys": self.terrain.ys.tolist()},
+            "sensors": [r.to_dict() for r in self.sensors],
             "episode": {"seconds": self.seconds, "clock_hz": self.clock_hz},
             "physics": self.sim.to_dict(),
             "brain": {"network": self.network, "genome": self.genome},
@@ -182,8 +223,10 @@ def _number(data, *keys, positive=False):
     return value
 
 
-def load_champion(path) -> Champion:
-    """Read and check a champion file. Raises :class:`ChampionError` with a one-line reason."""
+def load_champion(path, plugins=()) -> Champion:
+    """Read and check a champion file. Raises :class:`ChampionError` with a one-line reason.
+    ``plugins``: files or modules the user names for its plug-ins (``--plugin``); nothing else
+    that is code is loaded for it."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -199,11 +242,15 @@ def load_champion(path) -> Champion:
         raise ChampionError(f"not valid JSON: {str(exc).splitlines()[0]}") from None
     except OSError as exc:
         raise ChampionError(f"cannot read it: {exc.strerror or exc}") from None
-    return champion_from_dict(data)
+    champion = champion_from_dict(data)
+    champion.named = tuple(plugins)
+    return champion
 
 
 def champion_from_dict(data) -> Champion:
-    """Check a parsed champion document and build the :class:`Champion`."""
+    """Check a parsed champion document and build the :class:`Champion`. Version 1 files (from
+    before plug-ins) are read as the built-in task and terrain they name, with the default
+    sensors, which is what they were scored with."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ChampionError(f"not a champion file (its format should be '{FORMAT}')")
     version = data.get("version")
@@ -215,24 +262,23 @@ def champion_from_dict(data) -> Champion:
     if version < 1:
         raise ChampionError(f"unknown champion format version {version}")
     _check_finite(data)
-    task = _get(data, "task", kind=dict)
-    name = _get(data, "task", "name", kind=str)
-    if name not in TASKS:
-        raise ChampionError(f"unknown task '{name}'")
     network = _get(data, "brain", "network", kind=str)
     if network not in NETWORK_KINDS:
         raise ChampionError(f"unknown network kind '{network}'")
     seconds = _number(data, "episode", "seconds")
     if not 0 < seconds <= 3600:
         raise ChampionError("the episode must last more than 0 and at most 3600 seconds")
+    seed = _get(data, "recorded", "seed", kind=int)
     try:
+        if version == 1:
+            task, terrain, terrain_ref, sensors, measures = _plugins_v1(data, seed)
+        else:
+            task, terrain, terrain_ref, sensors, measures = _plugins_v2(data)
         body = physics.Body.from_dict(_get(data, "creature", "body", kind=dict))
         physics.build_model(body, 1)
         sim = physics.SimParams.from_dict(_get(data, "physics", kind=dict))
-        spec = Task(name, task.get("terrain"), int(task.get("seed", 0)))
-        spec.make_terrain()
-    except ChampionError:
-        raise
+    except (ChampionError, PluginError) as exc:
+        raise ChampionError(str(exc)) from None
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
         raise ChampionError(f"the creature or its settings are not usable: {exc}") from None
     genome = _get(data, "brain", "genome", kind=dict)
@@ -243,17 +289,59 @@ def champion_from_dict(data) -> Champion:
     if not isinstance(software, dict):
         raise ChampionError("'software' must be an object")
     return Champion(
-        body=body, design_yaml=str(_get(data, "creature", "design_yaml", kind=str)), task=spec,
+        body=body, design_yaml=str(_get(data, "creature", "design_yaml", kind=str)), task=task,
+        terrain=terrain, terrain_ref=terrain_ref, sensors=sensors, measures=measures,
         seconds=seconds, clock_hz=_number(data, "episode", "clock_hz", positive=True),
         sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
-        generation=int(_get(data, "recorded", "generation", kind=int)),
-        seed=int(_get(data, "recorded", "seed", kind=int)),
+        generation=int(_get(data, "recorded", "generation", kind=int)), seed=int(seed),
         software=software, name=str(data.get("name", "")))
+
+
+#: the tasks and terrains a version 1 champion may name (all built in)
+V1_TASKS = ("run", "jump", "climb", "obstacle")
+V1_TERRAINS = ("flat", "hills", "steps", "hurdles", "slope")
+
+
+def _plugins_v1(data, seed):
+    name = _get(data, "task", "name", kind=str)
+    if name not in V1_TASKS:
+        raise ChampionError(f"unknown task '{name}'")
+    task = resolve("task", name)
+    terrain_name = data["task"].get("terrain") or task.sample.default_terrain
+    if terrain_name not in V1_TERRAINS:
+        raise ChampionError(f"unknown terrain '{terrain_name}'")
+    maker = resolve("terrain", terrain_name)
+    sensors = [resolve("sensor", n).ref for n in DEFAULT_SENSORS]
+    task_seed = data["task"].get("seed", seed)
+    if not isinstance(task_seed, int) or isinstance(task_seed, bool) or task_seed < 0:
+        raise ChampionError("'task.seed' must be a whole number >= 0")
+    return task.ref, maker.make(task_seed), maker.ref, sensors, task.sample.measures
+
+
+def _plugins_v2(data):
+    task = PluginRef.from_dict("task", _get(data, "task", kind=dict))
+    measures = _get(data, "task", "measures", kind=str)
+    tdata = _get(data, "terrain", kind=dict)
+    terrain_ref = PluginRef.from_dict("terrain", tdata)
+    xs, ys = _get(data, "terrain", "xs", kind=list), _get(data, "terrain", "ys", kind=list)
+    if len(xs) > MAX_TERRAIN_POINTS:
+        raise ChampionError(f"the terrain has {len(xs)} points; at most {MAX_TERRAIN_POINTS}")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs + ys):
+        raise ChampionError("the terrain's points must be numbers")
+    try:
+        terrain = physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64),
+                                  str(tdata.get("kind", terrain_ref.name))[:200])
+    except (ValueError, OverflowError) as exc:
+        raise ChampionError(f"the terrain is not usable: {exc}") from None
+    sensors = _get(data, "sensors", kind=list)
+    if not sensors or len(sensors) > 1000:
+        raise ChampionError("the champion must list between 1 and 1000 sensors")
+    return task, terrain, terrain_ref, [PluginRef.from_dict("sensor", d) for d in sensors], measures
 
 
 def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     """The best genome of a run directory as a champion: of ``generation``, or of the whole run."""
-    from .run import RunSettings
+    from .run import TERRAIN, RunSettings, terrain_from_json
     run_dir = Path(run_dir)
     try:
         settings = RunSettings.from_json((run_dir / "settings.json").read_text())
@@ -279,10 +367,29 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         record["genome"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ChampionError(f"{run_dir}: a damaged best-genome file: {exc}") from None
-    return Champion(body=body, design_yaml=settings.design_text, task=settings.task_spec(),
+    # no plug-in code runs here: the champion records the run's plug-ins as the run did
+    try:
+        if settings.plugins is not None:
+            p = settings.plugins
+            task_ref = PluginRef.from_dict("task", p["task"])
+            terrain_ref = PluginRef.from_dict("terrain", p["terrain"])
+            sensor_refs = [PluginRef.from_dict("sensor", d) for d in p["sensors"]]
+            measures = settings.measures or "fitness"
+        else:  # a run from before plug-ins were recorded: built-ins by name
+            task, maker, sensors = settings.resolve_plugins(recorded=False)
+            task_ref, terrain_ref, sensor_refs = task.ref, maker.ref, [s.ref for s in sensors]
+            measures = task.sample.measures
+        if (run_dir / TERRAIN).is_file():
+            terrain = terrain_from_json((run_dir / TERRAIN).read_text())
+        else:
+            terrain = resolve("terrain", terrain_ref.name).make(settings.seed)
+    except (PluginError, OSError, ValueError, TypeError, KeyError) as exc:
+        raise ChampionError(f"{run_dir}: {exc}") from None
+    return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,
+                    terrain_ref=terrain_ref, sensors=sensor_refs, measures=measures,
                     seconds=settings.seconds, clock_hz=settings.clock_hz,
                     sim=physics.SimParams.from_dict(settings.sim), network=settings.network,
                     genome=record["genome"], fitness=float(record["fitness"]),
                     generation=int(record["generation"]), seed=settings.seed,
-                    software=software_versions(),
-                    name=f"{settings.design_name} {settings.task} gen {record['generation']}")
+                    software=software_versions(), trusted=True,
+                    name=f"{settings.design_name} {task_ref.name} gen {record['generation']}")

@@ -21,7 +21,7 @@ import signal
 import tempfile
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -44,9 +44,10 @@ class Evaluation:
     """The result of evaluating a generation, in the order the genomes were given."""
 
     fitness: np.ndarray     # (N,)
-    failed: np.ndarray      # (N,) bool: non-finite or broken apart
+    failed: np.ndarray      # (N,) bool: non-finite, broken apart, or failed by the task
     nonfinite: np.ndarray   # (N,) bool
     seconds: float          # wall time
+    warnings: list = field(default_factory=list)  # plug-in problems that did not stop the run
 
 
 def make_brains(genomes, config, kind: str):
@@ -70,7 +71,8 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list[dict]
     """Score one chunk of genome dicts in one batched rollout: what every backend's workers run.
 
     ``report(creature_steps)`` is called every :data:`PROGRESS_EVERY` steps, if given. Returns
-    ``(fitness (B,), failed (B,), nonfinite (B,))``."""
+    ``(fitness (B,), failed (B,), nonfinite (B,), warnings)``. A plug-in that raises stops it
+    with a :class:`evolution.PluginError`."""
     genomes = [genome_from_dict(d) for d in genome_dicts]
     brains = make_brains(genomes, config, kind)
     B = len(genomes)
@@ -79,15 +81,16 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list[dict]
         if (t + 1) % PROGRESS_EVERY == 0:
             report(PROGRESS_EVERY * B)
 
-    fitness, tracker = run_episode(episode, brains, B, on_step=None if report is None else on_step,
-                                   parallel=False)
-    return fitness, tracker.failed.copy(), tracker.nonfinite.copy()
+    fitness, run = run_episode(episode, brains, B, on_step=None if report is None else on_step,
+                               parallel=False)
+    return fitness, run.failed.copy(), run.nonfinite.copy(), run.warnings
 
 
 def gather(parts, seconds: float) -> Evaluation:
     """One :class:`Evaluation` from the chunks' ``evaluate_chunk`` results, in chunk order."""
+    warnings = list(dict.fromkeys(w for p in parts for w in p[3]))
     return Evaluation(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                      np.concatenate([p[2] for p in parts]), seconds)
+                      np.concatenate([p[2] for p in parts]), seconds, warnings)
 
 
 # --- the worker side: module globals set once per process by _init_worker -----------------------

@@ -1,9 +1,15 @@
 """An episode: a batch of creatures with their brains on a task, step by step.
 
-Each step: sensors -> networks -> muscle commands -> physics step -> fitness bookkeeping.
-:class:`EpisodeRun` is that loop one step at a time; evolution scores with it (through
-:func:`run_episode`) and the viewer replays champions with it, so what is watched is what was
-scored.
+Each step: sensors -> networks -> muscle commands -> physics step -> the episode's failure rules
+-> the task's update. :class:`EpisodeRun` is that loop one step at a time; evolution scores
+with it (through :func:`run_episode`), the viewer replays champions with it and the Gymnasium
+environment steps it, so what is watched is what was scored.
+
+The episode's own rules, whatever the task: a creature whose centre of mass stops being finite,
+or one of whose rigid bones is more than ``BROKEN_STRAIN`` off its length, has failed: it scores
+``WORST_FITNESS`` and is counted. So is a creature the task fails (:meth:`Task.failed`) or
+whose fitness comes back not finite. A creature that has failed or that the task has ended
+(:meth:`Task.ended`) keeps its fitness from then on; when all have, the episode stops early.
 """
 
 from __future__ import annotations
@@ -11,109 +17,413 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 import physics
+from physics.sensors import creature_com
 
-from .sensors import Sensors
-from .tasks import Task, Tracker
+from .plugins import Plugin, PluginError, plugin_failure, resolve
+from .sensors import DEFAULT_SENSORS
+from .tasks import BROKEN_STRAIN, WORST_FITNESS, Task
 
-__all__ = ["Episode", "EpisodeRun", "run_episode"]
+__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode"]
 
 
 @dataclass(frozen=True)
-class Episode:
-    """Everything an evaluation needs besides the brains: the body, the task, the physics.
+class Context:
+    """What tasks and sensors are told at the start of an episode (the same for every creature).
 
-    ``seconds`` of simulated time at ``sim.dt`` per step; ``clock_hz`` is the brains' clock."""
+    Attributes
+    ----------
+    model : physics.Model
+        The batch's static arrays: ``mass (B, P)``, ``radius (B, P)``, ``rest_pos (B, P, 2)``,
+        ``bone_a``/``bone_b (E,)``, ``muscle_bone (M,)``, ``joint_a``/``joint_c``/``joint_b
+        (J,)``... (``physics/model.py``).
+    terrain : physics.Terrain
+        The ground: ``xs``, ``ys (N,)``, ``height(x)``.
+    sim : physics.SimParams
+        How the world steps (``dt``, ``gravity``, ``ground``...).
+    steps : int
+        The episode's length in steps (it may end earlier).
+    clock_hz : float
+        The frequency of the brains' clock.
+    body_size : float
+        The body's length scale (m): its rest extent (at least a sphere's diameter).
+    rest_height : float
+        The rest pose's centre-of-mass height above its lowest point (m).
+    part_names : dict
+        ``{"sphere": [...], "muscle": [...], "joint": [...]}`` from the design, if known.
+    """
+
+    model: physics.Model
+    terrain: physics.Terrain
+    sim: physics.SimParams
+    steps: int
+    clock_hz: float = 1.0
+    body_size: float = 1.0
+    rest_height: float = 1.0
+    part_names: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, model: physics.Model, terrain: physics.Terrain, sim: physics.SimParams, steps: int,
+           clock_hz: float = 1.0, part_names: dict | None = None) -> "Context":
+        pos = model.rest_pos[0]
+        extent = np.ptp(pos, axis=0)
+        size = float(max(extent.max(), 2.0 * model.radius[0].max()))
+        com_y = float((model.mass[0] * pos[:, 1]).sum() / model.mass[0].sum())
+        bottom = float((pos[:, 1] - model.radius[0]).min())
+        return cls(model, terrain, sim, int(steps), float(clock_hz), size, max(com_y - bottom, 1e-3),
+                   dict(part_names or {}))
+
+    @property
+    def batch(self) -> int:
+        return self.model.batch
+
+    @property
+    def dt(self) -> float:
+        return self.sim.dt
+
+    def names(self, kind: str) -> list[str]:
+        """The names of the body's spheres, muscles or joints (``muscle 0``... if unknown)."""
+        count = {"sphere": self.model.n_spheres, "muscle": self.model.n_muscles,
+                 "joint": self.model.n_joints}[kind]
+        names = self.part_names.get(kind)
+        return list(names) if names and len(names) == count else [f"{kind} {k}" for k in range(count)]
+
+
+class Clock:
+    """Steps and time since each creature's start (creatures may start at different steps in
+    the vectorised Gymnasium environment; in evolution they start together).
+
+    Attributes
+    ----------
+    step : ndarray of int64, shape (B,)
+    time : ndarray of float64, shape (B,)
+        Seconds, summed ``dt`` by ``dt`` (as ``physics.State.time`` is).
+    """
+
+    def __init__(self, batch: int):
+        self.step = np.zeros(batch, dtype=np.int64)
+        self.time = np.zeros(batch)
+
+    def restart(self, which) -> None:
+        self.step[which] = 0
+        self.time[which] = 0.0
+
+    def advance(self, dt: float) -> None:
+        self.step += 1
+        self.time += dt
+
+
+def _default_sensors() -> tuple:
+    return tuple(resolve("sensor", name) for name in DEFAULT_SENSORS)
+
+
+@dataclass(frozen=True, eq=False)
+class Episode:
+    """Everything an evaluation needs besides the brains: the body, the task, its terrain, the
+    sensors, and the physics. ``seconds`` of simulated time at ``sim.dt`` per step;
+    ``clock_hz`` is the brains' clock. :meth:`make` builds one from names."""
 
     body: physics.Body
-    task: Task = field(default_factory=Task)
+    task: Plugin = field(default_factory=lambda: resolve("task", "run"))
+    terrain: physics.Terrain = field(default_factory=lambda: physics.Terrain.flat())
+    sensors: tuple = field(default_factory=_default_sensors)
     seconds: float = 20.0
     sim: physics.SimParams = field(default_factory=physics.SimParams)
     clock_hz: float = 1.0
+    part_names: dict = field(default_factory=dict)
+
+    @classmethod
+    def make(cls, body: physics.Body, task="run", terrain=None, sensors=None, seed: int = 0,
+             seconds: float = 20.0, sim: physics.SimParams | None = None, clock_hz: float = 1.0,
+             part_names: dict | None = None) -> "Episode":
+        """An episode from plug-in names (or :class:`Plugin` s): ``terrain`` None is the task's
+        default, made for ``seed``; ``sensors`` None is :data:`DEFAULT_SENSORS`, else a list of
+        names or a ``--sensors`` string (:func:`evolution.sensors.sensor_list`). Raises
+        :class:`PluginError`."""
+        from .sensors import sensor_list
+        task = task if isinstance(task, Plugin) else resolve("task", task)
+        if terrain is None:
+            terrain = task.sample.default_terrain
+        if not isinstance(terrain, physics.Terrain):
+            terrain = (terrain if isinstance(terrain, Plugin) else resolve("terrain", terrain)).make(seed)
+        if sensors is None or isinstance(sensors, str):
+            try:
+                sensors = sensor_list(sensors)
+            except ValueError as exc:
+                raise PluginError(str(exc)) from None
+        sensors = tuple(s if isinstance(s, Plugin) else resolve("sensor", s) for s in sensors)
+        return cls(body, task, terrain, sensors, seconds, sim or physics.SimParams(), clock_hz,
+                   dict(part_names or {}))
 
     @property
     def steps(self) -> int:
         return max(1, int(round(self.seconds / self.sim.dt)))
 
-    def sensors(self, model: physics.Model) -> Sensors:
-        return Sensors.of(model, self.clock_hz)
+    def context(self, model: physics.Model) -> Context:
+        return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names)
+
+    def layout(self, model: physics.Model | None = None) -> list[tuple[str, list[str]]]:
+        """``[(sensor name, [input labels])]`` in input order."""
+        ctx = self.context(model or physics.build_model(self.body, 1))
+        out = []
+        for plugin in self.sensors:
+            sensor = plugin.create()
+            try:
+                out.append((plugin.name, [str(x) for x in sensor.labels(ctx)]))
+            except Exception as exc:
+                raise plugin_failure(plugin.ref, "labels", exc) from None
+        return out
+
+    def input_names(self) -> list[str]:
+        """A short name for every brain input, in order."""
+        return [name for _, labels in self.layout() for name in labels]
 
     def n_inputs(self) -> int:
-        return self.sensors(physics.build_model(self.body, 1)).count
+        return len(self.input_names())
 
     def n_outputs(self) -> int:
         return sum(b.muscle is not None for b in self.body.bones)
+
+
+def _overrides(obj, base, method: str) -> bool:
+    return getattr(type(obj), method) is not getattr(base, method)
 
 
 class EpisodeRun:
     """An episode being run, one step at a time: the loop evolution scores with and the viewer
     watches (:func:`run_episode` is this class stepped to the end).
 
-    Each :meth:`step`: sensors -> networks -> muscle commands -> physics step -> fitness
-    bookkeeping. ``brains`` is an object with ``reset()`` and ``activate(inputs (B, S)) ->
+    Each :meth:`step`: sensors -> networks -> muscle commands -> physics step -> failure rules
+    -> task update. ``brains`` is an object with ``reset()`` and ``activate(inputs (B, S)) ->
     outputs (B, M)``; outputs are muscle commands, clipped to [-1, 1] by the engine, NaN read
-    as 0.
+    as 0. An exception inside a plug-in becomes a :class:`PluginError` naming it.
 
     Attributes
     ----------
     model : physics.Model
     terrain : physics.Terrain
+    ctx : Context
+    task : Task
+    sensors : list of Sensor
     state : physics.State
         After ``t`` steps.
+    clock : Clock
     t : int
-        Steps taken; the episode is over when ``t == episode.steps``.
+        Steps taken; the episode is over at ``episode.steps`` or when every creature has ended.
     inputs : ndarray, shape (B, S)
         What the brains read at the last step.
     outputs : ndarray, shape (B, M)
         What they answered (zeros before the first step).
-    tracker : Tracker
+    failed, nonfinite, ended : ndarray of bool, shape (B,)
+        Failed (any rule); failed by becoming non-finite; ended (by the task, or by failing).
+    warnings : list of str
+        Plug-in problems that did not stop the episode (a fitness of the wrong shape, NaN).
     """
 
     def __init__(self, episode: Episode, brains, batch: int, parallel: bool = False):
         self.episode, self.brains, self.parallel = episode, brains, parallel
         self.model = physics.build_model(episode.body, batch)
-        self.terrain = episode.task.make_terrain()
-        self.sensors = episode.sensors(self.model)
-        self.inputs = np.empty((batch, self.sensors.count))
+        self.terrain = episode.terrain
+        self.ctx = episode.context(self.model)
+        self.task = self._create(episode.task)
+        self.sensors = [self._create(p) for p in episode.sensors]
+        reads, k = [], 0
+        for plugin, sensor in zip(episode.sensors, self.sensors):
+            n = self._call(plugin, "size", sensor.size, self.ctx)
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+                raise PluginError(f"{plugin.ref.describe()}: size() must be a whole number >= 0, not {n!r}")
+            reads.append((plugin, sensor, slice(k, k + int(n))))
+            k += int(n)
+        self.inputs = np.zeros((batch, k))
+        self._reads = [(p, s, self.inputs[:, sl], sl) for p, s, sl in reads]
+        self.clock = Clock(batch)
+        self.failed = np.zeros(batch, dtype=np.bool_)
+        self.nonfinite = np.zeros(batch, dtype=np.bool_)
+        self.ended = np.zeros(batch, dtype=np.bool_)
+        self.final = np.zeros(batch)
+        self.rigid = np.all(np.isinf(self.model.bone_max_force) & (self.model.bone_compliance == 0.0), axis=0)
+        self._task_ends = _overrides(self.task, Task, "ended")
+        self._task_fails = _overrides(self.task, Task, "failed")
+        self.warnings: list[str] = []
+        self._start = physics.initial_state(self.model, episode.sim,
+                                            offset=physics.standing_offset(self.model, self.terrain))
         self.reset()
 
+    # --- calling plug-ins -----------------------------------------------------------------
+    def _create(self, plugin: Plugin):
+        obj = plugin.create()
+        obj.ctx = self.ctx
+        self._call(plugin, "setup", obj.setup, self.ctx)
+        return obj
+
+    @staticmethod
+    def _call(plugin: Plugin, method: str, fn, *args):
+        try:
+            return fn(*args)
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise plugin_failure(plugin.ref, f"{method}()", exc) from None
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def _flags(self, method: str, value) -> np.ndarray | None:
+        """A task's ended()/failed() answer as (B,) booleans, or None (a warning for a bad one)."""
+        if value is None:
+            return None
+        flags = np.asarray(value)
+        if flags.shape != (self.model.batch,):
+            self._warn(f"{self.episode.task.ref.describe()}: {method}() returned shape {flags.shape}, "
+                       f"not ({self.model.batch},): ignored")
+            return None
+        return flags.astype(np.bool_)
+
+    # --- the loop ---------------------------------------------------------------------------
     def reset(self) -> None:
-        """Back to the start (the same start every time)."""
-        params = self.episode.sim
-        self.state = physics.initial_state(self.model, params,
-                                           offset=physics.standing_offset(self.model, self.terrain))
-        self.tracker = Tracker(self.episode.task, self.model, self.state, self.terrain)
-        self.outputs = np.zeros((self.model.batch, self.model.n_muscles))
-        self.inputs[:] = 0.0
-        self.brains.reset()
+        """Back to the start (the same start every time), every creature."""
         self.t = 0
+        self.brains.reset()
+        self.outputs = np.zeros((self.model.batch, self.model.n_muscles))
+        self.restart(np.ones(self.model.batch, dtype=np.bool_))
+
+    def restart(self, which: np.ndarray) -> None:
+        """Creatures ``which`` (bool, shape (B,)) back to their start; the others go on. The
+        brains are not reset (``reset()`` resets them all)."""
+        if which.all():
+            self.state = self._start
+        else:
+            s, s0 = self.state, self._start
+            pos, vel, length, contact = s.pos.copy(), s.vel.copy(), s.muscle_len.copy(), s.contact.copy()
+            pos[which], vel[which] = s0.pos[which], s0.vel[which]
+            length[which], contact[which] = s0.muscle_len[which], s0.contact[which]
+            self.state = physics.State(pos, vel, length, contact, s.time)
+        self.clock.restart(which)
+        self.failed[which] = False
+        self.nonfinite[which] = False
+        self.ended[which] = False
+        self.final[which] = 0.0
+        self.outputs = np.where(which[:, None], 0.0, self.outputs)  # never into the brains' buffer
+        self.inputs[which] = 0.0
+        self._call(self.episode.task, "reset", self.task.reset, self.state, which)
+        for plugin, sensor, _, _ in self._reads:
+            self._call(plugin, "reset", sensor.reset, self.state, which)
 
     @property
     def done(self) -> bool:
-        return self.t >= self.episode.steps
+        return self.t >= self.episode.steps or bool(self.ended.all())
 
-    def step(self) -> None:
-        self.sensors.read(self.model, self.state, self.terrain, out=self.inputs)
-        self.outputs = self.brains.activate(self.inputs)
-        self.state = physics.step(self.model, self.state, self.outputs, self.episode.sim, self.terrain,
-                                  parallel=self.parallel)
-        self.tracker.update(self.state)
+    def read_sensors(self) -> np.ndarray:
+        """The brains' inputs now, shape (B, S) (into :attr:`inputs`)."""
+        for plugin, sensor, view, sl in self._reads:
+            try:
+                got = sensor.read(self.state, self.clock, view)
+            except Exception as exc:
+                raise plugin_failure(plugin.ref, "read()", exc) from None
+            if got is not None and got is not view:
+                got = np.asarray(got, dtype=np.float64)
+                if got.shape != view.shape:
+                    raise PluginError(f"{plugin.ref.describe()}: read() returned shape {got.shape}, "
+                                      f"not {view.shape}")
+                self.inputs[:, sl] = got
+        return self.inputs
+
+    def step(self, commands: np.ndarray | None = None) -> None:
+        """One step. ``commands`` (B, M) drive the muscles instead of the brains (the
+        Gymnasium environment's actions); the sensors are read either way."""
+        self.read_sensors()
+        self.outputs = self.brains.activate(self.inputs) if commands is None else commands
+        self.observe(physics.step(self.model, self.state, self.outputs, self.episode.sim, self.terrain,
+                                  parallel=self.parallel))
+
+    def observe(self, state: physics.State) -> None:
+        """Take ``state`` as the batch's state after one more step: the clock advances, the
+        failure rules and the task look at it (:meth:`step` calls it after the physics)."""
+        self.state = state
+        self.clock.advance(self.episode.sim.dt)
+        m = self.model
+        _judge(state.pos, m.mass, m.bone_a, m.bone_b, m.bone_rest, self.rigid, self.ended,
+               self.failed, self.nonfinite)
+        self._call(self.episode.task, "update", self.task.update, state, self.clock)
+        if self._task_fails:
+            fails = self._flags("failed", self._call(self.episode.task, "failed", self.task.failed))
+            if fails is not None:
+                self.failed |= fails & ~self.ended
+        if self._task_ends:
+            ends = self._flags("ended", self._call(self.episode.task, "ended", self.task.ended))
+            if ends is not None:
+                new = ends & ~self.ended & ~self.failed
+                if new.any():
+                    self.final[new] = self._task_fitness()[new]
+                    self.ended |= new
+        self.ended |= self.failed
         self.t += 1
+
+    def _task_fitness(self) -> np.ndarray:
+        """The task's fitness, checked: a creature with a non-finite fitness (all of them, for
+        the wrong shape) fails."""
+        f = self._call(self.episode.task, "fitness", self.task.fitness)
+        B = self.model.batch
+        try:
+            f = np.asarray(f, dtype=np.float64)
+        except (TypeError, ValueError):
+            f = np.full(B, np.nan)
+            self._warn(f"{self.episode.task.ref.describe()}: fitness() did not return numbers: "
+                       f"the creatures are counted as failed")
+        if f.shape != (B,):
+            self._warn(f"{self.episode.task.ref.describe()}: fitness() returned shape {f.shape}, not "
+                       f"({B},): the creatures are counted as failed")
+            f = np.full(B, np.nan)
+        bad = ~np.isfinite(f) & ~self.failed
+        if bad.any():
+            self._warn(f"{self.episode.task.ref.describe()}: fitness() returned a non-finite value: "
+                       f"those creatures are counted as failed")
+            self.failed |= bad
+            self.ended |= bad
+        return f
 
     def fitness(self) -> np.ndarray:
         """Fitness so far, shape (B,); at the end, the episode's fitness."""
-        return self.tracker.fitness()
+        f = self._task_fitness()
+        f = np.where(self.ended, self.final, f)
+        return np.where(self.failed, WORST_FITNESS, f)
+
+    def centre_of_mass(self) -> np.ndarray:
+        """Every creature's centre of mass now, shape (B, 2)."""
+        return physics.centre_of_mass(self.model, self.state)
+
+
+@njit(cache=True)
+def _judge(pos, mass, bone_a, bone_b, bone_rest, rigid, ended, failed, nonfinite):
+    """The episode's failure rules, for the creatures still going."""
+    for b in range(pos.shape[0]):
+        if ended[b] or failed[b]:
+            continue
+        cx, cy = creature_com(mass, pos, b)
+        if not (np.isfinite(cx) and np.isfinite(cy)):
+            failed[b] = True
+            nonfinite[b] = True
+            continue
+        for e in range(bone_a.shape[0]):
+            if rigid[e]:
+                dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
+                dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
+                if abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0) > BROKEN_STRAIN:
+                    failed[b] = True
 
 
 def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False):
     """Run ``batch`` creatures driven by ``brains`` through the whole episode.
 
-    Returns ``(fitness (B,), tracker)``. ``on_step(t, state, inputs, outputs)`` is called after
-    every step if given."""
+    Returns ``(fitness (B,), run)`` (the :class:`EpisodeRun`, for its failure flags and
+    warnings). ``on_step(t, state, inputs, outputs)`` is called after every step if given."""
     run = EpisodeRun(episode, brains, batch, parallel)
     while not run.done:
         run.step()
         if on_step is not None:
             on_step(run.t - 1, run.state, run.inputs, run.outputs)
-    return run.fitness(), run.tracker
+    return run.fitness(), run
+

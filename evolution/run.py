@@ -2,8 +2,11 @@
 
 A run directory holds::
 
-    settings.json        every setting of the run, the design's YAML text included
+    settings.json        every setting of the run, the design's YAML text included, and the
+                         plug-ins it uses (task, terrain, sensors: name, source, file and hash)
     body.json            the creature as the engine's plain body
+    terrain.json         the ground it is evolved on, as points (so the run does not depend on
+                         the terrain's code or file staying as it was)
     neat.cfg             the neat-python config the run uses
     stats.csv            one row per generation: best, mean, median, percentiles, species,
                          failed creatures, evaluation time
@@ -45,12 +48,14 @@ import physics
 from . import checkpoint
 from .evaluator import BACKENDS, make_evaluator
 from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_config_text
-from .rollout import Episode
-from .tasks import TASKS, Task
+from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
+from .rollout import Episode, run_episode
+from .sensors import DEFAULT_SENSORS
 
 __all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "write_atomic"]
 
 CHECKPOINT = "checkpoint.json"
+TERRAIN = "terrain.json"
 
 
 class RunError(ValueError):
@@ -58,6 +63,17 @@ class RunError(ValueError):
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
                 "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s")
+
+
+def terrain_to_json(terrain: physics.Terrain) -> str:
+    """A terrain as JSON: its kind and points (floats round-trip exactly)."""
+    return json.dumps({"kind": terrain.kind, "xs": terrain.xs.tolist(), "ys": terrain.ys.tolist()})
+
+
+def terrain_from_json(text: str) -> physics.Terrain:
+    data = json.loads(text)
+    return physics.Terrain(np.array(data["xs"], dtype=np.float64), np.array(data["ys"], dtype=np.float64),
+                           str(data.get("kind", "custom")))
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -83,7 +99,8 @@ class RunSettings:
     design_name: str
     design_text: str
     task: str = "run"
-    terrain: str | None = None
+    terrain: str | None = None   # None: the task's default
+    sensors: list | None = None  # sensor names in input order; None: the default ones
     seconds: float = 20.0
     generations: int = 50
     population: int = 150
@@ -95,10 +112,20 @@ class RunSettings:
     address: str | None = None  # the Ray cluster's address (None: a Ray started here)
     sim: dict = field(default_factory=lambda: physics.SimParams().to_dict())
     neat_config: str | None = None  # the user's own neat config text, if any
+    #: recorded by Run.create: each plug-in's PluginRef as a dict ({"task": ..., "terrain": ...,
+    #: "sensors": [...]}) and what the task's fitness measures, in words
+    plugins: dict | None = None
+    measures: str | None = None
 
     def __post_init__(self):
-        if self.task not in TASKS:
-            raise ValueError(f"unknown task {self.task!r} (choose from {', '.join(TASKS)})")
+        for name in ("task", "design_name", "design_text"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"the setting {name} must be text")
+        if self.terrain is not None and not isinstance(self.terrain, str):
+            raise ValueError("the setting terrain must be text or null")
+        if self.sensors is not None and (not isinstance(self.sensors, list)
+                                         or not all(isinstance(x, str) for x in self.sensors)):
+            raise ValueError("the setting sensors must be a list of names or null")
         if self.network not in NETWORK_KINDS:
             raise ValueError(f"unknown network kind {self.network!r} (choose from {', '.join(NETWORK_KINDS)})")
         if not (0 < self.seconds < 1e6 and self.generations >= 1 and self.population >= 2):
@@ -109,10 +136,33 @@ class RunSettings:
             raise ValueError(f"unknown backend {self.backend!r} (choose from {', '.join(BACKENDS)})")
         if self.address is not None and self.backend != "ray":
             raise ValueError("an address is for the ray backend")
-        self.task_spec()  # a clear error now for an unknown terrain
 
-    def task_spec(self) -> Task:
-        return Task(self.task, self.terrain, self.seed)
+    @property
+    def sensor_names(self) -> list[str]:
+        return list(self.sensors) if self.sensors is not None else list(DEFAULT_SENSORS)
+
+    def resolve_plugins(self, recorded: bool = True, allow_code: bool = True):
+        """The run's plug-ins ``(task, terrain, sensors)``: the recorded ones found again (a
+        missing or changed one is a :class:`PluginError`), or with ``recorded=False`` (and for a
+        run made before plug-ins were recorded) found by name."""
+        if recorded and self.plugins:
+            try:
+                p = self.plugins
+                task = load_ref(PluginRef.from_dict("task", p["task"]), allow_code)
+                terrain = load_ref(PluginRef.from_dict("terrain", p["terrain"]), allow_code)
+                sensors = [load_ref(PluginRef.from_dict("sensor", d), allow_code) for d in p["sensors"]]
+            except (KeyError, TypeError) as exc:
+                raise PluginError(f"the run's recorded plug-ins are damaged ({exc})") from None
+            return task, terrain, sensors
+        task = resolve("task", self.task)
+        terrain = resolve("terrain", self.terrain or task.sample.default_terrain)
+        return task, terrain, [resolve("sensor", n) for n in self.sensor_names]
+
+    def record_plugins(self, task: Plugin, terrain: Plugin, sensors: list) -> None:
+        self.sensors = [s.name for s in sensors]
+        self.plugins = {"task": task.ref.to_dict(), "terrain": terrain.ref.to_dict(),
+                        "sensors": [s.ref.to_dict() for s in sensors]}
+        self.measures = str(task.sample.measures)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -138,6 +188,8 @@ class GenerationStats:
     nonfinite: int
     eval_seconds: float
     creature_steps_per_s: float
+    #: plug-in problems of this generation that did not stop it (not in stats.csv)
+    warnings: list = field(default_factory=list)
 
     def row(self) -> list:
         return [getattr(self, f) for f in STATS_FIELDS]
@@ -174,12 +226,19 @@ class Run:
     :meth:`evolve` (which starts from the checkpoint if there is one)."""
 
     def __init__(self, directory: Path, settings: RunSettings, body: physics.Body,
-                 neat_text: str | None = None):
+                 neat_text: str | None = None, terrain: physics.Terrain | None = None,
+                 plugins=None):
+        """``plugins``: ``(task, terrain, sensors)`` already resolved (else the recorded ones
+        are found again); ``terrain``: the run's ground (else made by the terrain plug-in)."""
         self.dir = Path(directory)
         self.settings = settings
         self.body = body
         sim = physics.SimParams.from_dict(settings.sim)
-        self.episode = Episode(body, settings.task_spec(), settings.seconds, sim, settings.clock_hz)
+        task, maker, sensors = plugins or settings.resolve_plugins()
+        if terrain is None:
+            terrain = maker.make(settings.seed)
+        self.episode = Episode(body, task, terrain, tuple(sensors), settings.seconds, sim,
+                               settings.clock_hz)
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
         if n_out == 0:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
@@ -198,21 +257,29 @@ class Run:
 
     @classmethod
     def create(cls, directory, settings: RunSettings, body: physics.Body) -> "Run":
-        """Check everything, then write the run directory's first files."""
-        run = cls(directory, settings, body)
+        """Check everything (the plug-ins too: a few steps of a small batch, for plug-ins that
+        are not built in), then write the run directory's first files. Raises
+        :class:`PluginError` for a plug-in that cannot be found or fails."""
+        plugins = settings.resolve_plugins(recorded=False)
+        settings.record_plugins(*plugins)
+        run = cls(directory, settings, body, plugins=plugins)
+        run.check_plugins()
         directory = Path(directory)
         (directory / "best").mkdir(parents=True, exist_ok=True)
         write_atomic(directory / "neat.cfg", run.neat_text)
         write_atomic(directory / "settings.json", settings.to_json())
         write_atomic(directory / "body.json", json.dumps(body.to_dict(), indent=1))
+        write_atomic(directory / TERRAIN, terrain_to_json(run.episode.terrain))
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
         return run
 
     @classmethod
-    def open(cls, directory) -> "Run":
+    def open(cls, directory, reload_plugins: bool = False) -> "Run":
         """Reopen a run directory (to resume it, or to go on for more generations). Raises
-        :class:`RunError` with a one-line reason if the directory is not a whole run."""
+        :class:`RunError` with a one-line reason if the directory is not a whole run, or if a
+        plug-in it uses is missing or has changed since; ``reload_plugins`` takes the plug-ins
+        by name as they are now (and records them) instead."""
         directory = Path(directory)
         if not directory.is_dir():
             raise RunError(f"{directory} is not a directory")
@@ -223,11 +290,39 @@ class Run:
         try:
             settings = RunSettings.from_json((directory / "settings.json").read_text())
             body = physics.Body.from_dict(json.loads((directory / "body.json").read_text()))
-            run = cls(directory, settings, body, (directory / "neat.cfg").read_text())
+            terrain = None
+            if (directory / TERRAIN).is_file():
+                terrain = terrain_from_json((directory / TERRAIN).read_text())
+            plugins = settings.resolve_plugins(recorded=not reload_plugins)
+            if reload_plugins and settings.plugins:
+                settings.record_plugins(*plugins)
+            run = cls(directory, settings, body, (directory / "neat.cfg").read_text(), terrain, plugins)
+            if reload_plugins:
+                run.check_plugins()
+                write_atomic(directory / "settings.json", settings.to_json())
+        except PluginError as exc:
+            raise RunError(f"{directory}: {exc}") from None
         except (ValueError, TypeError, KeyError, OSError) as exc:
             raise RunError(f"cannot open the run in {directory}: {exc}") from None
         run.history = run._read_history()
         return run
+
+    def check_plugins(self, steps: int = 3) -> None:
+        """A few steps of two creatures on the run's plug-ins, so that a broken one stops the
+        run before anything is written or any worker starts (built-ins are trusted: tested)."""
+        ep = self.episode
+        if all(p.ref.source == "built-in" for p in (ep.task, *ep.sensors)):
+            return
+
+        class _Still:
+            def reset(self):
+                pass
+
+            def activate(self, inputs):
+                return np.zeros((inputs.shape[0], ep.n_outputs()))
+
+        short = Episode(ep.body, ep.task, ep.terrain, ep.sensors, steps * ep.sim.dt, ep.sim, ep.clock_hz)
+        run_episode(short, _Still(), 2)
 
     @property
     def generations_done(self) -> int:
@@ -355,7 +450,7 @@ class Run:
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
                                 len(population.species.species), int(result.failed.sum()),
                                 int(result.nonfinite.sum()), round(result.seconds, 4),
-                                round(steps / max(result.seconds, 1e-9), 1))
+                                round(steps / max(result.seconds, 1e-9), 1), list(result.warnings))
         self.history.append(stats)
         best = max((g for _, g in genomes), key=lambda g: g.fitness)
         record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best)}

@@ -1,134 +1,375 @@
-"""What a brain senses: one row of inputs per creature, filled for the whole batch by one kernel.
+"""Sensors: what a brain reads, a whole batch at a time.
 
-Input layout (``S = 2 + M + J + P + 5``), each scaled to about [-1, 1]:
+A sensor is a plug-in (:mod:`evolution.plugins`): a subclass of :class:`Sensor` that adds named
+inputs to the brain. An episode's brain inputs are its sensors' inputs side by side, in the
+order of the episode's sensor list. The default list (:data:`DEFAULT_SENSORS`) gives this layout
+(``S = 2 + M + J + P + 5`` inputs, each scaled to about [-1, 1]):
 
-==========================  =====  ==========================================================
-inputs                      count  value
-==========================  =====  ==========================================================
-clock                       2      sin and cos of ``2 pi f t`` (f: ``Sensors.clock_hz``)
-muscle lengths              M      (length / rest - 1) / range: -1 fully contracted, +1 extended
-joint angles                J      angle / pi
-ground contacts             P      1 if the sphere touches the ground, else 0
-body orientation            2      sin and cos of the body's angle against its rest pose
-centre-of-mass height       1      height above the terrain under it, over the body's rest height
-centre-of-mass velocity     2      vx, vy in body lengths per second (clipped to +-5)
-==========================  =====  ==========================================================
+==========  =====  ==============================================================================
+sensor      count  value
+==========  =====  ==============================================================================
+clock       2      sin and cos of ``2 pi f t`` (f: the episode's ``clock_hz``)
+muscles     M      (length / rest - 1) / range: -1 fully contracted, +1 extended
+joints      J      angle / pi
+contacts    P      1 if the sphere touches the ground, else 0
+tilt        2      sin and cos of the body's angle against its rest pose
+height      1      centre-of-mass height above the terrain under it, over the body's rest height
+velocity    2      centre-of-mass vx, vy in body lengths per second (clipped to +-5)
+==========  =====  ==============================================================================
 
-:func:`input_names` gives a name per input, for the viewer and for people.
+More built-ins, off by default: ``rays`` (distances from the centre of mass to the terrain along
+a few rays: below, ahead-down and ahead, as Keiwan's *Evolution* senses the ground ahead).
+
+The built-ins are numba kernels with exactly the arithmetic of the one kernel they replace, so
+champions evolved before sensors were plug-ins replay bit for bit.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 import physics
 from physics.sensors import creature_com, creature_rotation
+from physics.terrain import find_segment
 
-__all__ = ["Sensors", "input_names"]
+from .plugins import register
+
+__all__ = ["Sensor", "DEFAULT_SENSORS", "MAX_SPEED", "Clock", "Muscles", "Joints", "Contacts",
+           "Tilt", "Height", "Velocity", "Rays", "sensor_list"]
 
 #: velocities are clipped to this many body lengths per second before they reach a brain
 MAX_SPEED = 5.0
 
+#: the sensors every episode has unless told otherwise (their layout is the brains' inputs)
+DEFAULT_SENSORS = ("clock", "muscles", "joints", "contacts", "tilt", "height", "velocity")
 
-@dataclass(frozen=True)
-class Sensors:
-    """The sensing of one design: how many inputs, and the constants they are scaled by.
 
-    Attributes
-    ----------
-    clock_hz : float
-        Frequency of the clock inputs.
-    size : float
-        The body's length scale (m): its rest extent, for velocities.
-    rest_height : float
-        Centre-of-mass height of the rest pose above the ground (m).
+class Sensor:
+    """Named inputs for the brain, read for a whole batch each step.
+
+    Subclass it and fill in :meth:`size` and :meth:`read` (and :meth:`labels` for readable
+    names); numpy in and out, the batch axis first::
+
+        class Speed(evolution.Sensor):
+            "The centre of mass's horizontal speed, in m/s over 5."
+
+            def size(self, ctx):
+                return 1
+
+            def read(self, state, clock, out):
+                out[:, 0] = physics.com_velocity(self.ctx.model, state)[:, 0] / 5.0
+
+    The episode calls :meth:`setup` once (``self.ctx`` is set before it), :meth:`reset` for
+    the creatures that start, then :meth:`read` before every step, for the brains to act on.
+
+    Class attributes
+    ----------------
+    description : str
+        One line: what it senses (``creatures sensors`` lists it).
+    name : str
+        Set when the sensor is created: the name it was resolved by.
     """
 
-    n_muscles: int
-    n_joints: int
-    n_spheres: int
-    clock_hz: float
-    size: float
-    rest_height: float
+    description: str = ""
+    name: str = ""
+    ctx = None  # the episode's Context, set before setup()
 
-    @classmethod
-    def of(cls, model: physics.Model, clock_hz: float = 1.0) -> "Sensors":
-        pos = model.rest_pos[0]
-        extent = np.ptp(pos, axis=0)
-        size = float(max(extent.max(), 2.0 * model.radius[0].max()))
-        com_y = float((model.mass[0] * pos[:, 1]).sum() / model.mass[0].sum())
-        bottom = float((pos[:, 1] - model.radius[0]).min())
-        return cls(model.n_muscles, model.n_joints, model.n_spheres, float(clock_hz), size,
-                   max(com_y - bottom, 1e-3))
+    def size(self, ctx) -> int:
+        """How many inputs it adds, for the creatures of ``ctx.model`` (the same for the whole
+        batch)."""
+        raise NotImplementedError(f"{type(self).__name__} has no size()")
 
-    @property
-    def count(self) -> int:
-        return 2 + self.n_muscles + self.n_joints + self.n_spheres + 5
+    def labels(self, ctx) -> list[str]:
+        """A short name per input (the viewer's brain panel shows them)."""
+        n = self.size(ctx)
+        return [self.name] if n == 1 else [f"{self.name} {k}" for k in range(n)]
 
-    def read(self, model: physics.Model, state: physics.State, terrain: physics.Terrain,
-             out: np.ndarray | None = None) -> np.ndarray:
-        """Inputs of every creature, shape (B, S); written into ``out`` if given."""
-        B = state.pos.shape[0]
-        if out is None:
-            out = np.empty((B, self.count))
-        e = model.muscle_bone
-        _read_sensors(state.pos, state.vel, state.contact, state.time, model.mass, model.rest_pos,
-                      model.bone_a[e], model.bone_b[e], model.muscle_rest, model.muscle_range,
-                      model.joint_a, model.joint_c, model.joint_b, terrain.xs, terrain.ys,
-                      self.clock_hz, self.size, self.rest_height, out)
-        return out
+    def setup(self, ctx) -> None:
+        """Once, before the first :meth:`reset`: allocate what it keeps per creature."""
+
+    def reset(self, state: physics.State, which: np.ndarray) -> None:
+        """Creatures ``which`` (bool, shape (B,)) start (again) from ``state``."""
+
+    def read(self, state: physics.State, clock, out: np.ndarray):
+        """Fill ``out`` (shape (B, n), n = :meth:`size`; a view into the brains' inputs) with
+        the inputs of every creature now, or return a (B, n) array. ``state.pos (B, P, 2)``,
+        ``state.vel (B, P, 2)``, ``state.contact (B, P)``; ``clock.step (B,)`` and
+        ``clock.time (B,)`` count from each creature's start."""
+        raise NotImplementedError(f"{type(self).__name__} has no read()")
 
 
-def input_names(model: physics.Model, muscle_ids=None, joint_ids=None, sphere_ids=None) -> list[str]:
-    """A short name for every input, in order."""
-    muscle_ids = muscle_ids or [f"muscle {k}" for k in range(model.n_muscles)]
-    joint_ids = joint_ids or [f"joint {k}" for k in range(model.n_joints)]
-    sphere_ids = sphere_ids or [f"sphere {k}" for k in range(model.n_spheres)]
-    return (["clock sin", "clock cos"] + [f"{m} length" for m in muscle_ids]
-            + [f"{j} angle" for j in joint_ids] + [f"{s} contact" for s in sphere_ids]
-            + ["tilt sin", "tilt cos", "height", "speed x", "speed y"])
+def sensor_list(text: str | None) -> list[str]:
+    """The sensor names of a ``--sensors`` value: the defaults, plus every name it lists, minus
+    every ``-name`` (``-default`` takes away all the defaults). ``rays`` is the defaults and
+    rays; ``-default,clock,rays`` is exactly clock and rays; ``-contacts`` the defaults without
+    contacts. None or empty: the defaults. Raises ValueError for a name given twice or taken
+    away without being there."""
+    names = list(DEFAULT_SENSORS)
+    if not text or not text.strip():
+        return names
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            raise ValueError("an empty sensor name in the list")
+        if item == "-default":
+            names = [n for n in names if n not in DEFAULT_SENSORS]
+        elif item.startswith("-"):
+            if item[1:] not in names:
+                raise ValueError(f"cannot take away sensor '{item[1:]}': it is not on "
+                                 f"(on: {', '.join(names) or 'none'})")
+            names.remove(item[1:])
+        elif item in names:
+            raise ValueError(f"sensor '{item}' is already on")
+        else:
+            names.append(item)
+    if not names:
+        raise ValueError("no sensors left: a brain needs at least one input")
+    return names
+
+
+# --- the built-in sensors --------------------------------------------------------------------------
+
+class Clock(Sensor):
+    """A clock: sin and cos of 2 pi f t, f the episode's clock frequency."""
+
+    def size(self, ctx) -> int:
+        return 2
+
+    def labels(self, ctx) -> list[str]:
+        return ["clock sin", "clock cos"]
+
+    def read(self, state, clock, out) -> None:
+        _read_clock(clock.time, self.ctx.clock_hz, out)
+
+
+class Muscles(Sensor):
+    """Each muscle's length: -1 fully contracted, 0 at rest, +1 fully extended."""
+
+    def size(self, ctx) -> int:
+        return ctx.model.n_muscles
+
+    def labels(self, ctx) -> list[str]:
+        return [f"{m} length" for m in ctx.names("muscle")]
+
+    def setup(self, ctx) -> None:
+        e = ctx.model.muscle_bone
+        self.a, self.b = ctx.model.bone_a[e], ctx.model.bone_b[e]
+
+    def read(self, state, clock, out) -> None:
+        m = self.ctx.model
+        _read_muscles(state.pos, self.a, self.b, m.muscle_rest, m.muscle_range, out)
+
+
+class Joints(Sensor):
+    """Each joint's angle over pi."""
+
+    def size(self, ctx) -> int:
+        return ctx.model.n_joints
+
+    def labels(self, ctx) -> list[str]:
+        return [f"{j} angle" for j in ctx.names("joint")]
+
+    def read(self, state, clock, out) -> None:
+        m = self.ctx.model
+        _read_joints(state.pos, m.joint_a, m.joint_c, m.joint_b, out)
+
+
+class Contacts(Sensor):
+    """Each sphere's ground contact: 1 touching, 0 not."""
+
+    def size(self, ctx) -> int:
+        return ctx.model.n_spheres
+
+    def labels(self, ctx) -> list[str]:
+        return [f"{s} contact" for s in ctx.names("sphere")]
+
+    def read(self, state, clock, out) -> None:
+        _read_contacts(state.contact, out)
+
+
+class Tilt(Sensor):
+    """The body's rotation against its rest pose, as sin and cos."""
+
+    def size(self, ctx) -> int:
+        return 2
+
+    def labels(self, ctx) -> list[str]:
+        return ["tilt sin", "tilt cos"]
+
+    def read(self, state, clock, out) -> None:
+        m = self.ctx.model
+        _read_tilt(state.pos, m.mass, m.rest_pos, out)
+
+
+class Height(Sensor):
+    """The centre of mass's height above the terrain under it, over the rest pose's."""
+
+    def size(self, ctx) -> int:
+        return 1
+
+    def labels(self, ctx) -> list[str]:
+        return ["height"]
+
+    def read(self, state, clock, out) -> None:
+        c, t = self.ctx, self.ctx.terrain
+        _read_height(state.pos, c.model.mass, t.xs, t.ys, c.rest_height, out)
+
+
+class Velocity(Sensor):
+    """The centre of mass's velocity in body lengths per second, clipped to +-5."""
+
+    def size(self, ctx) -> int:
+        return 2
+
+    def labels(self, ctx) -> list[str]:
+        return ["speed x", "speed y"]
+
+    def read(self, state, clock, out) -> None:
+        _read_velocity(state.vel, self.ctx.model.mass, self.ctx.body_size, out)
+
+
+class Rays(Sensor):
+    """Distance rays: how far the ground is from the centre of mass along rays below, ahead-down
+    and ahead (0 at the centre, 1 at ``reach`` body lengths or nothing within it)."""
+
+    #: ray directions, degrees from the +x axis (to the right): -90 is straight down
+    angles: tuple = (-90.0, -60.0, -30.0, 0.0)
+    #: how far a ray sees, in body lengths
+    reach: float = 3.0
+
+    def size(self, ctx) -> int:
+        return len(self.angles)
+
+    def labels(self, ctx) -> list[str]:
+        return [f"ray {a:g} deg" for a in self.angles]
+
+    def setup(self, ctx) -> None:
+        a = np.radians(np.asarray(self.angles, dtype=np.float64))
+        self.dirs = np.ascontiguousarray(np.stack([np.cos(a), np.sin(a)], axis=1))
+        self.distance = float(self.reach) * ctx.body_size
+
+    def read(self, state, clock, out) -> None:
+        c, t = self.ctx, self.ctx.terrain
+        _read_rays(state.pos, c.model.mass, t.xs, t.ys, self.dirs, self.distance,
+                   bool(c.sim.ground), out)
+
+
+# --- kernels ------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _read_clock(time, clock_hz, out):
+    for b in range(out.shape[0]):
+        phase = 2.0 * np.pi * clock_hz * time[b]
+        out[b, 0] = np.sin(phase)
+        out[b, 1] = np.cos(phase)
 
 
 @njit(cache=True)
-def _read_sensors(pos, vel, contact, time, mass, rest_pos, ma, mb, m_rest, m_range, ja, jc, jb,
-                  xs, ys, clock_hz, size, rest_height, out):
-    B, P = pos.shape[0], pos.shape[1]
-    M = ma.shape[0]
-    J = jc.shape[0]
-    phase = 2.0 * np.pi * clock_hz * time
-    s_clock = np.sin(phase)
-    c_clock = np.cos(phase)
-    for b in range(B):
-        k = 0
-        out[b, k] = s_clock
-        out[b, k + 1] = c_clock
-        k += 2
-        for m in range(M):
+def _read_muscles(pos, ma, mb, m_rest, m_range, out):
+    for b in range(pos.shape[0]):
+        for m in range(ma.shape[0]):
             dx = pos[b, ma[m], 0] - pos[b, mb[m], 0]
             dy = pos[b, ma[m], 1] - pos[b, mb[m], 1]
-            out[b, k + m] = (np.sqrt(dx * dx + dy * dy) / m_rest[b, m] - 1.0) / m_range[b, m]
-        k += M
-        for j in range(J):
+            out[b, m] = (np.sqrt(dx * dx + dy * dy) / m_rest[b, m] - 1.0) / m_range[b, m]
+
+
+@njit(cache=True)
+def _read_joints(pos, ja, jc, jb, out):
+    for b in range(pos.shape[0]):
+        for j in range(jc.shape[0]):
             ux = pos[b, ja[j], 0] - pos[b, jc[j], 0]
             uy = pos[b, ja[j], 1] - pos[b, jc[j], 1]
             vx = pos[b, jb[j], 0] - pos[b, jc[j], 0]
             vy = pos[b, jb[j], 1] - pos[b, jc[j], 1]
-            out[b, k + j] = np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy) / np.pi
-        k += J
-        for i in range(P):
-            out[b, k + i] = 1.0 if contact[b, i] else 0.0
-        k += P
-        # centre of mass, its velocity, and the best-matching body rotation
-        cx, cy = creature_com(mass, pos, b)
-        vxs, vys = creature_com(mass, vel, b)
+            out[b, j] = np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy) / np.pi
+
+
+@njit(cache=True)
+def _read_contacts(contact, out):
+    for b in range(contact.shape[0]):
+        for i in range(contact.shape[1]):
+            out[b, i] = 1.0 if contact[b, i] else 0.0
+
+
+@njit(cache=True)
+def _read_tilt(pos, mass, rest_pos, out):
+    for b in range(pos.shape[0]):
         sn, cs = creature_rotation(mass, rest_pos, pos, b)
         norm = np.sqrt(sn * sn + cs * cs)
-        out[b, k] = sn / norm if norm > 0.0 else 0.0
-        out[b, k + 1] = cs / norm if norm > 0.0 else 1.0
-        ground = np.interp(cx, xs, ys)
-        out[b, k + 2] = (cy - ground) / rest_height
-        out[b, k + 3] = min(MAX_SPEED, max(-MAX_SPEED, vxs / size))
-        out[b, k + 4] = min(MAX_SPEED, max(-MAX_SPEED, vys / size))
+        out[b, 0] = sn / norm if norm > 0.0 else 0.0
+        out[b, 1] = cs / norm if norm > 0.0 else 1.0
+
+
+@njit(cache=True)
+def _read_height(pos, mass, xs, ys, rest_height, out):
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        out[b, 0] = (cy - np.interp(cx, xs, ys)) / rest_height
+
+
+@njit(cache=True)
+def _read_velocity(vel, mass, size, out):
+    for b in range(vel.shape[0]):
+        vxs, vys = creature_com(mass, vel, b)
+        out[b, 0] = min(MAX_SPEED, max(-MAX_SPEED, vxs / size))
+        out[b, 1] = min(MAX_SPEED, max(-MAX_SPEED, vys / size))
+
+
+@njit(cache=True)
+def ray_to_terrain(xs, ys, ox, oy, dx, dy, reach):
+    """Distance along the unit ray (dx, dy) from (ox, oy) to the first point at or below the
+    terrain polyline (flat beyond its ends), or ``reach`` if there is none within it. 0 if the
+    origin is below the ground. Exact: the height of the ray over the ground is piecewise linear
+    between the vertices it passes."""
+    g0 = oy - np.interp(ox, xs, ys)
+    if g0 <= 0.0:
+        return 0.0
+    n = xs.shape[0]
+    t0 = 0.0
+    if dx != 0.0:
+        x_end = ox + reach * dx
+        k = find_segment(xs, ox)
+        if dx > 0.0:
+            k += 1
+            while k < n and xs[k] < x_end:
+                if xs[k] > ox:
+                    t = (xs[k] - ox) / dx
+                    g = oy + t * dy - ys[k]
+                    if g <= 0.0:
+                        return t0 + (t - t0) * g0 / (g0 - g)
+                    t0, g0 = t, g
+                k += 1
+        else:
+            while k >= 0 and xs[k] > x_end:
+                if xs[k] < ox:
+                    t = (xs[k] - ox) / dx
+                    g = oy + t * dy - ys[k]
+                    if g <= 0.0:
+                        return t0 + (t - t0) * g0 / (g0 - g)
+                    t0, g0 = t, g
+                k -= 1
+    g = oy + reach * dy - np.interp(ox + reach * dx, xs, ys)
+    if g <= 0.0:
+        return t0 + (reach - t0) * g0 / (g0 - g)
+    return reach
+
+
+@njit(cache=True)
+def _read_rays(pos, mass, xs, ys, dirs, reach, ground, out):
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        for r in range(dirs.shape[0]):
+            if not ground or not (np.isfinite(cx) and np.isfinite(cy)):
+                out[b, r] = 1.0
+            else:
+                out[b, r] = ray_to_terrain(xs, ys, cx, cy, dirs[r, 0], dirs[r, 1], reach) / reach
+
+
+register("sensor", "clock", Clock)
+register("sensor", "muscles", Muscles)
+register("sensor", "joints", Joints)
+register("sensor", "contacts", Contacts)
+register("sensor", "tilt", Tilt)
+register("sensor", "height", Height)
+register("sensor", "velocity", Velocity)
+register("sensor", "rays", Rays)

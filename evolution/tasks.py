@@ -1,4 +1,7 @@
-"""Tasks: what a creature is asked to do, on which terrain, and how it is scored.
+"""Tasks: what creatures are asked to do and how they are scored, a whole batch at a time.
+
+A task is a plug-in (:mod:`evolution.plugins`): a subclass of :class:`Task`. The built-in ones
+below are registered exactly as a user's are:
 
 ==========  ===============  =================================================================
 task        default terrain  fitness (metres)
@@ -10,13 +13,12 @@ climb       steps            highest terrain height reached under the centre of 
 obstacle    hurdles          distance travelled to the right over a course of hurdles
 ==========  ===============  =================================================================
 
-A creature whose simulation becomes non-finite, or that breaks apart (a rigid bone off its length
-by more than ``BROKEN_STRAIN``), gets ``WORST_FITNESS`` and is counted; the run goes on.
+Whatever the task, a creature whose simulation becomes non-finite or that breaks apart (a rigid
+bone off its length by more than ``BROKEN_STRAIN``) gets ``WORST_FITNESS`` and is counted as
+failed; the run goes on (the episode applies these rules, :mod:`evolution.rollout`).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -24,12 +26,10 @@ from numba import njit
 import physics
 from physics.sensors import creature_com
 
-__all__ = ["Task", "TASKS", "WORST_FITNESS", "BROKEN_STRAIN", "make_task_terrain", "Tracker",
-           "describe_fitness"]
+from .plugins import register
 
-TASKS = ("run", "jump", "climb", "obstacle")
-DEFAULT_TERRAIN = {"run": "flat", "jump": "flat", "climb": "steps", "obstacle": "hurdles"}
-TERRAINS = ("flat", "hills", "steps", "hurdles", "slope")
+__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "WORST_FITNESS", "BROKEN_STRAIN",
+           "describe_fitness"]
 
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
@@ -37,134 +37,201 @@ WORST_FITNESS = -1000.0
 BROKEN_STRAIN = 0.5
 
 
-_MEANING = {
-    "run": "fitness is metres travelled to the right",
-    "jump": "fitness is the highest centre-of-mass rise in metres",
-    "climb": "fitness is the highest step height reached in metres (plus 1 % of the distance)",
-    "obstacle": "fitness is metres travelled to the right over hurdles",
-}
+class Task:
+    """What a batch of creatures is asked to do, and how each is scored.
+
+    Subclass it and fill in :meth:`reset`, :meth:`update` and :meth:`fitness`; numpy in and
+    out, the batch axis first (B creatures, P spheres of each). The same instance scores a whole
+    batch for a whole episode, so per-creature state lives in arrays of length B::
+
+        class Run(evolution.Task):
+            "Run to the right."
+            measures = "metres travelled to the right"
+
+            def setup(self, ctx):
+                self.start = np.zeros(ctx.batch)
+                self.now = np.zeros(ctx.batch)
+
+            def reset(self, state, which):
+                self.start[which] = physics.centre_of_mass(self.ctx.model, state)[which, 0]
+                self.now[which] = self.start[which]
+
+            def update(self, state, clock):
+                self.now[:] = physics.centre_of_mass(self.ctx.model, state)[:, 0]
+
+            def fitness(self):
+                return self.now - self.start
+
+    The episode calls, in order: :meth:`setup` once (``self.ctx`` is set before it), then
+    :meth:`reset` with every creature, then after every physics step :meth:`update`, and
+    :meth:`fitness` whenever it wants the scores (at the end; the viewer and the Gymnasium
+    environment every step, so it must not change anything). ``reset`` may come again for some
+    creatures only (the vectorised Gymnasium environment restarts creatures one by one).
+
+    Class attributes
+    ----------------
+    description : str
+        One line: what the creature is asked to do (``creatures tasks`` lists it).
+    measures : str
+        What the fitness measures, in words (``metres travelled to the right``): the CLI, the
+        charts' y axis and the viewer's HUD show it.
+    default_terrain : str
+        The terrain used when none is named: a terrain name in any form (``flat``,
+        ``course.yaml``, ``file.py:Name``).
+    name : str
+        Set when the task is created: the name it was resolved by.
+    """
+
+    description: str = ""
+    measures: str = "fitness"
+    default_terrain: str = "flat"
+    name: str = ""
+
+    def setup(self, ctx) -> None:
+        """Once, before the first :meth:`reset`: allocate per-creature arrays.
+
+        ``ctx`` (:class:`evolution.Context`, also ``self.ctx``) holds ``model`` (the batch's
+        ``physics.Model``: ``mass (B, P)``, ``radius (B, P)``, ``bone_a``/``bone_b (E,)``...),
+        ``terrain`` (``physics.Terrain``), ``sim`` (``physics.SimParams``), ``batch`` (B),
+        ``steps`` (the episode's length in steps), ``dt``, ``body_size`` and ``rest_height``."""
+
+    def reset(self, state: physics.State, which: np.ndarray) -> None:
+        """Creatures ``which`` (bool, shape (B,)) start (again) from ``state``: ``state.pos
+        (B, P, 2)``, ``state.vel (B, P, 2)``, ``state.contact (B, P)``. Leave the others."""
+
+    def update(self, state: physics.State, clock) -> None:
+        """After every step: the batch's new ``state`` and its ``clock`` (``clock.step (B,)``
+        steps and ``clock.time (B,)`` seconds since each creature's start)."""
+
+    def fitness(self) -> np.ndarray:
+        """The fitness of every creature so far, shape (B,); finite numbers. A creature whose
+        fitness is not finite (or all of them, for an array of the wrong shape) is counted as
+        failed and scores ``WORST_FITNESS``."""
+        raise NotImplementedError(f"{type(self).__name__} has no fitness()")
+
+    def ended(self) -> np.ndarray | None:
+        """Optional: creatures whose episode is over (bool, shape (B,)). Their fitness is frozen
+        at this step's value; when every creature has ended, the episode stops early."""
+        return None
+
+    def failed(self) -> np.ndarray | None:
+        """Optional: creatures that broke one of the task's own rules (bool, shape (B,)). They
+        score ``WORST_FITNESS`` and are counted as failed, as a broken body is."""
+        return None
+
+    ctx = None  # the episode's Context, set before setup()
 
 
 def describe_fitness(task: str) -> str:
-    """What a task's fitness means, in words."""
-    return _MEANING[task]
+    """What the fitness of the task named ``task`` measures, as a sentence (``fitness is ...``)."""
+    from .plugins import resolve
+    return f"fitness is {resolve('task', task).sample.measures}"
 
 
-@dataclass(frozen=True)
-class Task:
-    """A task on a terrain."""
+# --- the built-in tasks ------------------------------------------------------------------------------
 
-    name: str = "run"
-    terrain: str | None = None  # None: the task's default
-    seed: int = 0               # for random terrains (hills)
+class _CentreOfMassTask(Task):
+    """Built-in tasks: the centre of mass at the start and now, followed by one kernel per step
+    (the same arithmetic as the tracker they replace, so their fitness is bit for bit the same)."""
 
-    def __post_init__(self):
-        if self.name not in TASKS:
-            raise ValueError(f"unknown task {self.name!r} (choose from {', '.join(TASKS)})")
-        if self.terrain is not None and self.terrain not in TERRAINS:
-            raise ValueError(f"unknown terrain {self.terrain!r} (choose from {', '.join(TERRAINS)})")
+    def setup(self, ctx) -> None:
+        B = ctx.batch
+        self.start = np.zeros((B, 2))
+        self.com = np.zeros((B, 2))
+        self.best = np.zeros(B)   # what the task keeps the highest of
 
-    @property
-    def terrain_kind(self) -> str:
-        return self.terrain or DEFAULT_TERRAIN[self.name]
+    def reset(self, state, which) -> None:
+        com = physics.centre_of_mass(self.ctx.model, state)
+        self.start[which] = com[which]
+        self.com[which] = com[which]
+        self.best[which] = self._first(com)[which]
 
-    def make_terrain(self) -> physics.Terrain:
-        return make_task_terrain(self.terrain_kind, self.seed)
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "terrain": self.terrain_kind, "seed": self.seed}
+    def _first(self, com) -> np.ndarray:
+        return com[:, 1]
 
 
-def make_task_terrain(kind: str, seed: int = 0) -> physics.Terrain:
-    """The terrains tasks use: the engine's, plus a hurdle course."""
-    if kind == "hurdles":
-        return hurdles(seed)
-    return physics.make_terrain(kind, seed)
+class Run(_CentreOfMassTask):
+    """Run to the right, as far as it can in the episode."""
 
+    measures = "metres travelled to the right"
+    default_terrain = "flat"
 
-def hurdles(seed: int = 0, height: float = 0.12, width: float = 0.3, spacing: float = 2.5,
-            count: int = 60, start: float = 2.0) -> physics.Terrain:
-    """A flat course with rounded hurdles (a raised cosine bump) every ``spacing`` metres."""
-    xs, ys = [-1000.0], [0.0]
-    for k in range(count):
-        x0 = start + k * spacing
-        u = np.linspace(0.0, 1.0, 9)
-        xs += list(x0 + u * width)
-        ys += list(height * 0.5 * (1.0 - np.cos(2.0 * np.pi * u)))
-    xs.append(start + count * spacing + 1000.0)
-    ys.append(0.0)
-    return physics.Terrain(np.array(xs), np.array(ys), "hurdles")
-
-
-class Tracker:
-    """Per-creature bookkeeping during a rollout, updated by one kernel per step.
-
-    Attributes
-    ----------
-    start : ndarray, shape (B, 2)
-        Centre of mass at the start.
-    com : ndarray, shape (B, 2)
-        Centre of mass now.
-    max_height : ndarray, shape (B,)
-        Highest centre-of-mass height so far.
-    max_ground : ndarray, shape (B,)
-        Highest terrain height under the centre of mass so far.
-    failed : ndarray of bool, shape (B,)
-        Non-finite or broken apart at some step.
-    nonfinite : ndarray of bool, shape (B,)
-    """
-
-    def __init__(self, task: Task, model: physics.Model, state: physics.State, terrain: physics.Terrain):
-        self.task = task
-        self.model = model
-        self.terrain = terrain
-        self.rigid = np.all(np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0), axis=0)
-        B = model.batch
-        self.start = physics.centre_of_mass(model, state)
-        self.com = self.start.copy()
-        self.max_height = self.start[:, 1].copy()
-        self.max_ground = terrain.height(self.start[:, 0])
-        self.failed = np.zeros(B, dtype=np.bool_)
-        self.nonfinite = np.zeros(B, dtype=np.bool_)
-
-    def update(self, state: physics.State) -> None:
-        m = self.model
-        _track(state.pos, m.mass, m.bone_a, m.bone_b, m.bone_rest, self.rigid, self.terrain.xs,
-               self.terrain.ys, self.com, self.max_height, self.max_ground, self.failed, self.nonfinite)
+    def update(self, state, clock) -> None:
+        _follow_com(state.pos, self.ctx.model.mass, self.com)
 
     def fitness(self) -> np.ndarray:
-        """Fitness of every creature, shape (B,)."""
-        name = self.task.name
-        dx = self.com[:, 0] - self.start[:, 0]
-        if name in ("run", "obstacle"):
-            f = dx
-        elif name == "jump":
-            f = self.max_height - self.start[:, 1]
-        else:  # climb
-            f = self.max_ground + 0.01 * dx
-        return np.where(self.failed, WORST_FITNESS, f)
+        return self.com[:, 0] - self.start[:, 0]
+
+
+class Obstacle(Run):
+    """Run to the right over a course of hurdles."""
+
+    measures = "metres travelled to the right over hurdles"
+    default_terrain = "hurdles"
+
+
+class Jump(_CentreOfMassTask):
+    """Jump: lift the centre of mass as high as it can above where it started."""
+
+    measures = "the highest centre-of-mass rise in metres"
+
+    def update(self, state, clock) -> None:
+        _follow_com_height(state.pos, self.ctx.model.mass, self.com, self.best)
+
+    def fitness(self) -> np.ndarray:
+        return self.best - self.start[:, 1]
+
+
+class Climb(_CentreOfMassTask):
+    """Climb the stairs: reach the highest ground it can."""
+
+    measures = "the highest step height reached in metres (plus 1 % of the distance)"
+    default_terrain = "steps"
+
+    def _first(self, com) -> np.ndarray:
+        return self.ctx.terrain.height(com[:, 0])
+
+    def update(self, state, clock) -> None:
+        t = self.ctx.terrain
+        _follow_com_ground(state.pos, self.ctx.model.mass, t.xs, t.ys, self.com, self.best)
+
+    def fitness(self) -> np.ndarray:
+        return self.best + 0.01 * (self.com[:, 0] - self.start[:, 0])
+
+
+# The kernels stop following a creature whose centre of mass is not finite: it has failed (the
+# episode's rules score it), and its last finite position stays.
+
+@njit(cache=True)
+def _follow_com(pos, mass, com):
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        if np.isfinite(cx) and np.isfinite(cy):
+            com[b, 0] = cx
+            com[b, 1] = cy
 
 
 @njit(cache=True)
-def _track(pos, mass, bone_a, bone_b, bone_rest, rigid, xs, ys, com, max_height, max_ground,
-           failed, nonfinite):
+def _follow_com_height(pos, mass, com, max_height):
     for b in range(pos.shape[0]):
-        if failed[b]:
-            continue
         cx, cy = creature_com(mass, pos, b)
-        if not (np.isfinite(cx) and np.isfinite(cy)):
-            failed[b] = True
-            nonfinite[b] = True
-            continue
-        for e in range(bone_a.shape[0]):
-            if rigid[e]:
-                dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
-                dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
-                if abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0) > BROKEN_STRAIN:
-                    failed[b] = True
-        if failed[b]:
-            continue
-        com[b, 0] = cx
-        com[b, 1] = cy
-        max_height[b] = max(max_height[b], cy)
-        max_ground[b] = max(max_ground[b], np.interp(cx, xs, ys))
+        if np.isfinite(cx) and np.isfinite(cy):
+            com[b, 0] = cx
+            com[b, 1] = cy
+            max_height[b] = max(max_height[b], cy)
+
+
+@njit(cache=True)
+def _follow_com_ground(pos, mass, xs, ys, com, max_ground):
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        if np.isfinite(cx) and np.isfinite(cy):
+            com[b, 0] = cx
+            com[b, 1] = cy
+            max_ground[b] = max(max_ground[b], np.interp(cx, xs, ys))
+
+
+register("task", "run", Run)
+register("task", "jump", Jump)
+register("task", "climb", Climb)
+register("task", "obstacle", Obstacle)

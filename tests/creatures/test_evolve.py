@@ -80,7 +80,7 @@ def test_tiny_run_ends_with_a_summary_naming_the_run_directory(tiny):
 def test_tiny_run_creates_the_run_files(tiny):
     out, _ = tiny
     names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
-    assert names == {"settings.json", "body.json", "neat.cfg", "stats.csv", "species.csv", "best/gen_0001.json",
+    assert names == {"settings.json", "body.json", "terrain.json", "neat.cfg", "stats.csv", "species.csv", "best/gen_0001.json",
                      "best/gen_0002.json", "checkpoint.json", ".lock"}
     assert len((out / "stats.csv").read_text().splitlines()) == 3
 

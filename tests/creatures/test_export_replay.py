@@ -45,7 +45,7 @@ def test_export_exits_0_and_writes_the_champion(exported):
     assert "Traceback" not in r.stderr
     assert path.is_file()
     document = json.loads(path.read_text())
-    assert document["format"] == "creatures-champion" and document["version"] == 1
+    assert document["format"] == "creatures-champion" and document["version"] == 2
     assert document["task"]["name"] == "run" and document["recorded"]["seed"] == 3
 
 
@@ -124,7 +124,7 @@ def test_replay_prints_recorded_and_replayed_fitness_identical(run_creatures, ex
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     lines = r.stdout.splitlines()
-    assert lines[0].endswith(": run on flat, 1 s")
+    assert lines[0].endswith(": run on flat, 1 s; fitness is metres travelled to the right")
     assert lines[1].strip() == f"recorded fitness {fitness!r}"
     assert lines[2].strip() == f"replayed fitness {fitness!r}  (identical)"
 
@@ -172,7 +172,7 @@ def _bad_files(good: dict):
     genome = no_output["brain"]["genome"]
     genome["nodes"] = [n for n in genome["nodes"] if n["key"] != 0]
     genome["connections"] = [c for c in genome["connections"] if 0 not in (c["in"], c["out"])]
-    newer = dict(good, version=2)
+    newer = dict(good, version=3)
     return {
         "not_json": ("certainly not json", "not valid JSON"),
         "binary": (b"\x00\xff\xfe\x80 binary", "not a text file"),

@@ -202,7 +202,7 @@ def test_a_single_generation_is_plotted_as_points(capsys, tmp_path):
 
 def test_fitness_axis_says_what_the_task_measures():
     run = plot.RunData(Path("x"), {"task": "jump"}, {}, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
-    assert "highest centre-of-mass rise in metres" in plot._fitness_label(run.task, 700, 100)
+    assert "highest centre-of-mass rise in metres" in plot._fitness_label(run.measures, 700, 100)
 
 
 # --- the species chart ---------------------------------------------------------------------------

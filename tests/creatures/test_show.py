@@ -34,7 +34,7 @@ def test_watching_a_shipped_champion_ends_at_its_recorded_fitness_bit_for_bit(pa
     champion = load_champion(path)
     steps = _play(source)
     frame = source.frame()
-    assert steps == champion.episode.steps and frame.done
+    assert steps == champion.episode().steps and frame.done
     assert frame.time == pytest.approx(champion.seconds)
     c = frame.creatures[0]
     assert c.fitness == champion.fitness == c.recorded
@@ -97,7 +97,7 @@ def test_brain_lists_inputs_outputs_and_live_values():
     brain = source.brain(0)
     kinds = [n.kind for n in brain.nodes]
     run = source.runs[0]
-    assert kinds.count("input") == run.sensors.count
+    assert kinds.count("input") == run.inputs.shape[1]
     assert kinds.count("output") == run.model.n_muscles
     assert brain.nodes[0].label == "clock sin"
     keys = {n.key for n in brain.nodes}
@@ -105,7 +105,7 @@ def test_brain_lists_inputs_outputs_and_live_values():
     values = source.brain_values(0)
     for k in range(run.model.n_muscles):  # an output's value is the muscle's command
         assert values[k] == run.outputs[0, k]
-    for k in range(run.sensors.count):    # an input's value is what the brain read
+    for k in range(run.inputs.shape[1]):  # an input's value is what the brain read
         assert values[-(k + 1)] == run.inputs[0, k]
 
 

@@ -26,8 +26,10 @@ import physics
 from evolution import Run
 from evolution.champion import (FORMAT, VERSION, Champion, ChampionError, champion_from_run,
                                 load_champion, save_champion)
-from evolution.tasks import TASKS
+from evolution.sensors import DEFAULT_SENSORS
 from evolution_helpers import design, read_stats, tiny_settings
+
+TASKS = ("run", "jump", "climb", "obstacle")
 
 GENERATIONS = 2
 POPULATION = 10
@@ -72,9 +74,9 @@ def test_champion_file_is_json_with_format_and_version(champion_file, document):
     text = champion_file.read_text(encoding="utf-8")
     assert text.endswith("\n")
     assert document["format"] == FORMAT == "creatures-champion"
-    assert document["version"] == VERSION == 1
-    assert set(document) == {"format", "version", "name", "creature", "task", "episode", "physics",
-                             "brain", "recorded", "software"}
+    assert document["version"] == VERSION == 2
+    assert set(document) == {"format", "version", "name", "creature", "task", "terrain", "sensors",
+                             "episode", "physics", "brain", "recorded", "software"}
 
 
 def test_champion_file_holds_the_creature_as_body_and_design_yaml(walker_run, document):
@@ -88,7 +90,14 @@ def test_champion_file_holds_the_creature_as_body_and_design_yaml(walker_run, do
 
 def test_champion_file_holds_task_episode_and_physics(walker_run, document):
     settings = walker_run[1].settings
-    assert document["task"] == {"name": "run", "terrain": "flat", "seed": SEED}
+    assert document["task"] == {"name": "run", "source": "built-in",
+                                "measures": "metres travelled to the right"}
+    terrain = document["terrain"]
+    assert {k: terrain[k] for k in ("name", "source", "kind")} == {"name": "flat", "source": "built-in",
+                                                                  "kind": "flat"}
+    flat = physics.Terrain.flat()
+    assert (terrain["xs"], terrain["ys"]) == (flat.xs.tolist(), flat.ys.tolist())
+    assert document["sensors"] == [{"name": n, "source": "built-in"} for n in DEFAULT_SENSORS]
     assert document["episode"] == {"seconds": settings.seconds, "clock_hz": settings.clock_hz}
     assert document["physics"] == physics.SimParams().to_dict() == settings.sim
 
@@ -189,8 +198,8 @@ def test_replay_calls_on_step_once_per_step(champion_file):
     champion = load_champion(champion_file)
     steps = []
     fitness = champion.replay(on_step=lambda t, state, inputs, outputs: steps.append(t))
-    assert steps == list(range(champion.episode.steps))
-    assert champion.episode.steps == round(champion.seconds / champion.sim.dt)
+    assert steps == list(range(champion.episode().steps))
+    assert champion.episode().steps == round(champion.seconds / champion.sim.dt)
     assert fitness == champion.fitness
 
 
@@ -213,10 +222,11 @@ def test_hills_champion_replays_on_the_terrain_of_its_seed(tmp_path):
     run = _tiny_run(tmp_path / "run", terrain="hills", seed=7, population=8)
     path = tmp_path / "hills.json"
     save_champion(champion_from_run(tmp_path / "run"), path)
-    assert json.loads(path.read_text())["task"] == {"name": "run", "terrain": "hills", "seed": 7}
+    doc = json.loads(path.read_text())
+    assert (doc["terrain"]["name"], doc["terrain"]["kind"], doc["recorded"]["seed"]) == ("hills", "hills", 7)
     champion = load_champion(path)
     assert champion.replay() == champion.fitness
-    ours, theirs = champion.task.make_terrain(), run.episode.task.make_terrain()
+    ours, theirs = champion.terrain, run.episode.terrain
     assert np.array_equal(ours.xs, theirs.xs) and np.array_equal(ours.ys, theirs.ys)
     assert not np.array_equal(ours.ys, physics.make_terrain("hills", 8).ys)
 
@@ -338,8 +348,30 @@ BAD = {
     "generation_as_float": (_set("recorded", "generation", value=1.5),
                             "'recorded.generation' has the wrong type", "load"),
     "task_as_list": (_set("task", value=["run"]), "'task' has the wrong type", "load"),
-    "unknown_task": (_set("task", "name", value="swim"), "unknown task 'swim'", "load"),
-    "unknown_terrain": (_set("task", "terrain", value="lava"), "unknown terrain 'lava'", "load"),
+    "unknown_task": (_set("task", "name", value="swim"),
+                     "task 'swim' (built-in) is not a built-in of this version of creatures", "replay"),
+    "task_from_a_file": (lambda doc: doc["task"].update(name="evil.py:Evil", source="file",
+                                                        location="/tmp/evil.py", sha256="0" * 64),
+                         "task 'evil.py:Evil' (file, /tmp/evil.py) is code, and a shared file never "
+                         "runs code by itself: if you trust it, name it with --plugin /tmp/evil.py",
+                         "replay"),
+    "task_from_a_module": (lambda doc: doc["task"].update(name="os:system", source="module",
+                                                          location="os:system"),
+                           "is code, and a shared file never runs code by itself", "replay"),
+    "task_from_nowhere": (_set("task", "source", value="the internet"),
+                          "task 'run' comes from an unknown source 'the internet'", "load"),
+    "task_without_measures": (_drop("task", "measures"), "missing 'task.measures'", "load"),
+    "unknown_sensor": (lambda doc: doc["sensors"].append({"name": "eyes", "source": "built-in"}),
+                       "sensor 'eyes' (built-in) is not a built-in", "replay"),
+    "sensor_as_text": (lambda doc: doc["sensors"].append("rays"), "a recorded sensor is not an object",
+                       "load"),
+    "no_sensors": (_set("sensors", value=[]), "must list between 1 and 1000 sensors", "load"),
+    "terrain_going_back": (lambda doc: doc["terrain"].update(xs=[0.0, -1.0], ys=[0.0, 0.0]),
+                           "the terrain is not usable: terrain xs must be strictly increasing", "load"),
+    "terrain_points_as_text": (lambda doc: doc["terrain"].update(xs=["0", "1"], ys=[0.0, 0.0]),
+                               "the terrain's points must be numbers", "load"),
+    "terrain_of_one_point": (lambda doc: doc["terrain"].update(xs=[0.0], ys=[0.0]),
+                             "the terrain is not usable", "load"),
     "unknown_network": (_set("brain", "network", value="spiking"),
                         "unknown network kind 'spiking'", "load"),
     "negative_mass": (lambda doc: doc["creature"]["body"]["spheres"][0].update(mass=-1.0),

@@ -4,7 +4,7 @@ workers there are, which chunk it lands in, or who its neighbours are."""
 import numpy as np
 import pytest
 
-from evolution import Episode, Evaluator, Task, genome_to_dict, neat_config_text
+from evolution import Episode, Evaluator, genome_to_dict, neat_config_text
 from evolution.evaluator import make_brains
 from evolution.genomes import genome_from_dict
 from evolution.rollout import run_episode
@@ -16,7 +16,7 @@ SECONDS = 1.0
 
 @pytest.fixture(scope="module")
 def episode():
-    return Episode(design("walker").body, Task("run"), seconds=SECONDS)
+    return Episode.make(design("walker").body, "run", seconds=SECONDS)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import physics
 
 ray = pytest.importorskip("ray", reason="the ray backend needs Ray: pip install 'creatures[cluster]'")
 
-from evolution import Episode, Evaluator, Task, genome_to_dict, neat_config_text  # noqa: E402
+from evolution import Episode, Evaluator, genome_to_dict, neat_config_text  # noqa: E402
 from evolution.evaluator import make_evaluator  # noqa: E402
 from evolution.ray_backend import RayEvaluator  # noqa: E402
 from evolution_helpers import bits, design, neat_config, varied_genomes  # noqa: E402
@@ -36,7 +36,7 @@ def local_ray():
 
 @pytest.fixture(scope="module")
 def episode():
-    return Episode(design("walker").body, Task("run"), seconds=SECONDS)
+    return Episode.make(design("walker").body, "run", seconds=SECONDS)
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_ray_tasks_give_the_bits_of_the_local_evaluator(episode, neat_text, dict
 
 def test_creatures_that_break_apart_fail_on_ray_as_locally(dicts):
     """Coarse steps with one constraint sweep break some walkers apart: the same ones fail."""
-    harsh = Episode(design("walker").body, Task("run"), seconds=1.0,
+    harsh = Episode.make(design("walker").body, "run", seconds=1.0,
                     sim=physics.SimParams(dt=0.1, iterations=1))
     text = neat_config_text(harsh.n_inputs(), harsh.n_outputs(), COUNT)
     with Evaluator(harsh, text, workers=1) as evaluator:
@@ -181,11 +181,11 @@ def test_close_shuts_down_a_ray_it_started(tmp_path):
     """In a process of its own, where no Ray is running yet."""
     script = textwrap.dedent("""
         import ray
-        from evolution import Episode, Task, neat_config_text
+        from evolution import Episode, neat_config_text
         from evolution.ray_backend import RayEvaluator
         from evolution_helpers import design
 
-        episode = Episode(design("walker").body, Task("run"), seconds=0.1)
+        episode = Episode.make(design("walker").body, "run", seconds=0.1)
         text = neat_config_text(episode.n_inputs(), episode.n_outputs(), 4)
         with RayEvaluator(episode, text, workers=1) as evaluator:
             assert evaluator.started_ray and ray.is_initialized()

@@ -8,7 +8,7 @@ import neat
 import numpy as np
 import pytest
 
-from evolution import Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
+from evolution import PluginError, Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
 from evolution import neat_config_text
 from evolution.run import STATS_FIELDS
 from evolution_helpers import bits, design, read_stats, run_files, stick, tiny_settings
@@ -45,7 +45,7 @@ def same_seed(tmp_path_factory):
 def test_run_directory_holds_settings_body_neat_config_stats_species_and_bests(base):
     directory = base[0]
     names = {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
-    assert names == {"settings.json", "body.json", "neat.cfg", "stats.csv", "species.csv",
+    assert names == {"settings.json", "body.json", "terrain.json", "neat.cfg", "stats.csv", "species.csv",
                      "checkpoint.json", ".lock",
                      *(f"best/gen_{g:04d}.json" for g in range(1, GENERATIONS + 1))}
 
@@ -236,11 +236,20 @@ def test_run_that_cannot_start_leaves_no_settings_behind(tmp_path):
     assert not (tmp_path / "run" / "settings.json").exists()
 
 
-@pytest.mark.parametrize("bad", [dict(task="swim"), dict(network="spiking"), dict(seconds=0.0),
-                                 dict(generations=0), dict(population=1)])
+@pytest.mark.parametrize("bad", [dict(network="spiking"), dict(seconds=0.0), dict(generations=0),
+                                 dict(population=1), dict(task=3), dict(sensors="rays")])
 def test_bad_settings_are_refused(bad):
     with pytest.raises(ValueError):
         tiny_settings(**bad)
+
+
+@pytest.mark.parametrize("bad, message", [(dict(task="swim"), "unknown task 'swim'"),
+                                          (dict(terrain="lava"), "unknown terrain 'lava'"),
+                                          (dict(sensors=["clock", "eyes"]), "unknown sensor 'eyes'")])
+def test_unknown_plugins_are_refused_before_anything_is_written(bad, message, tmp_path):
+    with pytest.raises(PluginError, match=message):
+        Run.create(tmp_path / "run", tiny_settings(**bad), design("walker").body)
+    assert not (tmp_path / "run").exists()
 
 
 def test_infinite_seconds_are_refused():

@@ -1,15 +1,25 @@
-"""Tasks and their fitness, on hand-made motion: a Tracker is driven with states made here, so
-each fitness is checked against what the creatures were made to do."""
+"""The built-in tasks and their fitness, on hand-made motion: an episode is fed states made here
+(``EpisodeRun.observe``), so each fitness is checked against what the creatures were made to do;
+and the episode's failure rules, which hold whatever the task."""
 
 import numpy as np
 import pytest
 
 import physics
-from evolution import TASKS, WORST_FITNESS, Task, describe_fitness
-from evolution.run import RunSettings
-from evolution.tasks import BROKEN_STRAIN, TERRAINS, Tracker, make_task_terrain
+from evolution import (WORST_FITNESS, Episode, EpisodeRun, PluginError, describe_fitness, resolve)
+from evolution.tasks import BROKEN_STRAIN
 
 B = 3
+TASKS = ("run", "jump", "climb", "obstacle")
+TERRAINS = ("flat", "hills", "steps", "hurdles", "slope")
+
+
+class _Still:
+    def reset(self):
+        pass
+
+    def activate(self, inputs):
+        return np.zeros((inputs.shape[0], 0))
 
 
 def _state(pos, model):
@@ -17,13 +27,29 @@ def _state(pos, model):
                          np.zeros(pos.shape[:2], dtype=bool))
 
 
+class _Run:
+    """An episode of B creatures standing at x = 0 on the task's terrain, fed states by hand."""
+
+    def __init__(self, task, body=None, terrain=None, seed=0):
+        self.episode = Episode.make(body or physics.examples.walker(), task, terrain=terrain, seed=seed)
+        self.run = EpisodeRun(self.episode, _Still(), B)
+        self.model, self.state = self.run.model, self.run.state
+        self.terrain = self.run.terrain
+
+    def update(self, state):
+        self.run.observe(state)
+
+    def fitness(self):
+        return self.run.fitness()
+
+    @property
+    def start(self):
+        return self.run.task.start
+
+
 def _start(task, body=None):
-    """A batch of B creatures standing at x = 0 on the task's terrain, and a Tracker of them."""
-    model = physics.build_model(body or physics.examples.walker(), B)
-    terrain = task.make_terrain()
-    state = physics.initial_state(model, physics.SimParams(),
-                                  offset=physics.standing_offset(model, terrain))
-    return model, state, Tracker(task, model, state, terrain)
+    r = _Run(task, body)
+    return r.model, r.state, r
 
 
 def _moved(model, state, shift):
@@ -54,50 +80,49 @@ RIGID, MUSCLE = 0, 1  # the arm's bones
 # --- fitness of known motion ---------------------------------------------------------------------
 
 def test_run_fitness_is_the_com_displacement_to_the_right():
-    model, state, tracker = _start(Task("run"))
+    model, state, ep = _start("run")
     shift = np.array([[1.5, 0.0], [-0.7, 0.2], [0.0, 0.0]])
-    tracker.update(_moved(model, state, shift / 2))
-    tracker.update(_moved(model, state, shift))
-    np.testing.assert_allclose(tracker.fitness(), shift[:, 0], atol=1e-12)
+    ep.update(_moved(model, state, shift / 2))
+    ep.update(_moved(model, state, shift))
+    np.testing.assert_allclose(ep.fitness(), shift[:, 0], atol=1e-12)
 
 
 def test_run_fitness_is_where_the_creature_ends_not_its_furthest_point():
-    model, state, tracker = _start(Task("run"))
-    tracker.update(_moved(model, state, [[3.0, 0.0]] * B))
-    tracker.update(_moved(model, state, [[1.0, 0.0]] * B))
-    np.testing.assert_allclose(tracker.fitness(), 1.0, atol=1e-12)
+    model, state, ep = _start("run")
+    ep.update(_moved(model, state, [[3.0, 0.0]] * B))
+    ep.update(_moved(model, state, [[1.0, 0.0]] * B))
+    np.testing.assert_allclose(ep.fitness(), 1.0, atol=1e-12)
 
 
 def test_jump_fitness_is_the_highest_com_rise():
-    model, state, tracker = _start(Task("jump"))
+    model, state, ep = _start("jump")
     for rise in (0.1, 0.4, 0.25, 0.0):
-        tracker.update(_moved(model, state, [[0.3, rise], [0.0, rise / 2], [0.0, 0.0]]))
-    np.testing.assert_allclose(tracker.fitness(), [0.4, 0.2, 0.0], atol=1e-12)
+        ep.update(_moved(model, state, [[0.3, rise], [0.0, rise / 2], [0.0, 0.0]]))
+    np.testing.assert_allclose(ep.fitness(), [0.4, 0.2, 0.0], atol=1e-12)
 
 
 def test_jump_fitness_ignores_sinking():
-    model, state, tracker = _start(Task("jump"))
-    tracker.update(_moved(model, state, [[0.0, -0.3]] * B))
-    np.testing.assert_allclose(tracker.fitness(), 0.0, atol=1e-12)
+    model, state, ep = _start("jump")
+    ep.update(_moved(model, state, [[0.0, -0.3]] * B))
+    np.testing.assert_allclose(ep.fitness(), 0.0, atol=1e-12)
 
 
 def test_climb_fitness_is_the_highest_terrain_under_the_com_plus_a_hundredth_of_the_distance():
     """Creature 0 goes over the third step (0.45 m) and back to x = 0.5; creature 1 stays."""
-    task = Task("climb")
-    model, state, tracker = _start(task)
-    terrain = task.make_terrain()
-    start_x = tracker.start[:, 0].copy()
+    model, state, ep = _start("climb")
+    terrain = ep.terrain
+    start_x = ep.start[:, 0].copy()
     for x in (2.5, 4.5, 0.5):
         shift = np.zeros((B, 2))
         shift[0] = (x - start_x[0], terrain.height(x) + 0.5)  # y does not matter for climb
-        tracker.update(_moved(model, state, shift))
+        ep.update(_moved(model, state, shift))
     assert terrain.kind == "steps" and terrain.height(4.5) == pytest.approx(0.45)
     expected = [0.45 + 0.01 * (0.5 - start_x[0]), 0.0, 0.0]
-    np.testing.assert_allclose(tracker.fitness(), expected, atol=1e-12)
+    np.testing.assert_allclose(ep.fitness(), expected, atol=1e-12)
 
 
 def test_obstacle_runs_on_a_course_of_hurdles():
-    terrain = Task("obstacle").make_terrain()
+    terrain = _Run("obstacle").terrain
     assert terrain.kind == "hurdles"
     assert terrain.height(0.0) == 0.0
     assert terrain.height(2.15) == pytest.approx(0.12)   # the top of the first hurdle
@@ -106,127 +131,125 @@ def test_obstacle_runs_on_a_course_of_hurdles():
 
 
 def test_obstacle_fitness_is_the_com_displacement_to_the_right():
-    model, state, tracker = _start(Task("obstacle"))
+    model, state, ep = _start("obstacle")
     shift = np.array([[2.6, 0.2], [0.4, 0.0], [-1.0, 0.0]])
-    tracker.update(_moved(model, state, shift))
-    np.testing.assert_allclose(tracker.fitness(), shift[:, 0], atol=1e-12)
+    ep.update(_moved(model, state, shift))
+    np.testing.assert_allclose(ep.fitness(), shift[:, 0], atol=1e-12)
 
 
 def test_a_creature_that_stays_put_scores_zero_at_every_task():
     for name in TASKS:
-        model, state, tracker = _start(Task(name))
-        tracker.update(state)
-        np.testing.assert_allclose(tracker.fitness(), 0.0, atol=1e-12, err_msg=name)
+        model, state, ep = _start(name)
+        ep.update(state)
+        np.testing.assert_allclose(ep.fitness(), 0.0, atol=1e-12, err_msg=name)
 
 
-def test_tracker_start_is_the_centre_of_mass():
-    model, state, tracker = _start(Task("run"))
-    np.testing.assert_allclose(tracker.start, physics.centre_of_mass(model, state), rtol=1e-15)
+def test_task_start_is_the_centre_of_mass():
+    model, state, ep = _start("run")
+    np.testing.assert_allclose(ep.start, physics.centre_of_mass(model, state), rtol=1e-15)
 
 
 # --- failures ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_non_finite_creature_gets_worst_fitness_and_is_flagged(bad):
-    model, state, tracker = _start(Task("run"))
+    model, state, ep = _start("run")
     pos = state.pos.copy() + [1.0, 0.0]
     pos[1, 4, 0] = bad
-    tracker.update(_state(pos, model))
-    assert tracker.fitness()[1] == WORST_FITNESS
-    assert tracker.failed.tolist() == [False, True, False]
-    assert tracker.nonfinite.tolist() == [False, True, False]
+    ep.update(_state(pos, model))
+    assert ep.fitness()[1] == WORST_FITNESS
+    assert ep.run.failed.tolist() == [False, True, False]
+    assert ep.run.nonfinite.tolist() == [False, True, False]
 
 
 def test_failure_of_one_creature_leaves_the_others_scored():
-    model, state, tracker = _start(Task("run"))
+    model, state, ep = _start("run")
     pos = state.pos.copy() + [1.0, 0.0]
     pos[1] = np.nan
-    tracker.update(_state(pos, model))
-    np.testing.assert_allclose(tracker.fitness()[[0, 2]], 1.0, atol=1e-12)
+    ep.update(_state(pos, model))
+    np.testing.assert_allclose(ep.fitness()[[0, 2]], 1.0, atol=1e-12)
 
 
 @pytest.mark.parametrize("factor", [1.0 + 1.2 * BROKEN_STRAIN, 1.0 - 1.2 * BROKEN_STRAIN])
 def test_rigid_bone_strained_beyond_broken_strain_fails_the_creature(factor):
-    model, state, tracker = _start(Task("run"), _arm())
-    tracker.update(_with_bone_scaled(model, state, RIGID, factor, creature=2))
-    assert tracker.failed.tolist() == [False, False, True]
-    assert tracker.nonfinite.tolist() == [False, False, False]
-    assert tracker.fitness()[2] == WORST_FITNESS
+    model, state, ep = _start("run", _arm())
+    ep.update(_with_bone_scaled(model, state, RIGID, factor, creature=2))
+    assert ep.run.failed.tolist() == [False, False, True]
+    assert ep.run.nonfinite.tolist() == [False, False, False]
+    assert ep.fitness()[2] == WORST_FITNESS
 
 
 @pytest.mark.parametrize("factor", [1.0 + 0.8 * BROKEN_STRAIN, 1.0 - 0.8 * BROKEN_STRAIN])
 def test_rigid_bone_strained_within_broken_strain_is_not_a_failure(factor):
-    model, state, tracker = _start(Task("run"), _arm())
-    tracker.update(_with_bone_scaled(model, state, RIGID, factor))
-    assert not tracker.failed.any()
+    model, state, ep = _start("run", _arm())
+    ep.update(_with_bone_scaled(model, state, RIGID, factor))
+    assert not ep.run.failed.any()
 
 
 def test_muscles_stretched_far_are_not_broken_bones():
-    model, state, tracker = _start(Task("run"), _arm())
+    model, state, ep = _start("run", _arm())
     assert model.muscle_bone.tolist() == [MUSCLE]
-    tracker.update(_with_bone_scaled(model, state, MUSCLE, 1.0 + 3.0 * BROKEN_STRAIN))
-    assert not tracker.failed.any()
+    ep.update(_with_bone_scaled(model, state, MUSCLE, 1.0 + 3.0 * BROKEN_STRAIN))
+    assert not ep.run.failed.any()
 
 
 def test_failure_is_permanent():
     """A creature that failed keeps the worst fitness even if a later state looks fine."""
-    model, state, tracker = _start(Task("run"))
+    model, state, ep = _start("run")
     pos = state.pos.copy()
     pos[0] = np.nan
-    tracker.update(_state(pos, model))
-    tracker.update(_moved(model, state, [[5.0, 0.0]] * B))
-    assert tracker.failed[0] and tracker.nonfinite[0]
-    assert tracker.fitness()[0] == WORST_FITNESS
-    np.testing.assert_allclose(tracker.fitness()[1:], 5.0, atol=1e-12)
+    ep.update(_state(pos, model))
+    ep.update(_moved(model, state, [[5.0, 0.0]] * B))
+    assert ep.run.failed[0] and ep.run.nonfinite[0]
+    assert ep.fitness()[0] == WORST_FITNESS
+    np.testing.assert_allclose(ep.fitness()[1:], 5.0, atol=1e-12)
 
 
 def test_worst_fitness_is_below_any_real_score():
     assert WORST_FITNESS <= -1000.0
 
 
-# --- names -----------------------------------------------------------------------------------------
+# --- names ----------------------------------------------------------------------------------------
 
 def test_unknown_task_is_refused():
-    with pytest.raises(ValueError, match="unknown task 'swim'"):
-        Task("swim")
+    with pytest.raises(PluginError, match="unknown task 'swim'"):
+        resolve("task", "swim")
 
 
 def test_unknown_terrain_is_refused():
-    with pytest.raises(ValueError, match="unknown terrain 'lava'"):
-        Task("run", "lava")
+    with pytest.raises(PluginError, match="unknown terrain 'lava'"):
+        Episode.make(physics.examples.walker(), "run", terrain="lava")
 
 
-def test_unknown_terrain_kind_is_refused_by_make_task_terrain():
-    with pytest.raises(ValueError, match="lava"):
-        make_task_terrain("lava")
-
-
-def test_unknown_task_is_refused_by_run_settings():
-    with pytest.raises(ValueError, match="unknown task 'swim'"):
-        RunSettings("walker", "", task="swim")
+def test_a_misspelt_name_gets_a_suggestion():
+    with pytest.raises(PluginError, match="did you mean 'jump'"):
+        resolve("task", "jmup")
 
 
 @pytest.mark.parametrize("name, terrain", [("run", "flat"), ("jump", "flat"), ("climb", "steps"),
                                            ("obstacle", "hurdles")])
 def test_each_task_has_its_default_terrain(name, terrain):
-    task = Task(name)
-    assert task.terrain_kind == terrain
-    assert task.make_terrain().kind == terrain
-    assert task.to_dict() == {"name": name, "terrain": terrain, "seed": 0}
+    plugin = resolve("task", name)
+    assert plugin.sample.default_terrain == terrain
+    assert Episode.make(physics.examples.walker(), name).terrain.kind == terrain
+    assert plugin.ref.source == "built-in"
 
 
 @pytest.mark.parametrize("terrain", TERRAINS)
 def test_every_terrain_is_made_for_every_task(terrain):
     for name in TASKS:
-        assert Task(name, terrain).make_terrain().kind == terrain
+        assert Episode.make(physics.examples.walker(), name, terrain=terrain).terrain.kind == terrain
 
 
-def test_hills_follow_the_task_seed():
-    a, b = Task("run", "hills", seed=1).make_terrain(), Task("run", "hills", seed=2).make_terrain()
-    assert np.array_equal(a.ys, Task("run", "hills", seed=1).make_terrain().ys)
-    assert not np.array_equal(a.ys, b.ys)
+def test_hills_follow_the_seed():
+    def hills(seed):
+        return Episode.make(physics.examples.walker(), "run", terrain="hills", seed=seed).terrain
+    assert np.array_equal(hills(1).ys, hills(1).ys)
+    assert not np.array_equal(hills(1).ys, hills(2).ys)
 
 
 def test_every_task_has_a_meaning_in_words():
     for name in TASKS:
-        assert describe_fitness(name)
+        assert describe_fitness(name).startswith("fitness is ")
+        assert resolve("task", name).sample.measures
+        assert resolve("task", name).description

@@ -1,0 +1,384 @@
+"""Terrains: the ground creatures are evolved on, as plug-ins and as files people draw.
+
+The ground is always a ``physics.Terrain``: a polyline height field, flat beyond its ends. A
+terrain plug-in (:mod:`evolution.plugins`) makes one from the run's seed; it is any of
+
+- a subclass of :class:`TerrainMaker` (``make(seed) -> physics.Terrain``),
+- a function ``f(seed) -> physics.Terrain``,
+- a ``physics.Terrain`` itself,
+- a terrain file in YAML (below): data, never code.
+
+Built in: ``flat``, ``slope`` (10 degrees up from x = 0), ``steps`` (15 cm stairs from x = 2 m),
+``hills`` (random rolling hills from the seed) and ``hurdles`` (12 cm bumps every 2.5 m).
+
+A terrain file draws a course with a polyline of points or a list of pieces::
+
+    name: wall course
+    description: Rolling bumps, then a wall to climb.
+    start: -2          # x (m) where the first piece begins; the ground is flat before it
+    height: 0          # the ground's height there (m)
+    pieces:
+      - flat: 4                                      # metres of level ground
+      - slope: {length: 3, degrees: 8}               # or {length: 3, rise: 0.4}
+      - bumps: {count: 3, height: 0.15, width: 1.0}  # raised-cosine bumps, back to back
+      - steps: {count: 4, height: 0.1, depth: 0.8}   # a staircase (negative height: down)
+      - wall: {height: 0.4, thickness: 0.3}          # up, across the top, down again
+      - flat: 10
+
+or ``points: [[x0, y0], [x1, y1], ...]`` with x strictly increasing. Risers (steps, walls) are
+1 cm wide, as the built-in stairs': the ground stays a height field. :func:`load_terrain_file`
+reports every problem with its line and column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+import physics
+
+from .plugins import Plugin, PluginError, PluginRef, plugin_failure, register
+from .yamlread import Problem, Reader, YamlError, compose, read_text
+
+__all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "load_terrain_file",
+           "parse_terrain", "hurdles", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
+
+#: terrain files larger than this are refused before parsing
+MAX_TERRAIN_BYTES = 2_000_000
+#: at most this many vertices in a terrain (a file's, or what a piece list makes)
+MAX_TERRAIN_POINTS = 100_000
+#: the width (m) of a riser: a step's or a wall's near-vertical side
+RISER = 0.01
+#: the largest coordinate a terrain file may use (m)
+MAX_COORDINATE = 1e6
+
+
+class TerrainMaker:
+    """Makes the ground for an episode: subclass it and fill in :meth:`make`::
+
+        class Ramp(evolution.TerrainMaker):
+            "Flat for 2 m, then a 5 degree ramp."
+
+            def make(self, seed):
+                return physics.Terrain(np.array([-1000.0, 2.0, 1000.0]),
+                                       np.array([0.0, 0.0, 998 * np.tan(np.radians(5))]), "ramp")
+
+    Class attributes: ``description`` (one line for ``creatures terrains``; the docstring's
+    first line if empty)."""
+
+    description: str = ""
+
+    def make(self, seed: int) -> physics.Terrain:
+        """The terrain for a run with this ``seed`` (the same seed, the same terrain)."""
+        raise NotImplementedError(f"{type(self).__name__} has no make()")
+
+
+def make_from_target(ref: PluginRef, target, seed: int) -> physics.Terrain:
+    """What a terrain plug-in's target makes for ``seed``, checked."""
+    try:
+        if isinstance(target, physics.Terrain):
+            terrain = target
+        elif isinstance(target, TerrainMaker):
+            terrain = target.make(seed)
+        elif isinstance(target, type) and issubclass(target, TerrainMaker):
+            terrain = target().make(seed)
+        else:
+            terrain = target(seed)
+    except PluginError:
+        raise
+    except Exception as exc:
+        raise plugin_failure(ref, "make", exc) from None
+    if not isinstance(terrain, physics.Terrain):
+        raise PluginError(f"{ref.describe()} made a {type(terrain).__name__}, not a physics.Terrain")
+    if terrain.xs.size > MAX_TERRAIN_POINTS:
+        raise PluginError(f"{ref.describe()} made a terrain of {terrain.xs.size} points; "
+                          f"at most {MAX_TERRAIN_POINTS}")
+    return terrain
+
+
+# --- built-in terrains ---------------------------------------------------------------------------------
+
+def flat(seed: int = 0) -> physics.Terrain:
+    """Level ground."""
+    return physics.make_terrain("flat", seed)
+
+
+def slope(seed: int = 0) -> physics.Terrain:
+    """Level up to x = 0, then a 10 degree slope up to the right."""
+    return physics.make_terrain("slope", seed)
+
+
+def steps(seed: int = 0) -> physics.Terrain:
+    """Stairs up to the right: 40 steps of 15 cm every metre from x = 2 m."""
+    return physics.make_terrain("steps", seed)
+
+
+def hills(seed: int = 0) -> physics.Terrain:
+    """Random rolling hills from the run's seed (about +-0.5 m, waves of 1 to 4 m) from x = 2 m."""
+    return physics.make_terrain("hills", seed)
+
+
+def hurdles(seed: int = 0, height: float = 0.12, width: float = 0.3, spacing: float = 2.5,
+            count: int = 60, start: float = 2.0) -> physics.Terrain:
+    """A flat course with 12 cm rounded hurdles every 2.5 m from x = 2 m."""
+    xs, ys = [-1000.0], [0.0]
+    for k in range(count):
+        x0 = start + k * spacing
+        u = np.linspace(0.0, 1.0, 9)
+        xs += list(x0 + u * width)
+        ys += list(height * 0.5 * (1.0 - np.cos(2.0 * np.pi * u)))
+    xs.append(start + count * spacing + 1000.0)
+    ys.append(0.0)
+    return physics.Terrain(np.array(xs), np.array(ys), "hurdles")
+
+
+for _f in (flat, slope, steps, hills, hurdles):
+    register("terrain", _f.__name__, _f)
+
+
+# --- terrain files --------------------------------------------------------------------------------------
+
+class TerrainFileError(YamlError, PluginError):
+    """A terrain file that cannot be used, with all its problems (one line each)."""
+
+
+@dataclass(frozen=True, eq=False)
+class TerrainFile(TerrainMaker):
+    """A terrain read from a file: its name, polyline and description (the same for any seed)."""
+
+    name: str
+    xs: np.ndarray
+    ys: np.ndarray
+    description: str = ""
+
+    def make(self, seed: int = 0) -> physics.Terrain:
+        return physics.Terrain(self.xs, self.ys, self.name)
+
+
+PIECE_KEYS = {
+    "flat": {},
+    "slope": {"length": True, "degrees": False, "rise": False},
+    "bumps": {"count": False, "height": True, "width": True, "spacing": False},
+    "steps": {"count": True, "height": True, "depth": True},
+    "wall": {"height": True, "thickness": False},
+}
+TOP_KEYS = ("name", "description", "author", "licence", "start", "height", "points", "pieces")
+
+
+def load_terrain_file(path, name: str | None = None) -> Plugin:
+    """A terrain file as a terrain plug-in. Raises :class:`TerrainFileError` with every problem
+    (file:line:column) or for a file that cannot be read."""
+    path = Path(path)
+    source = str(path)
+    text = read_text(path, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
+    terrain = parse_terrain(text, source, default_name=path.stem)
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    ref = PluginRef("terrain", name or source, "file", str(path.expanduser().resolve()), sha)
+    return Plugin(ref, terrain)
+
+
+def parse_terrain(text: str, source: str = "<terrain>", default_name: str = "terrain") -> TerrainFile:
+    """Parse and check a terrain file's text. Raises :class:`TerrainFileError`."""
+    root = compose(text, source, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
+    if root is None:
+        raise TerrainFileError(source, [Problem(1, 1, "the terrain file is empty")])
+    r = Reader()
+    top = r.mapping(root, "the terrain", TOP_KEYS)
+    if top is None:
+        raise TerrainFileError(source, r.problems)
+    meta = {}
+    for key in ("name", "description", "author", "licence"):
+        meta[key] = r.string(top[key][1], f"'{key}'") if key in top else None
+    x0 = _coordinate(r, top["start"][1], "'start'") if "start" in top else 0.0
+    y0 = _coordinate(r, top["height"][1], "'height'") if "height" in top else 0.0
+    if ("points" in top) == ("pieces" in top):
+        r.problem(root, "a terrain needs either 'points' (a polyline) or 'pieces' (a course), "
+                        "not both and not neither")
+        raise TerrainFileError(source, r.problems)
+    if "points" in top:
+        for key in ("start", "height"):
+            if key in top:
+                r.problem(top[key][0], f"'{key}' is for 'pieces'; 'points' give their own coordinates")
+        xs, ys = _read_points(r, top["points"][1])
+    else:
+        xs, ys = _read_pieces(r, top["pieces"][1], x0 if x0 is not None else 0.0,
+                              y0 if y0 is not None else 0.0)
+    if r.problems:
+        raise TerrainFileError(source, r.problems)
+    if len(xs) > MAX_TERRAIN_POINTS:
+        raise TerrainFileError(source, [Problem(1, 1, f"the terrain has {len(xs)} points; at most "
+                                                      f"{MAX_TERRAIN_POINTS}")])
+    if len(xs) == 1:  # a single point: level ground at its height
+        xs, ys = [xs[0] - 1.0, xs[0]], [ys[0], ys[0]]
+    name = meta["name"] or default_name
+    try:
+        terrain = physics.Terrain(np.array(xs), np.array(ys), name)
+    except ValueError as exc:
+        raise TerrainFileError(source, [Problem(1, 1, f"not a usable terrain: {exc}")]) from None
+    return TerrainFile(name, terrain.xs, terrain.ys, meta["description"] or "")
+
+
+def _coordinate(r: Reader, node, what: str):
+    value = r.number(node, what)
+    if value is not None and abs(value) > MAX_COORDINATE:
+        r.problem(node, f"{what} must be within +-{MAX_COORDINATE:g} m, not {node.value}")
+        return None
+    return value
+
+
+def _read_points(r: Reader, node) -> tuple[list, list]:
+    items = r.sequence(node, "'points'")
+    if isinstance(node, yaml.SequenceNode) and not items:
+        r.problem(node, "'points' must hold at least one [x, y]")
+    if len(items) > MAX_TERRAIN_POINTS:
+        r.problem(node, f"'points' holds {len(items)} points; at most {MAX_TERRAIN_POINTS}")
+        return [], []
+    xs, ys = [], []
+    for k, item in enumerate(items):
+        what = f"point {k + 1}"
+        pair = r.sequence(item, what)
+        if isinstance(item, yaml.SequenceNode) and len(pair) != 2:
+            r.problem(item, f"{what} must be [x, y], two numbers")
+            continue
+        if len(pair) != 2:
+            continue
+        x, y = _coordinate(r, pair[0], f"{what}: x"), _coordinate(r, pair[1], f"{what}: y")
+        if x is None or y is None:
+            continue
+        if xs and not x > xs[-1]:
+            r.problem(pair[0], f"{what}: x must be greater than the point before's ({xs[-1]:g}): "
+                               f"the ground is a height field (for a wall, step x by 0.01)")
+            continue
+        xs.append(x)
+        ys.append(y)
+    return xs, ys
+
+
+def _read_pieces(r: Reader, node, x: float, y: float) -> tuple[list, list]:
+    items = r.sequence(node, "'pieces'")
+    if isinstance(node, yaml.SequenceNode) and not items:
+        r.problem(node, "'pieces' must hold at least one piece")
+    xs, ys = [x], [y]
+    for k, item in enumerate(items):
+        what = f"piece {k + 1}"
+        entries = r.mapping(item, what, PIECE_KEYS)
+        if entries is None:
+            continue
+        if len(entries) != 1:
+            if entries:
+                r.problem(item, f"{what} must be one of {', '.join(PIECE_KEYS)}, one per list item")
+            elif not r.problems or r.problems[-1].line != item.start_mark.line + 1:
+                r.problem(item, f"{what} is empty: name one of {', '.join(PIECE_KEYS)}")
+            continue
+        kind, (knode, vnode) = next(iter(entries.items()))
+        what = f"{what} ({kind})"
+        if len(xs) > MAX_TERRAIN_POINTS:
+            r.problem(knode, f"the course has more than {MAX_TERRAIN_POINTS} points")
+            return xs, ys
+        if kind == "flat":
+            length = _length(r, vnode, what)
+            if length is not None:
+                x += length
+                xs.append(x)
+                ys.append(y)
+            continue
+        values = _piece_values(r, vnode, what, PIECE_KEYS[kind])
+        if values is None:
+            continue
+        x, y = _lay(kind, values, xs, ys, x, y, r, vnode, what)
+    return xs, ys
+
+
+def _length(r: Reader, node, what: str, key: str = "length"):
+    value = r.number(node, f"{what}: {key}")
+    if value is not None and not 0 < value <= MAX_COORDINATE:
+        r.problem(node, f"{what}: {key} must be more than 0 and at most {MAX_COORDINATE:g} m, "
+                        f"not {node.value}")
+        return None
+    return value
+
+
+def _piece_values(r: Reader, node, what: str, keys: dict) -> dict | None:
+    entries = r.mapping(node, what, keys)
+    if entries is None:
+        return None
+    values, ok = {}, True
+    for key, required in keys.items():
+        if key not in entries:
+            if required:
+                r.problem(node, f"{what} needs '{key}'")
+                ok = False
+            continue
+        vnode = entries[key][1]
+        if key == "count":
+            v = r.integer(vnode, f"{what}: count")
+            if v is not None and not 1 <= v <= 10_000:
+                r.problem(vnode, f"{what}: count must be from 1 to 10000, not {vnode.value}")
+                v = None
+        elif key in ("length", "width", "depth", "thickness", "spacing"):
+            v = _length(r, vnode, what, key)
+        elif key == "degrees":
+            v = r.number(vnode, f"{what}: degrees")
+            if v is not None and not -80 <= v <= 80:
+                r.problem(vnode, f"{what}: degrees must be within -80..80 (a steeper side is a wall "
+                                 f"or steps), not {vnode.value}")
+                v = None
+        else:  # height, rise
+            v = _coordinate(r, vnode, f"{what}: {key}")
+            if v is not None and key == "height" and v == 0 and what.endswith("(wall)"):
+                r.problem(vnode, f"{what}: a wall of height 0 is flat ground")
+                v = None
+        if v is None:
+            ok = False
+        values[key] = v
+    if "degrees" in entries and "rise" in entries:
+        r.problem(node, f"{what}: give 'degrees' or 'rise', not both")
+        ok = False
+    return values if ok else None
+
+
+def _lay(kind, v, xs, ys, x, y, r, node, what):
+    """Append the vertices of one piece starting at (x, y); returns where it ends."""
+    if kind == "slope":
+        rise = v["rise"] if "rise" in v else v["length"] * math.tan(math.radians(v.get("degrees", 0.0)))
+        x, y = x + v["length"], y + rise
+        xs.append(x)
+        ys.append(y)
+    elif kind == "bumps":
+        count, width = v.get("count", 1), v["width"]
+        spacing = v.get("spacing", width)
+        if spacing < width:
+            r.problem(node, f"{what}: spacing ({spacing:g} m) must be at least the width ({width:g} m)")
+            return x, y
+        u = np.linspace(0.0, 1.0, 9)[1:]
+        for k in range(count):
+            x0 = x + k * spacing
+            xs.extend((x0 + u * width).tolist())
+            ys.extend((y + v["height"] * 0.5 * (1.0 - np.cos(2.0 * np.pi * u))).tolist())
+            if spacing > width:
+                xs.append(x0 + spacing)
+                ys.append(y)
+        x += count * spacing
+    elif kind == "steps":
+        if v["depth"] <= RISER:
+            r.problem(node, f"{what}: depth must be more than a riser ({RISER:g} m)")
+            return x, y
+        for _ in range(v["count"]):
+            xs += [x + RISER, x + v["depth"]]
+            ys += [y + v["height"], y + v["height"]]
+            x, y = x + v["depth"], y + v["height"]
+    elif kind == "wall":
+        thickness = v.get("thickness", 0.2)
+        if thickness <= 2 * RISER:
+            r.problem(node, f"{what}: thickness must be more than two risers ({2 * RISER:g} m)")
+            return x, y
+        top = y + v["height"]
+        xs += [x + RISER, x + thickness - RISER, x + thickness]
+        ys += [top, top, y]
+        x += thickness
+    return x, y
