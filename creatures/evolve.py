@@ -17,6 +17,7 @@ from evolution.run import Run, RunError, RunSettings
 
 from .bestiary import resolve_design
 from .design import DesignError
+from .plugin_args import plugin_error
 
 EXAMPLES = """examples:
   creatures evolve                                   the walker learns to run, 50 generations
@@ -116,7 +117,7 @@ def run(args) -> int:
                                backend=args.backend, address=args.address)
         run_ = Run.create(out, settings, design.body)
     except PluginError as exc:  # a plug-in that cannot be found, loaded or run
-        print(f"creatures evolve: {exc}" if "\n" not in str(exc) else str(exc), file=sys.stderr)
+        print(plugin_error("evolve", exc), file=sys.stderr)
         return 2
     except (ValueError, OSError, KeyError, TypeError) as exc:  # a bad neat config, an unwritable directory
         return _fail(f"cannot start the run: {exc}")

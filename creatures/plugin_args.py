@@ -7,6 +7,13 @@ PLUGIN_HELP = ("a plug-in file (path/to/file.py[:Name]) or module (package.modul
                "It must be the file the champion was made with (same content); repeatable")
 
 
+def plugin_error(command: str, exc: Exception) -> str:
+    """What to print for a plug-in that cannot be used: a file's problems as they are
+    (``file:line:column: message``, like ``creatures validate``), else one line."""
+    from evolution.yamlread import YamlError
+    return str(exc) if isinstance(exc, YamlError) else f"creatures {command}: {exc}"
+
+
 def add_plugin_argument(parser) -> None:
     parser.add_argument("--plugin", action="append", default=[], metavar="FILE_OR_MODULE",
                         help=PLUGIN_HELP)

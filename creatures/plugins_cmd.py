@@ -18,6 +18,7 @@ from evolution import PluginError, available, resolve
 
 from .bestiary import resolve_design
 from .design import DesignError
+from .plugin_args import plugin_error
 
 DESCRIPTION_WIDTH = 100
 
@@ -86,7 +87,7 @@ def _make(kind: str, doc: str, examples: str, columns):
             try:
                 plugins = [resolve(kind, args.check)]
             except PluginError as exc:
-                print(str(exc) if "\n" in str(exc) else f"creatures {kind}s: {exc}", file=sys.stderr)
+                print(plugin_error(f"{kind}s", exc), file=sys.stderr)
                 return 2
         else:
             plugins = available(kind)

@@ -18,6 +18,7 @@ from evolution import PluginError, resolve
 
 from .bestiary import resolve_design
 from .design import DesignError
+from .plugin_args import plugin_error
 
 EXAMPLES = """examples:
   creatures simulate                          the walker, 10 s, sine-driven muscles
@@ -199,7 +200,7 @@ def run(args) -> int:
     try:
         terrain = resolve("terrain", args.terrain).make(args.seed)
     except PluginError as exc:
-        print(str(exc) if "\n" in str(exc) else f"creatures simulate: {exc}", file=sys.stderr)
+        print(plugin_error("simulate", exc), file=sys.stderr)
         return 2
     try:  # a design the chosen solver cannot hold, or contacts too stiff for the time step
         physics.substeps_for(physics.build_model(design.body, 1), params)

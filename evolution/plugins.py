@@ -369,10 +369,11 @@ def _plugin_from_text(ref: PluginRef, text: str) -> Plugin:
 
 
 def _exec_module(ref: PluginRef, text: str) -> types.ModuleType:
-    """Run a plug-in file's text as a module (once per content: cached by its hash)."""
+    """Run a plug-in file's text as a module (once per file and content: cached by both)."""
     path = Path(ref.location)
     stem = "".join(c if c.isalnum() else "_" for c in path.stem)
-    name = f"creatures_plugin_{stem}_{ref.sha256[:12]}"
+    where = hashlib.sha256(ref.location.encode("utf-8", "replace")).hexdigest()[:8]
+    name = f"creatures_plugin_{stem}_{where}_{ref.sha256[:12]}"
     if name in sys.modules:
         return sys.modules[name]
     try:

@@ -367,22 +367,21 @@ class EpisodeRun:
         the wrong shape) fails."""
         f = self._call(self.episode.task, "fitness", self.task.fitness)
         B = self.model.batch
+        where = self.episode.task.ref.describe()
         try:
             f = np.asarray(f, dtype=np.float64)
         except (TypeError, ValueError):
+            f = None
+        if f is None or f.shape != (B,):
+            got = "no numbers" if f is None else f"shape {f.shape}, not ({B},)"
+            self._warn(f"{where}: fitness() returned {got}: the creatures are counted as failed")
             f = np.full(B, np.nan)
-            self._warn(f"{self.episode.task.ref.describe()}: fitness() did not return numbers: "
-                       f"the creatures are counted as failed")
-        if f.shape != (B,):
-            self._warn(f"{self.episode.task.ref.describe()}: fitness() returned shape {f.shape}, not "
-                       f"({B},): the creatures are counted as failed")
-            f = np.full(B, np.nan)
-        bad = ~np.isfinite(f) & ~self.failed
-        if bad.any():
-            self._warn(f"{self.episode.task.ref.describe()}: fitness() returned a non-finite value: "
-                       f"those creatures are counted as failed")
-            self.failed |= bad
-            self.ended |= bad
+        elif not np.isfinite(f[~self.failed]).all():
+            self._warn(f"{where}: fitness() returned a non-finite value: those creatures are counted "
+                       f"as failed")
+        bad = ~np.isfinite(f)
+        self.failed |= bad
+        self.ended |= bad
         return f
 
     def fitness(self) -> np.ndarray:

@@ -576,3 +576,52 @@ def _strip_docstrings(tree: ast.Module) -> ast.Module:
                     and isinstance(body[0].value.value, str):
                 node.body = body[1:] or [ast.Pass()]
     return tree
+
+
+# --- version 1 files (before plug-ins) ------------------------------------------------------------
+
+V1_DIR = Path(__file__).with_name("v1_champions")
+V1_FILES = sorted(V1_DIR.glob("*.json"))
+
+
+def test_there_are_version_1_champions_to_test():
+    assert len(V1_FILES) >= 2
+    assert all(json.loads(p.read_text())["version"] == 1 for p in V1_FILES)
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
+def test_a_version_1_champion_replays_its_recorded_fitness_exactly(path):
+    champion = load_champion(path)
+    assert champion.replay() == champion.fitness
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
+def test_a_version_1_champion_is_read_as_builtins_with_the_default_sensors(path):
+    old = json.loads(path.read_text())
+    champion = load_champion(path)
+    assert champion.task.source == "built-in" and champion.task.name == old["task"]["name"]
+    assert champion.terrain_ref.name == old["task"]["terrain"] == champion.terrain.kind
+    assert [r.name for r in champion.sensors] == list(DEFAULT_SENSORS)
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
+def test_a_version_1_champion_saved_again_is_version_2_and_replays_the_same(path, tmp_path):
+    champion = load_champion(path)
+    save_champion(champion, tmp_path / "v2.json")
+    again = load_champion(tmp_path / "v2.json")
+    assert json.loads((tmp_path / "v2.json").read_text())["version"] == 2
+    assert again.replay() == champion.fitness
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"name": "swim"}, "unknown task 'swim'"),
+    ({"terrain": "lava"}, "unknown terrain 'lava'"),
+    ({"name": "examples/flag.py:Flag"}, "unknown task 'examples/flag.py:Flag'"),
+    ({"seed": -1}, "'task.seed' must be a whole number >= 0"),
+])
+def test_a_version_1_champion_names_only_builtins(change, message, tmp_path):
+    doc = json.loads(V1_FILES[0].read_text())
+    doc["task"].update(change)
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    with pytest.raises(ChampionError, match=message):
+        load_champion(tmp_path / "old.json")
