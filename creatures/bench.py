@@ -43,6 +43,7 @@ EXAMPLES = """examples:
   creatures bench --populations 1,150 --steps 600 --repeats 5
   creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
   creatures bench --no-generation              the physics rows only
+  creatures bench --tasks                      what a task written in pure numpy costs a generation
 """
 
 #: the benchmark's configuration: the engine's defaults, written out so the report can name them
@@ -430,6 +431,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--viewer", action="store_true",
                         help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
+    parser.add_argument("--tasks", action="store_true",
+                        help="instead: a generation with the built-in run task against the same task in "
+                             "pure numpy and the example flag task (what a plug-in task costs)")
     parser.add_argument("--solvers", action="store_true",
                         help="instead: Witkin vs PBD solvers and DEM vs PBD contacts on their scenes "
                              "(markdown tables; --quick for a tenth of the simulated time)")
@@ -442,6 +446,11 @@ def run(args) -> int:
             print(json.dumps(_bench_solvers.solver_rows(args.quick) + _bench_solvers.pile_rows(args.quick), indent=2))
         else:
             print(_bench_solvers.report(args.quick))
+        return 0
+    if getattr(args, "tasks", False):
+        from ._bench_tasks import format_tasks, run_tasks
+        rows = run_tasks(args.quick)
+        print(json.dumps(rows, indent=2) if args.json else format_tasks(rows))
         return 0
     if args.viewer:
         from ._bench_viewer import format_viewer, run_viewer_bench

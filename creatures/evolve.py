@@ -123,9 +123,9 @@ def run(args) -> int:
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode
-    senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(sensors)}"
+    senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
-          f"{ep.task.name} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
+          f"{ep.task.ref.short} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}")
     return drive(run_, out)

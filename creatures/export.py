@@ -29,6 +29,6 @@ def run(args) -> int:
     except OSError as exc:
         print(f"creatures export: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"{args.out}: {champion.name}, fitness {champion.fitness!r} on {champion.task.name} "
+    print(f"{args.out}: {champion.name}, fitness {champion.fitness!r} on {champion.task.short} "
           f"({champion.terrain.kind})")
     return 0

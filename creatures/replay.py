@@ -36,7 +36,7 @@ def run(args) -> int:
                           "replayed_fitness": replayed, "identical": same,
                           "generation": champion.generation, "software": champion.software}, indent=2))
     else:
-        print(f"{champion.name or args.file}: {champion.task.name} on {champion.terrain.kind}, "
+        print(f"{champion.name or args.file}: {champion.task.short} on {champion.terrain.kind}, "
               f"{champion.seconds:g} s; fitness is {champion.measures}")
         print(f"  recorded fitness {champion.fitness!r}")
         print(f"  replayed fitness {replayed!r}  ({'identical' if same else 'DIFFERENT'})")

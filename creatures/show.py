@@ -88,12 +88,12 @@ class Race:
             raise ChampionError(str(exc)) from None
         self._slots = [None] * len(champions)
         self._names = [None] * len(champions)
-        shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.name,
+        shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.short,
                                                   "terrain": terrain.kind,
                                                   "generation": c.generation})
                   for r, c, label in zip(self.runs, champions, labels)]
-        tasks = sorted({c.task.name for c in champions})
-        title = (f"{first.body.name or 'champion'} - {first.task.name} on {terrain.kind}"
+        tasks = sorted({c.task.short for c in champions})
+        title = (f"{first.body.name or 'champion'} - {first.task.short} on {terrain.kind}"
                  if len(champions) == 1 else
                  f"race of {len(champions)} - {'/'.join(tasks)} on {terrain.kind}")
         self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),

@@ -392,4 +392,4 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     genome=record["genome"], fitness=float(record["fitness"]),
                     generation=int(record["generation"]), seed=settings.seed,
                     software=software_versions(), trusted=True,
-                    name=f"{settings.design_name} {task_ref.name} gen {record['generation']}")
+                    name=f"{settings.design_name} {task_ref.short} gen {record['generation']}")

@@ -120,6 +120,14 @@ class PluginRef:
                               f"'{values['source']}'")
         return cls(kind, **values)
 
+    @property
+    def short(self) -> str:
+        """The name without a file's folder (``flag_task.py:ReachFlag``), for titles."""
+        if self.source == "file":
+            left, _, attr = self.name.rpartition(":")
+            return f"{Path(left).name}:{attr}" if left else Path(self.name).name
+        return self.name
+
     def describe(self) -> str:
         """``task 'flag.py:ReachFlag' (file /home/me/flag.py)``."""
         where = f", {self.location}" if self.location and self.source != "built-in" else ""

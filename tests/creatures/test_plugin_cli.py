@@ -148,8 +148,8 @@ def test_evolve_with_a_task_a_sensor_and_a_terrain_of_ones_own(run_creatures, fl
                       "--terrain", tmp_path / "course.yaml", *TINY, "--out", out)
     assert r.returncode == 0, r.stderr
     first = r.stdout.splitlines()[0]
-    assert first.startswith(f"evolving walker (26 inputs, 6 muscles) to {flag}:Rise on little wall ground, "
-                            f"sensors clock, muscles, joints, contacts, tilt, height, velocity, rays, {flag}:Speed:")
+    assert first.startswith("evolving walker (26 inputs, 6 muscles) to flag.py:Rise on little wall ground, "
+                            "sensors clock, muscles, joints, contacts, tilt, height, velocity, rays, flag.py:Speed:")
     assert "fitness is metres of rise" in r.stdout
     settings = json.loads((out / "settings.json").read_text())
     assert settings["plugins"]["terrain"]["source"] == "file"
