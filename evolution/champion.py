@@ -179,9 +179,16 @@ class Champion:
 
 
 def save_champion(champion: Champion, path) -> None:
-    """Write a champion file atomically."""
+    """Write a champion file atomically: indented JSON, the terrain's points on one line each."""
     from .run import write_atomic
-    write_atomic(Path(path), json.dumps(champion.to_dict(), indent=1, allow_nan=False) + "\n")
+    data = champion.to_dict()
+    terrain = data["terrain"]
+    points = {key: json.dumps(terrain[key], allow_nan=False) for key in ("xs", "ys")}
+    terrain.update(xs="@xs@", ys="@ys@")
+    text = json.dumps(data, indent=1, allow_nan=False)
+    for key, line in points.items():
+        text = text.replace(f'"@{key}@"', line, 1)
+    write_atomic(Path(path), text + "\n")
 
 
 def _reject_constant(name):
