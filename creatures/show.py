@@ -361,6 +361,10 @@ def load_sources(targets: list[str], follow: bool = False, plugins=()):
     for t in targets:
         path = Path(t)
         champion = champion_from_run(path) if path.is_dir() else _load(path, plugins)
+        try:
+            champion.episode()  # its plug-ins found (or refused) now, with the file's name
+        except ChampionError as exc:
+            raise ChampionError(f"{path}: {exc}") from None
         champions.append(champion)
         labels.append(champion.name or path.stem)
     if len(set(labels)) < len(labels):  # the same champion twice, say: tell them apart

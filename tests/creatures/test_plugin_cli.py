@@ -225,3 +225,19 @@ def test_a_champion_records_its_plugins_by_reference_and_never_their_code(flag, 
     assert "class Rise" not in flag_champion.read_text()
     champion = load_champion(flag_champion, [str(flag)])
     assert champion.replay() == champion.fitness
+
+
+@pytest.mark.parametrize("command", ["watch", "record"])
+def test_watch_and_record_refuse_unnamed_plugin_code_in_one_line(run_creatures, flag, flag_champion, tmp_path,
+                                                                 command):
+    extra = ("--out", tmp_path / "x.gif") if command == "record" else ()
+    line = _one_line(run_creatures(command, flag_champion, *extra))
+    assert line.startswith(f"creatures {command}: {flag_champion}: task '{flag}:Rise' (file, {flag.resolve()}) is code")
+    assert not (tmp_path / "x.gif").exists()
+
+
+def test_record_plays_a_champion_whose_plugins_are_named(run_creatures, flag, flag_champion, tmp_path):
+    r = run_creatures("record", flag_champion, "--plugin", flag, "--out", tmp_path / "x.gif",
+                      "--seconds", "0.2", "--size", "160x90", "--fps", "10")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "x.gif").read_bytes()[:6] == b"GIF89a"
