@@ -7,7 +7,7 @@ import sys
 import yaml
 
 from evolution.terrains import MAX_TERRAIN_BYTES, TerrainFileError, parse_terrain
-from evolution.yamlread import YamlError, read_text
+from evolution.yamlread import YamlError, compose, read_text
 
 from .design import MAX_DESIGN_BYTES, DesignError, parse_design
 
@@ -27,8 +27,8 @@ def is_terrain_file(text: str) -> bool:
     """Whether a YAML text reads as a terrain (a top-level 'points' or 'pieces') rather than a
     design; anything unreadable counts as a design (whose loader reports it)."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        root = compose(text, "", MAX_TERRAIN_BYTES)
+    except YamlError:
         return False
     return isinstance(root, yaml.MappingNode) and any(
         getattr(k, "value", None) in ("points", "pieces") for k, _ in root.value)

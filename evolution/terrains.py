@@ -21,13 +21,17 @@ A terrain file draws a course with a polyline of points or a list of pieces::
       - flat: 4                                      # metres of level ground
       - slope: {length: 3, degrees: 8}               # or {length: 3, rise: 0.4}
       - bumps: {count: 3, height: 0.15, width: 1.0}  # raised-cosine bumps, back to back
+      - bumps: {count: 2, height: 0.1, width: 0.3, spacing: 2}  # or one every 2 m (start to start)
       - steps: {count: 4, height: 0.1, depth: 0.8}   # a staircase (negative height: down)
       - wall: {height: 0.4, thickness: 0.3}          # up, across the top, down again
       - flat: 10
 
 or ``points: [[x0, y0], [x1, y1], ...]`` with x strictly increasing. Risers (steps, walls) are
-1 cm wide, as the built-in stairs': the ground stays a height field. :func:`load_terrain_file`
-reports every problem with its line and column.
+1 cm wide, as the built-in stairs': the ground stays a height field. A slope gives ``degrees``
+(-80 to 80) or ``rise``, not both; ``count`` is 1 to 10000 (bumps: 1 if left out); a wall is 0.2 m
+thick unless it says. Every coordinate stays within +-1e6 m and a terrain has at most
+:data:`MAX_TERRAIN_POINTS` vertices. :func:`load_terrain_file` reports every problem with its line
+and column.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ import yaml
 import physics
 
 from .plugins import Plugin, PluginError, PluginRef, plugin_failure, register
-from .yamlread import Problem, Reader, YamlError, compose, read_text
+from .yamlread import Problem, Reader, YamlError, compose, read_data
 
 __all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "load_terrain_file",
            "parse_terrain", "hurdles", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
@@ -54,8 +58,10 @@ MAX_TERRAIN_BYTES = 2_000_000
 MAX_TERRAIN_POINTS = 100_000
 #: the width (m) of a riser: a step's or a wall's near-vertical side
 RISER = 0.01
-#: the largest coordinate a terrain file may use (m)
+#: the largest coordinate a terrain file may use or its pieces reach (m)
 MAX_COORDINATE = 1e6
+#: the steepest slope (degrees): steeper sides are walls or steps
+MAX_SLOPE_DEGREES = 80.0
 
 
 class TerrainMaker:
@@ -175,15 +181,18 @@ def load_terrain_file(path, name: str | None = None) -> Plugin:
     (file:line:column) or for a file that cannot be read."""
     path = Path(path)
     source = str(path)
-    text = read_text(path, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
+    data, text = read_data(path, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
     terrain = parse_terrain(text, source, default_name=path.stem)
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    sha = hashlib.sha256(data).hexdigest()  # of the bytes, as for every file plug-in
     ref = PluginRef("terrain", name or source, "file", str(path.expanduser().resolve()), sha)
     return Plugin(ref, terrain)
 
 
-def parse_terrain(text: str, source: str = "<terrain>", default_name: str = "terrain") -> TerrainFile:
-    """Parse and check a terrain file's text. Raises :class:`TerrainFileError`."""
+def parse_terrain(text: str, source: str = "<terrain>", default_name: str | None = None) -> TerrainFile:
+    """Parse and check a terrain file's text. Raises :class:`TerrainFileError`. A terrain with no
+    ``name`` is called ``default_name``, else the stem of ``source`` (a path), else ``terrain``."""
+    if default_name is None:
+        default_name = "terrain" if source.startswith("<") else (Path(source).stem or "terrain")
     root = compose(text, source, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
     if root is None:
         raise TerrainFileError(source, [Problem(1, 1, "the terrain file is empty")])
@@ -266,32 +275,53 @@ def _read_pieces(r: Reader, node, x: float, y: float) -> tuple[list, list]:
     xs, ys = [x], [y]
     for k, item in enumerate(items):
         what = f"piece {k + 1}"
+        before = len(r.problems)
         entries = r.mapping(item, what, PIECE_KEYS)
         if entries is None:
             continue
         if len(entries) != 1:
             if entries:
                 r.problem(item, f"{what} must be one of {', '.join(PIECE_KEYS)}, one per list item")
-            elif not r.problems or r.problems[-1].line != item.start_mark.line + 1:
+            elif len(r.problems) == before:  # not an unknown kind (reported already): {}
                 r.problem(item, f"{what} is empty: name one of {', '.join(PIECE_KEYS)}")
             continue
         kind, (knode, vnode) = next(iter(entries.items()))
         what = f"{what} ({kind})"
-        if len(xs) > MAX_TERRAIN_POINTS:
-            r.problem(knode, f"the course has more than {MAX_TERRAIN_POINTS} points")
-            return xs, ys
+        n = len(xs)
         if kind == "flat":
             length = _length(r, vnode, what)
-            if length is not None:
-                x += length
-                xs.append(x)
-                ys.append(y)
-            continue
-        values = _piece_values(r, vnode, what, PIECE_KEYS[kind])
-        if values is None:
-            continue
-        x, y = _lay(kind, values, xs, ys, x, y, r, vnode, what)
+            if length is None:
+                continue
+            x += length
+            xs.append(x)
+            ys.append(y)
+        else:
+            values = _piece_values(r, vnode, what, PIECE_KEYS[kind])
+            if values is None:
+                continue
+            x, y = _lay(kind, values, xs, ys, x, y, r, vnode, what)
+        if not _laid_well(r, knode, what, xs, ys, n):
+            return xs, ys
     return xs, ys
+
+
+def _laid_well(r: Reader, node, what: str, xs: list, ys: list, n: int) -> bool:
+    """Whether the vertices a piece added (from index ``n``) keep the course drawable: within
+    +-MAX_COORDINATE, x still increasing, not too many. Else a problem, and the course stops."""
+    new_x, new_y = np.array(xs[n:]), np.array(ys[n:])
+    if new_x.size == 0:
+        return True
+    if max(np.abs(new_x).max(), np.abs(new_y).max()) > MAX_COORDINATE:
+        r.problem(node, f"{what} takes the course beyond +-{MAX_COORDINATE:g} m (to x = {new_x[-1]:g}, "
+                        f"y = {new_y[-1]:g}); make it shorter or lower")
+        return False
+    if np.any(np.diff(np.concatenate([[xs[n - 1]], new_x])) <= 0):
+        r.problem(node, f"{what} is too short to draw at x = {xs[n - 1]:g} m; make it longer")
+        return False
+    if len(xs) > MAX_TERRAIN_POINTS:
+        r.problem(node, f"{what} takes the course to {len(xs)} points; at most {MAX_TERRAIN_POINTS}")
+        return False
+    return True
 
 
 def _length(r: Reader, node, what: str, key: str = "length"):
@@ -324,9 +354,9 @@ def _piece_values(r: Reader, node, what: str, keys: dict) -> dict | None:
             v = _length(r, vnode, what, key)
         elif key == "degrees":
             v = r.number(vnode, f"{what}: degrees")
-            if v is not None and not -80 <= v <= 80:
-                r.problem(vnode, f"{what}: degrees must be within -80..80 (a steeper side is a wall "
-                                 f"or steps), not {vnode.value}")
+            if v is not None and not -MAX_SLOPE_DEGREES <= v <= MAX_SLOPE_DEGREES:
+                r.problem(vnode, f"{what}: degrees must be within -{MAX_SLOPE_DEGREES:g}..{MAX_SLOPE_DEGREES:g} "
+                                 f"(a steeper side is a wall or steps), not {vnode.value}")
                 v = None
         else:  # height, rise
             v = _coordinate(r, vnode, f"{what}: {key}")
@@ -338,6 +368,15 @@ def _piece_values(r: Reader, node, what: str, keys: dict) -> dict | None:
         values[key] = v
     if "degrees" in entries and "rise" in entries:
         r.problem(node, f"{what}: give 'degrees' or 'rise', not both")
+        ok = False
+    elif "length" in keys and "degrees" in keys and "degrees" not in entries and "rise" not in entries:
+        r.problem(node, f"{what} needs 'degrees' or 'rise' (for level ground, use flat)")
+        ok = False
+    elif ok and "rise" in values and abs(values["rise"]) > values["length"] * math.tan(math.radians(MAX_SLOPE_DEGREES)):
+        degrees = math.degrees(math.atan(abs(values["rise"]) / values["length"]))
+        r.problem(entries["rise"][1], f"{what}: a rise of {values['rise']:g} m over {values['length']:g} m "
+                                      f"is {degrees:.1f} degrees; at most {MAX_SLOPE_DEGREES:g} (a steeper "
+                                      f"side is a wall or steps)")
         ok = False
     return values if ok else None
 
@@ -366,7 +405,7 @@ def _lay(kind, v, xs, ys, x, y, r, node, what):
         x += count * spacing
     elif kind == "steps":
         if v["depth"] <= RISER:
-            r.problem(node, f"{what}: depth must be more than a riser ({RISER:g} m)")
+            r.problem(node, f"{what}: depth must be more than a riser ({RISER:g} m), not {v['depth']:g}")
             return x, y
         for _ in range(v["count"]):
             xs += [x + RISER, x + v["depth"]]
@@ -375,7 +414,8 @@ def _lay(kind, v, xs, ys, x, y, r, node, what):
     elif kind == "wall":
         thickness = v.get("thickness", 0.2)
         if thickness <= 2 * RISER:
-            r.problem(node, f"{what}: thickness must be more than two risers ({2 * RISER:g} m)")
+            r.problem(node, f"{what}: thickness must be more than two risers ({2 * RISER:g} m), "
+                            f"not {thickness:g}")
             return x, y
         top = y + v["height"]
         xs += [x + RISER, x + thickness - RISER, x + thickness]

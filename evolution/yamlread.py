@@ -12,11 +12,16 @@ from __future__ import annotations
 import difflib
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 
-__all__ = ["Problem", "YamlError", "Reader", "compose", "read_text", "did_you_mean", "describe_node"]
+__all__ = ["Problem", "YamlError", "Reader", "compose", "read_text", "read_data", "did_you_mean",
+           "describe_node", "MAX_DEPTH"]
+
+#: lists and mappings may nest at most this deep (a design or a terrain needs 4 or 5)
+MAX_DEPTH = 100
+#: the explicit tags a file may use: YAML's plain data types (``!!str 5``), never objects
+PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 
 
 @dataclass(frozen=True)
@@ -61,38 +66,107 @@ def describe_node(node) -> str:
         return "nothing (null)"
     if node.tag.endswith(":bool"):
         return f"the boolean {node.value}"
-    return f"'{node.value}'"
+    return f"'{one_line(node.value)}'"
+
+
+def one_line(text: str, limit: int = 40) -> str:
+    """``text`` fit for a one-line message: control characters escaped, at most ``limit``
+    characters (a problem is always one line, however a value was written)."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader's composer, refusing (with their places) tags that would make objects
+    and nesting deeper than :data:`MAX_DEPTH` (before Python's recursion limit is near)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.depth = 0
+        self.tag_problems: list[Problem] = []
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)) and self.depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"lists and mappings nest more than {MAX_DEPTH} deep", event.start_mark)
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and tag not in PLAIN_TAGS:
+            shown = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+            self.tag_problems.append(Problem(
+                event.start_mark.line + 1, event.start_mark.column + 1,
+                f"the tag '{one_line(shown)}' is not allowed: write plain data (numbers, text, "
+                f"lists and mappings) without tags"))
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """1-based line and column of a character position (line breaks as YAML counts them)."""
+    before = text[:position]
+    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    return before.count("\n") + before.count("\r") - before.count("\r\n") + 1, position - line_start + 1
 
 
 def compose(text: str, source: str, max_bytes: int, error=YamlError, what: str = "file"):
     """The root node of ``text`` (None for an empty document). Raises ``error(source,
-    problems)`` for text over ``max_bytes`` or a YAML syntax error."""
+    problems)`` for text over ``max_bytes``, a YAML syntax error, a character YAML does not
+    allow, a tag (``!!python/object...``: a file is data, never objects) or nesting deeper than
+    :data:`MAX_DEPTH`."""
     if len(text.encode("utf-8", "replace")) > max_bytes:
         raise error(source, [Problem(1, 1, f"{what} is larger than {max_bytes} bytes")])
+    loader = None
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)  # checks the characters
+        root = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        line, column = _line_column(text, exc.position)
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise error(source, [Problem(line, column, f"the {what} holds a character YAML does not allow "
+                                                   f"(#x{code:04x}); it must be plain text")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         message = getattr(exc, "problem", None) or str(exc)
         if getattr(exc, "context", None):
             message += f" ({exc.context})"
         raise error(source, [Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0,
-                                     f"YAML syntax: {message}")]) from None
+                                     f"YAML syntax: {one_line(message, 200)}")]) from None
+    except RecursionError:  # MAX_DEPTH stops nesting first; this is for a deep Python stack
+        raise error(source, [Problem(1, 1, f"the {what} nests lists or mappings too deeply")]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if loader.tag_problems:
+        raise error(source, loader.tag_problems)
+    return root
+
+
+def read_data(path, max_bytes: int, error=YamlError, what: str = "file") -> tuple[bytes, str]:
+    """The bytes of the file at ``path`` and their UTF-8 text; ``error(source, problems)`` for a
+    file that is too large, not text or cannot be read (never a traceback). At most
+    ``max_bytes + 1`` bytes are ever read."""
+    source = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(source, [Problem(0, 0, f"cannot read: {exc.strerror or exc}")]) from None
+    if len(data) > max_bytes:
+        raise error(source, [Problem(0, 0, f"{what} is larger than {max_bytes} bytes")])
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(source, [Problem(0, 0, "not a text file (UTF-8)")]) from None
 
 
 def read_text(path, max_bytes: int, error=YamlError, what: str = "file") -> str:
-    """The UTF-8 text of the file at ``path``; ``error(source, problems)`` for a file that is
-    too large, not text or cannot be read (never a traceback)."""
-    source = str(path)
-    try:
-        size = Path(path).stat().st_size
-        if size > max_bytes:
-            raise error(source, [Problem(0, 0, f"{what} is larger than {max_bytes} bytes")])
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise error(source, [Problem(0, 0, "not a text file (UTF-8)")]) from None
-    except OSError as exc:
-        raise error(source, [Problem(0, 0, f"cannot read: {exc.strerror or exc}")]) from None
+    """The UTF-8 text of the file at ``path`` (line breaks as ``\\n``); ``error(source,
+    problems)`` for a file that is too large, not text or cannot be read (never a traceback)."""
+    text = read_data(path, max_bytes, error, what)[1]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 class Reader:
@@ -110,23 +184,24 @@ class Reader:
         if not isinstance(node, yaml.ScalarNode) or node.tag.endswith(":bool") or node.tag.endswith(":null"):
             self.problem(node, f"{what} must be a number, not {describe_node(node)}")
             return None
-        try:
-            value = float(node.value)  # YAML 1.1 reads 1e3 as a string; accept it as a number
+        text = node.value.lower().lstrip("+-")
+        try:  # YAML 1.1 reads 1e3 as a string; accept it as a number
+            value = math.inf if text == ".inf" else math.nan if text == ".nan" else float(node.value)
         except ValueError:
             self.problem(node, f"{what} must be a number, not {describe_node(node)}")
             return None
-        if node.style in ("'", '"'):
-            self.problem(node, f"{what} must be a number, not the string {node.value!r}")
+        if node.style is not None:  # quoted or a block scalar: text, whatever it says
+            self.problem(node, f"{what} must be a number, not the string {describe_node(node)}")
             return None
         if not math.isfinite(value):
-            self.problem(node, f"{what} must be finite, not {node.value}")
+            self.problem(node, f"{what} must be finite, not {one_line(node.value)}")
             return None
         return value
 
     def integer(self, node, what: str):
         value = self.number(node, what)
         if value is not None and not value.is_integer():
-            self.problem(node, f"{what} must be a whole number, not {node.value}")
+            self.problem(node, f"{what} must be a whole number, not {one_line(node.value)}")
             return None
         return None if value is None else int(value)
 
