@@ -198,7 +198,8 @@ class EpisodeRun:
     Each :meth:`step`: sensors -> networks -> muscle commands -> physics step -> failure rules
     -> task update. ``brains`` is an object with ``reset()`` and ``activate(inputs (B, S)) ->
     outputs (B, M)``; outputs are muscle commands, clipped to [-1, 1] by the engine, NaN read
-    as 0. An exception inside a plug-in becomes a :class:`PluginError` naming it.
+    as 0. An exception inside a plug-in becomes a :class:`PluginError` naming it. ``parallel``
+    is ``physics.step``'s (None: threads for large batches).
 
     Attributes
     ----------
@@ -222,7 +223,7 @@ class EpisodeRun:
         Plug-in problems that did not stop the episode (a fitness of the wrong shape, NaN).
     """
 
-    def __init__(self, episode: Episode, brains, batch: int, parallel: bool = False):
+    def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False):
         self.episode, self.brains, self.parallel = episode, brains, parallel
         self.model = physics.build_model(episode.body, batch)
         self.terrain = episode.terrain
@@ -331,12 +332,17 @@ class EpisodeRun:
                 self.inputs[:, sl] = got
         return self.inputs
 
-    def step(self, commands: np.ndarray | None = None) -> None:
-        """One step. ``commands`` (B, M) drive the muscles instead of the brains (the
-        Gymnasium environment's actions); the sensors are read either way."""
+    def step(self) -> None:
+        """One step: the sensors are read, the brains answer, :meth:`advance`."""
         self.read_sensors()
-        self.outputs = self.brains.activate(self.inputs) if commands is None else commands
-        self.observe(physics.step(self.model, self.state, self.outputs, self.episode.sim, self.terrain,
+        self.advance(self.brains.activate(self.inputs))
+
+    def advance(self, commands: np.ndarray) -> None:
+        """One physics step with the muscles driven by ``commands`` (B, M), then :meth:`observe`.
+        (The Gymnasium environment drives it so with its actions, reading the sensors after each
+        step for the observation: each state is read once, as in :meth:`step`.)"""
+        self.outputs = commands
+        self.observe(physics.step(self.model, self.state, commands, self.episode.sim, self.terrain,
                                   parallel=self.parallel))
 
     def observe(self, state: physics.State) -> None:

@@ -6,18 +6,21 @@ design) owns the stepping; this package only draws what it hands over:
 - :func:`watch` opens a window playing a source (:class:`Viewer`, an ``arcade.View``: fixed-rate
   stepping, camera, HUD, brain and sensor panels; H lists the keys);
 - :func:`record` renders a source offscreen to an animated GIF or an MP4, with the same drawing;
-- :func:`measure_frame_time` times the viewer's frames (``creatures bench``).
+- :func:`measure_frame_time` times the viewer's frames (``creatures bench``);
+- :class:`Snapshot` draws a source's current frame offscreen to pixels, for code that steps the
+  source itself (the Gymnasium environment's ``render()``).
 
-``import render`` does not import arcade: arcade and pyglet load on first use of the viewer or
-the recorder, headless (EGL) when there is no display. (``render.record`` is the function; the
-module of the same name is ``sys.modules["render.record"]``.)
+``import render`` does not import arcade: arcade and pyglet load on first use of the viewer, the
+recorder or a snapshot, headless (EGL) when there is no display. (``render.record`` is the
+function; the module of the same name is ``sys.modules["render.record"]``.)
 """
 
 from .record import measure_frame_time, record  # no arcade yet: it loads inside these functions
 from .scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene, Source
+from .snapshot import Snapshot  # no arcade yet: it loads when the first Snapshot is made
 
-__all__ = ["Viewer", "watch", "record", "measure_frame_time", "Scene", "CreatureShape", "Frame",
-           "CreatureFrame", "Brain", "BrainNode", "Source"]
+__all__ = ["Viewer", "watch", "record", "measure_frame_time", "Snapshot", "Scene", "CreatureShape",
+           "Frame", "CreatureFrame", "Brain", "BrainNode", "Source"]
 
 _LAZY = {"Viewer": "viewer", "watch": "viewer"}
 
