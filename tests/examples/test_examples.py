@@ -63,3 +63,18 @@ def test_the_engine_alone_plots_the_centre_of_mass(folder):
     out = _run(folder, "engine_only.py", "--smoke", "--out", "com.png")
     assert out.splitlines()[-1] == "chart: com.png"
     assert (folder / "com.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_gym_loop_drives_one_walker_and_a_batch(folder):
+    out = _run(folder, "gym_loop.py", "--smoke").splitlines()
+    assert out[0].startswith("one walker, a hand-made gait:") and "observation (21,), action (6,)" in out[0]
+    assert out[1].startswith("16 walkers in one vector env:")
+
+
+def test_ppo_runs_when_stable_baselines3_is_installed_and_is_skipped_cleanly_when_not(folder):
+    import importlib.util
+    out = _run(folder, "gym_loop.py", "--smoke", "--ppo", timeout=300).splitlines()
+    if importlib.util.find_spec("stable_baselines3") is None:
+        assert out[-1] == "PPO skipped: stable-baselines3 is not installed (pip install 'creatures[rl]')"
+    else:
+        assert out[-1].startswith("PPO after 1024 steps:")
