@@ -44,6 +44,7 @@ EXAMPLES = """examples:
   creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
   creatures bench --no-generation              the physics rows only
   creatures bench --tasks                      what a task written in pure numpy costs a generation
+  creatures bench --env                        env-steps/s of the Gymnasium environment
 """
 
 #: the benchmark's configuration: the engine's defaults, written out so the report can name them
@@ -434,6 +435,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--tasks", action="store_true",
                         help="instead: a generation with the built-in run task against the same task in "
                              "pure numpy and the example flag task (what a plug-in task costs)")
+    parser.add_argument("--env", action="store_true",
+                        help="instead: env-steps/s of the Gymnasium environment, single and vectorised "
+                             "(needs gymnasium)")
     parser.add_argument("--solvers", action="store_true",
                         help="instead: Witkin vs PBD solvers and DEM vs PBD contacts on their scenes "
                              "(markdown tables; --quick for a tenth of the simulated time)")
@@ -446,6 +450,19 @@ def run(args) -> int:
             print(json.dumps(_bench_solvers.solver_rows(args.quick) + _bench_solvers.pile_rows(args.quick), indent=2))
         else:
             print(_bench_solvers.report(args.quick))
+        return 0
+    if getattr(args, "env", False):
+        from ._bench_envs import format_env_speed, measure_env_speed
+        result = measure_env_speed(steps=100 if args.quick else 300)
+        if args.json:
+            rows = [{"work": "env", "engine": "CreatureEnv", "num_envs": 1, "env_steps_per_s": result["single"]}]
+            rows += [{"work": "env", "engine": "CreatureVectorEnv", "num_envs": n, "env_steps_per_s": v}
+                     for n, v in result["vector"].items()]
+            rows += [{"work": "env", "engine": "SyncVectorEnv", "num_envs": n, "env_steps_per_s": v}
+                     for n, v in result["sync"].items()]
+            print(json.dumps(rows, indent=2))
+        else:
+            print(format_env_speed(result))
         return 0
     if getattr(args, "tasks", False):
         from ._bench_tasks import format_tasks, run_tasks

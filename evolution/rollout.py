@@ -111,6 +111,7 @@ class Clock:
         self.time[which] = 0.0
 
     def advance(self, dt: float) -> None:
+        """One step more for every creature (:class:`EpisodeRun` does it in its kernel)."""
         self.step += 1
         self.time += dt
 
@@ -306,6 +307,7 @@ class EpisodeRun:
         self.failed[which] = False
         self.nonfinite[which] = False
         self.ended[which] = False
+        self._all_ended = bool(self.ended.all())
         self.final[which] = 0.0
         self.outputs = np.where(which[:, None], 0.0, self.outputs)  # never into the brains' buffer
         self.inputs[which] = 0.0
@@ -315,7 +317,7 @@ class EpisodeRun:
 
     @property
     def done(self) -> bool:
-        return self.t >= self.episode.steps or bool(self.ended.all())
+        return self.t >= self.episode.steps or self._all_ended
 
     def read_sensors(self) -> np.ndarray:
         """The brains' inputs now, shape (B, S) (into :attr:`inputs`)."""
@@ -349,23 +351,32 @@ class EpisodeRun:
         """Take ``state`` as the batch's state after one more step: the clock advances, the
         failure rules and the task look at it (:meth:`step` calls it after the physics)."""
         self.state = state
-        self.clock.advance(self.episode.sim.dt)
-        m = self.model
-        _judge(state.pos, m.mass, m.bone_a, m.bone_b, m.bone_rest, self.rigid, self.ended,
-               self.failed, self.nonfinite)
-        self._call(self.episode.task, "update", self.task.update, state, self.clock)
+        m, clock = self.model, self.clock
+        changed = _after_step(state.pos, m.mass, m.bone_a, m.bone_b, m.bone_rest, self.rigid,
+                              self.episode.sim.dt, clock.step, clock.time, self.ended, self.failed,
+                              self.nonfinite)
+        try:
+            self.task.update(state, clock)
+        except Exception as exc:
+            raise plugin_failure(self.episode.task.ref, "update()", exc) from None
         if self._task_fails:
             fails = self._flags("failed", self._call(self.episode.task, "failed", self.task.failed))
             if fails is not None:
-                self.failed |= fails & ~self.ended
+                new = fails & ~self.ended
+                if new.any():
+                    self.failed |= new
+                    self.ended |= new
+                    changed = True
         if self._task_ends:
             ends = self._flags("ended", self._call(self.episode.task, "ended", self.task.ended))
             if ends is not None:
-                new = ends & ~self.ended & ~self.failed
+                new = ends & ~self.ended
                 if new.any():
                     self.final[new] = self._task_fitness()[new]
                     self.ended |= new
-        self.ended |= self.failed
+                    changed = True
+        if changed:
+            self._all_ended = bool(self.ended.all())
         self.t += 1
 
     def _task_fitness(self) -> np.ndarray:
@@ -386,8 +397,10 @@ class EpisodeRun:
             self._warn(f"{where}: fitness() returned a non-finite value: those creatures are counted "
                        f"as failed")
         bad = ~np.isfinite(f)
-        self.failed |= bad
-        self.ended |= bad
+        if bad.any():
+            self.failed |= bad
+            self.ended |= bad
+            self._all_ended = bool(self.ended.all())
         return f
 
     def fitness(self) -> np.ndarray:
@@ -402,22 +415,30 @@ class EpisodeRun:
 
 
 @njit(cache=True)
-def _judge(pos, mass, bone_a, bone_b, bone_rest, rigid, ended, failed, nonfinite):
-    """The episode's failure rules, for the creatures still going."""
+def _after_step(pos, mass, bone_a, bone_b, bone_rest, rigid, dt, step, time, ended, failed, nonfinite):
+    """After a physics step: every creature's clock advances, and the episode's failure rules
+    judge the creatures still going (a creature that fails has ended). True if any failed."""
+    changed = False
     for b in range(pos.shape[0]):
-        if ended[b] or failed[b]:
+        step[b] += 1
+        time[b] += dt
+        if ended[b]:
             continue
         cx, cy = creature_com(mass, pos, b)
         if not (np.isfinite(cx) and np.isfinite(cy)):
             failed[b] = True
             nonfinite[b] = True
-            continue
-        for e in range(bone_a.shape[0]):
-            if rigid[e]:
-                dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
-                dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
-                if abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0) > BROKEN_STRAIN:
-                    failed[b] = True
+        else:
+            for e in range(bone_a.shape[0]):
+                if rigid[e]:
+                    dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
+                    dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
+                    if abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0) > BROKEN_STRAIN:
+                        failed[b] = True
+        if failed[b]:
+            ended[b] = True
+            changed = True
+    return changed
 
 
 def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False):

@@ -31,7 +31,7 @@ from numba import njit
 
 import physics
 from physics.sensors import creature_com, creature_rotation
-from physics.terrain import find_segment
+from physics.terrain import find_segment, height_at
 
 from .plugins import register
 
@@ -259,6 +259,10 @@ class Rays(Sensor):
 @njit(cache=True)
 def _read_clock(time, clock_hz, out):
     for b in range(out.shape[0]):
+        if b > 0 and time[b] == time[b - 1]:  # creatures that started together: computed once
+            out[b, 0] = out[b - 1, 0]
+            out[b, 1] = out[b - 1, 1]
+            continue
         phase = 2.0 * np.pi * clock_hz * time[b]
         out[b, 0] = np.sin(phase)
         out[b, 1] = np.cos(phase)
@@ -304,7 +308,7 @@ def _read_tilt(pos, mass, rest_pos, out):
 def _read_height(pos, mass, xs, ys, rest_height, out):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
-        out[b, 0] = (cy - np.interp(cx, xs, ys)) / rest_height
+        out[b, 0] = (cy - height_at(xs, ys, cx)) / rest_height
 
 
 @njit(cache=True)
@@ -321,7 +325,7 @@ def ray_to_terrain(xs, ys, ox, oy, dx, dy, reach):
     terrain polyline (flat beyond its ends), or ``reach`` if there is none within it. 0 if the
     origin is below the ground. Exact: the height of the ray over the ground is piecewise linear
     between the vertices it passes."""
-    g0 = oy - np.interp(ox, xs, ys)
+    g0 = oy - height_at(xs, ys, ox)
     if g0 <= 0.0:
         return 0.0
     n = xs.shape[0]
@@ -348,7 +352,7 @@ def ray_to_terrain(xs, ys, ox, oy, dx, dy, reach):
                         return t0 + (t - t0) * g0 / (g0 - g)
                     t0, g0 = t, g
                 k -= 1
-    g = oy + reach * dy - np.interp(ox + reach * dx, xs, ys)
+    g = oy + reach * dy - height_at(xs, ys, ox + reach * dx)
     if g <= 0.0:
         return t0 + (reach - t0) * g0 / (g0 - g)
     return reach

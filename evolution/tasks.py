@@ -25,6 +25,7 @@ from numba import njit
 
 import physics
 from physics.sensors import creature_com
+from physics.terrain import height_at
 
 from .plugins import register
 
@@ -228,7 +229,7 @@ def _follow_com_ground(pos, mass, xs, ys, com, max_ground):
         if np.isfinite(cx) and np.isfinite(cy):
             com[b, 0] = cx
             com[b, 1] = cy
-            max_ground[b] = max(max_ground[b], np.interp(cx, xs, ys))
+            max_ground[b] = max(max_ground[b], height_at(xs, ys, cx))
 
 
 register("task", "run", Run)

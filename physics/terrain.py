@@ -165,6 +165,37 @@ def find_segment(xs, x):
 
 
 @njit(cache=True)
+def height_at(xs, ys, x):
+    """The terrain's height under ``x``: ``np.interp(x, xs, ys)`` for one x, bit for bit (the
+    same search result and arithmetic), without the two arrays numba's ``np.interp`` allocates
+    for a scalar. ``xs`` strictly increasing."""
+    n = xs.shape[0]
+    if np.isnan(x):
+        return x
+    if x >= xs[n - 1]:
+        return ys[n - 1]
+    if x < xs[0]:
+        return ys[0]
+    lo = 0           # xs[lo] <= x < xs[hi]
+    hi = n - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if xs[mid] <= x:
+            lo = mid
+        else:
+            hi = mid
+    if xs[lo] == x:
+        return ys[lo]
+    slope = (ys[lo + 1] - ys[lo]) / (xs[lo + 1] - xs[lo])
+    r = slope * (x - xs[lo]) + ys[lo]
+    if np.isnan(r):  # numpy's fallback: from the other end, then the flat case
+        r = slope * (x - xs[lo + 1]) + ys[lo + 1]
+        if np.isnan(r) and ys[lo] == ys[lo + 1]:
+            r = ys[lo]
+    return r
+
+
+@njit(cache=True)
 def terrain_top(blocks, x0, x1):
     """Highest terrain point over [x0, x1] (an upper bound, from the broad-phase blocks)."""
     start = blocks[0]

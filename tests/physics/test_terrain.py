@@ -91,3 +91,17 @@ def test_terrain_rejects_bad_vertices(case):
 def test_make_terrain_rejects_an_unknown_kind():
     with pytest.raises(ValueError, match="unknown terrain 'lava'"):
         make_terrain("lava")
+
+
+def test_height_at_is_np_interp_bit_for_bit():
+    """The scalar height query gives exactly numpy's interpolation, on every built-in terrain,
+    at random points, the vertices themselves, between them and beyond both ends."""
+    from physics.terrain import height_at
+    rng = np.random.default_rng(3)
+    for kind in ("flat", "slope", "steps", "hills"):
+        t = make_terrain(kind, seed=2)
+        xs = np.concatenate([rng.uniform(-1200, 1200, 2000), rng.uniform(-3, 10, 2000), t.xs,
+                             np.nextafter(t.xs, np.inf), np.nextafter(t.xs, -np.inf),
+                             [-1e9, 1e9, np.nan]])
+        ours = np.array([height_at(t.xs, t.ys, x) for x in xs])
+        assert np.array_equal(ours.view(np.uint64), np.interp(xs, t.xs, t.ys).view(np.uint64)), kind
