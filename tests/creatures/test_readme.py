@@ -5,9 +5,9 @@ import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from creatures.design import parse_design
 from creatures.simulate import run_simulation
