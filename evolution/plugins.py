@@ -129,7 +129,7 @@ class PluginRef:
         return self.name
 
     def describe(self) -> str:
-        """``task 'flag.py:ReachFlag' (file /home/me/flag.py)``."""
+        """``task 'flag.py:ReachFlag' (file, /home/me/flag.py)``."""
         where = f", {self.location}" if self.location and self.source != "built-in" else ""
         return f"{self.kind} '{self.name}' ({self.source}{where})"
 
