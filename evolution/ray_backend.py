@@ -35,6 +35,7 @@ except ModuleNotFoundError as error:
     raise ImportError("the ray backend needs Ray: pip install 'creatures[cluster]'") from None
 
 from .evaluator import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
+from .plugins import PluginError
 from .rollout import Episode
 
 __all__ = ["RayEvaluator"]
@@ -195,6 +196,8 @@ class RayEvaluator:
             return ray.get(ref)
         except ray.exceptions.RayTaskError as error:
             cause = error.cause
+            if isinstance(cause, PluginError):  # a plug-in's own one line, as the local backend
+                raise PluginError(str(cause)) from None
             raise RuntimeError(f"{where} failed: {type(cause).__name__}: {cause}") from error
         except ray.exceptions.RayError as error:  # a worker or node died, an object was lost...
             raise RuntimeError(f"{where} failed: {type(error).__name__}: {error}") from error

@@ -64,6 +64,25 @@ def cluster(episode, neat_text):
         yield evaluator
 
 
+def test_plugin_files_travel_to_ray_tasks_and_score_as_locally(neat_text, dicts, tmp_path):
+    """A task and a sensor from files: Ray's workers get their text (checked by its hash) and
+    score every genome as the local evaluator does; a plug-in that raises in a Ray task stops the
+    evaluation with its own one line."""
+    from evolution import PluginError
+    from plugin_helpers import sensors_file, tasks_file
+    tasks, sensors = tasks_file(tmp_path), sensors_file(tmp_path)
+    ep = Episode.make(design("walker").body, f"{tasks}:Rise", sensors=f"rays,{sensors}:ComX", seconds=SECONDS)
+    text = neat_config_text(ep.n_inputs(), ep.n_outputs(), COUNT)
+    config = neat_config(tmp_path / "neat.cfg", ep.n_inputs(), ep.n_outputs(), COUNT)
+    genomes = [genome_to_dict(g) for g in varied_genomes(config, COUNT, seed=8)]
+    with Evaluator(ep, text, workers=1) as local, RayEvaluator(ep, text, workers=2) as remote:
+        assert np.array_equal(bits(local.evaluate(genomes).fitness), bits(remote.evaluate(genomes).fitness))
+    boom = Episode.make(design("walker").body, f"{tasks}:Boom", seconds=SECONDS)
+    with RayEvaluator(boom, neat_config_text(boom.n_inputs(), boom.n_outputs(), COUNT), workers=2) as remote:
+        with pytest.raises(PluginError, match=r"failed in update\(\): ValueError: boom at step 3"):
+            remote.evaluate(dicts)
+
+
 def test_genomes_under_test_score_differently(reference):
     """Otherwise a mix-up of the order could not show."""
     assert len(set(reference.fitness.tolist())) == COUNT
