@@ -175,7 +175,7 @@ class Plugin:
         try:
             obj = self.target()
         except Exception as exc:
-            raise plugin_failure(self.ref, "__init__", exc) from None
+            raise plugin_failure(self.ref, "__init__()", exc) from None
         if not isinstance(obj, base):
             raise PluginError(f"{self.ref.describe()} made a {type(obj).__name__}, not an "
                               f"evolution.{base.__name__}")
