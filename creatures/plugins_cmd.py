@@ -92,16 +92,19 @@ def _make(kind: str, doc: str, examples: str, columns):
         else:
             plugins = available(kind)
         rows = [_describe(p, kind, body) for p in plugins]
+        if args.check and "error" in rows[0]:
+            print(f"creatures {kind}s: {rows[0]['error']}", file=sys.stderr)
+            return 2
         if args.json:
             print(json.dumps(rows, indent=2))
         else:
             for r in rows:
-                r["description"] = _short(r.pop("error", None) and "UNUSABLE: " + r.get("error", "")
-                                          or r["description"])
+                error = r.pop("error", None)
+                r["description"] = _short(f"UNUSABLE: {error}" if error else r["description"])
                 if "heights" in r:
                     r["heights"] = f"{r['heights'][0]:g}..{r['heights'][1]:g} m"
             print(_table(rows, columns))
-        return 2 if args.check and "error" in rows[0] else 0
+        return 0
 
     return SimpleNamespace(__doc__=doc, EXAMPLES=examples, add_arguments=add_arguments, run=run)
 

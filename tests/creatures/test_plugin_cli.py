@@ -241,3 +241,16 @@ def test_record_plays_a_champion_whose_plugins_are_named(run_creatures, flag, fl
                       "--seconds", "0.2", "--size", "160x90", "--fps", "10")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "x.gif").read_bytes()[:6] == b"GIF89a"
+
+
+def test_check_of_a_plugin_that_cannot_be_made_says_why_in_one_line(run_creatures, tmp_path):
+    (tmp_path / "broken.py").write_text(textwrap.dedent('''
+        import evolution
+
+        class Broken(evolution.Task):
+            def __init__(self):
+                raise RuntimeError("no flag today")
+        '''))
+    line = _one_line(run_creatures("tasks", "--check", f"{tmp_path}/broken.py:Broken"))
+    assert line.startswith(f"creatures tasks: task '{tmp_path}/broken.py:Broken' (file, ")
+    assert f"failed in __init__(): RuntimeError: no flag today at {tmp_path.resolve()}/broken.py:6" in line
