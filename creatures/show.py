@@ -205,13 +205,9 @@ class RunFollower:
         return max(gens, default=0)
 
     def _waiting(self) -> None:
-        from evolution.run import TERRAIN, RunSettings, terrain_from_json
+        from evolution.run import RunSettings, read_terrain
         settings = RunSettings.from_json((self.run_dir / "settings.json").read_text())
-        if (self.run_dir / TERRAIN).is_file():
-            terrain = terrain_from_json((self.run_dir / TERRAIN).read_text())
-        else:  # a run from before terrain.json: a built-in terrain
-            _, maker, _ = settings.resolve_plugins(recorded=False)
-            terrain = maker.make(settings.seed)
+        terrain = read_terrain(self.run_dir, settings)
         self.scene = _terrain_scene(terrain, [], physics.SimParams.from_dict(settings.sim).dt,
                                     settings.seconds, f"{settings.design_name} - {settings.task}: waiting",
                                     settings.measures or "fitness")

@@ -28,7 +28,7 @@ from .genomes import NETWORK_KINDS, genome_from_dict, load_neat_config, neat_con
 from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
-from .terrains import MAX_TERRAIN_POINTS
+from .terrains import terrain_from_dict, terrain_to_dict
 
 __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_champion",
            "save_champion", "software_versions", "champion_from_run"]
@@ -167,8 +167,7 @@ class Champion:
             "format": FORMAT, "version": VERSION, "name": self.name,
             "creature": {"body": self.body.to_dict(), "design_yaml": self.design_yaml},
             "task": {**self.task.to_dict(), "measures": self.measures},
-            "terrain": {**self.terrain_ref.to_dict(), "kind": self.terrain.kind,
-                        "xs": self.terrain.xs.tolist(), "ys": self.terrain.ys.tolist()},
+            "terrain": {**self.terrain_ref.to_dict(), **terrain_to_dict(self.terrain)},
             "sensors": [r.to_dict() for r in self.sensors],
             "episode": {"seconds": self.seconds, "clock_hz": self.clock_hz},
             "physics": self.sim.to_dict(),
@@ -330,16 +329,10 @@ def _plugins_v2(data):
     measures = _get(data, "task", "measures", kind=str)
     tdata = _get(data, "terrain", kind=dict)
     terrain_ref = PluginRef.from_dict("terrain", tdata)
-    xs, ys = _get(data, "terrain", "xs", kind=list), _get(data, "terrain", "ys", kind=list)
-    if len(xs) > MAX_TERRAIN_POINTS:
-        raise ChampionError(f"the terrain has {len(xs)} points; at most {MAX_TERRAIN_POINTS}")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs + ys):
-        raise ChampionError("the terrain's points must be numbers")
     try:
-        terrain = physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64),
-                                  str(tdata.get("kind", terrain_ref.name))[:200])
-    except (ValueError, OverflowError) as exc:
-        raise ChampionError(f"the terrain is not usable: {exc}") from None
+        terrain = terrain_from_dict({"kind": terrain_ref.name, **tdata})
+    except ValueError as exc:
+        raise ChampionError(str(exc)) from None
     sensors = _get(data, "sensors", kind=list)
     if not sensors or len(sensors) > 1000:
         raise ChampionError("the champion must list between 1 and 1000 sensors")
@@ -348,7 +341,7 @@ def _plugins_v2(data):
 
 def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     """The best genome of a run directory as a champion: of ``generation``, or of the whole run."""
-    from .run import TERRAIN, RunSettings, terrain_from_json
+    from .run import RunSettings, read_terrain
     run_dir = Path(run_dir)
     try:
         settings = RunSettings.from_json((run_dir / "settings.json").read_text())
@@ -377,19 +370,13 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     # no plug-in code runs here: the champion records the run's plug-ins as the run did
     try:
         if settings.plugins is not None:
-            p = settings.plugins
-            task_ref = PluginRef.from_dict("task", p["task"])
-            terrain_ref = PluginRef.from_dict("terrain", p["terrain"])
-            sensor_refs = [PluginRef.from_dict("sensor", d) for d in p["sensors"]]
+            task_ref, terrain_ref, sensor_refs = settings.recorded_refs()
             measures = settings.measures or "fitness"
         else:  # a run from before plug-ins were recorded: built-ins by name
             task, maker, sensors = settings.resolve_plugins(recorded=False)
             task_ref, terrain_ref, sensor_refs = task.ref, maker.ref, [s.ref for s in sensors]
             measures = task.sample.measures
-        if (run_dir / TERRAIN).is_file():
-            terrain = terrain_from_json((run_dir / TERRAIN).read_text())
-        else:
-            terrain = resolve("terrain", terrain_ref.name).make(settings.seed)
+        terrain = read_terrain(run_dir, settings)
     except (PluginError, OSError, ValueError, TypeError, KeyError) as exc:
         raise ChampionError(f"{run_dir}: {exc}") from None
     return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,

@@ -100,6 +100,8 @@ class Clock:
     step : ndarray of int64, shape (B,)
     time : ndarray of float64, shape (B,)
         Seconds, summed ``dt`` by ``dt`` (as ``physics.State.time`` is).
+
+    :class:`EpisodeRun` advances it after every step (in its kernel).
     """
 
     def __init__(self, batch: int):
@@ -109,11 +111,6 @@ class Clock:
     def restart(self, which) -> None:
         self.step[which] = 0
         self.time[which] = 0.0
-
-    def advance(self, dt: float) -> None:
-        """One step more for every creature (:class:`EpisodeRun` does it in its kernel)."""
-        self.step += 1
-        self.time += dt
 
 
 def _default_sensors() -> tuple:
@@ -165,21 +162,18 @@ class Episode:
     def context(self, model: physics.Model) -> Context:
         return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names)
 
-    def layout(self, model: physics.Model | None = None) -> list[tuple[str, list[str]]]:
-        """``[(sensor name, [input labels])]`` in input order."""
-        ctx = self.context(model or physics.build_model(self.body, 1))
-        out = []
-        for plugin in self.sensors:
-            sensor = plugin.create()
-            try:
-                out.append((plugin.name, [str(x) for x in sensor.labels(ctx)]))
-            except Exception as exc:
-                raise plugin_failure(plugin.ref, "labels", exc) from None
-        return out
-
     def input_names(self) -> list[str]:
-        """A short name for every brain input, in order."""
-        return [name for _, labels in self.layout() for name in labels]
+        """A short name for every brain input, in order: each sensor's labels."""
+        ctx = self.context(physics.build_model(self.body, 1))
+        names = []
+        for plugin in self.sensors:
+            try:
+                names += [str(x) for x in plugin.create().labels(ctx)]
+            except PluginError:
+                raise
+            except Exception as exc:
+                raise plugin_failure(plugin.ref, "labels()", exc) from None
+        return names
 
     def n_inputs(self) -> int:
         return len(self.input_names())

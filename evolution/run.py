@@ -51,8 +51,9 @@ from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_confi
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
+from .terrains import terrain_from_dict, terrain_to_dict
 
-__all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "write_atomic"]
+__all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "write_atomic", "read_terrain"]
 
 CHECKPOINT = "checkpoint.json"
 TERRAIN = "terrain.json"
@@ -63,17 +64,6 @@ class RunError(ValueError):
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
                 "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s")
-
-
-def terrain_to_json(terrain: physics.Terrain) -> str:
-    """A terrain as JSON: its kind and points (floats round-trip exactly)."""
-    return json.dumps({"kind": terrain.kind, "xs": terrain.xs.tolist(), "ys": terrain.ys.tolist()})
-
-
-def terrain_from_json(text: str) -> physics.Terrain:
-    data = json.loads(text)
-    return physics.Terrain(np.array(data["xs"], dtype=np.float64), np.array(data["ys"], dtype=np.float64),
-                           str(data.get("kind", "custom")))
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -146,17 +136,22 @@ class RunSettings:
         missing or changed one is a :class:`PluginError`), or with ``recorded=False`` (and for a
         run made before plug-ins were recorded) found by name."""
         if recorded and self.plugins:
-            try:
-                p = self.plugins
-                task = load_ref(PluginRef.from_dict("task", p["task"]), allow_code)
-                terrain = load_ref(PluginRef.from_dict("terrain", p["terrain"]), allow_code)
-                sensors = [load_ref(PluginRef.from_dict("sensor", d), allow_code) for d in p["sensors"]]
-            except (KeyError, TypeError) as exc:
-                raise PluginError(f"the run's recorded plug-ins are damaged ({exc})") from None
-            return task, terrain, sensors
+            task, terrain, sensors = self.recorded_refs()
+            return (load_ref(task, allow_code), load_ref(terrain, allow_code),
+                    [load_ref(s, allow_code) for s in sensors])
         task = resolve("task", self.task)
         terrain = resolve("terrain", self.terrain or task.sample.default_terrain)
         return task, terrain, [resolve("sensor", n) for n in self.sensor_names]
+
+    def recorded_refs(self) -> tuple:
+        """The recorded plug-ins as references ``(task, terrain, [sensors])``, no code loaded.
+        Raises :class:`PluginError` for a damaged record."""
+        p = self.plugins
+        try:
+            return (PluginRef.from_dict("task", p["task"]), PluginRef.from_dict("terrain", p["terrain"]),
+                    [PluginRef.from_dict("sensor", d) for d in p["sensors"]])
+        except (KeyError, TypeError) as exc:
+            raise PluginError(f"the run's recorded plug-ins are damaged ({exc})") from None
 
     def record_plugins(self, task: Plugin, terrain: Plugin, sensors: list) -> None:
         self.sensors = [s.name for s in sensors]
@@ -170,6 +165,19 @@ class RunSettings:
     @classmethod
     def from_json(cls, text: str) -> "RunSettings":
         return cls(**json.loads(text))
+
+
+def read_terrain(directory, settings: RunSettings) -> physics.Terrain:
+    """A run directory's ground: its ``terrain.json``, or for a run made before there was one,
+    the built-in terrain its settings name, made from its seed. No plug-in code runs. Raises
+    ValueError (or OSError, PluginError) with one line."""
+    path = Path(directory) / TERRAIN
+    if path.is_file():
+        return terrain_from_dict(json.loads(path.read_text()))
+    if settings.plugins is not None:
+        raise ValueError(f"{path} is missing")
+    task = resolve("task", settings.task)
+    return resolve("terrain", settings.terrain or task.sample.default_terrain).make(settings.seed)
 
 
 @dataclass
@@ -269,7 +277,7 @@ class Run:
         write_atomic(directory / "neat.cfg", run.neat_text)
         write_atomic(directory / "settings.json", settings.to_json())
         write_atomic(directory / "body.json", json.dumps(body.to_dict(), indent=1))
-        write_atomic(directory / TERRAIN, terrain_to_json(run.episode.terrain))
+        write_atomic(directory / TERRAIN, json.dumps(terrain_to_dict(run.episode.terrain)))
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
         return run
@@ -290,9 +298,7 @@ class Run:
         try:
             settings = RunSettings.from_json((directory / "settings.json").read_text())
             body = physics.Body.from_dict(json.loads((directory / "body.json").read_text()))
-            terrain = None
-            if (directory / TERRAIN).is_file():
-                terrain = terrain_from_json((directory / TERRAIN).read_text())
+            terrain = read_terrain(directory, settings)
             plugins = settings.resolve_plugins(recorded=not reload_plugins)
             if reload_plugins and settings.plugins:
                 settings.record_plugins(*plugins)

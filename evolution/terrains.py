@@ -50,7 +50,7 @@ from .plugins import Plugin, PluginError, PluginRef, plugin_failure, register
 from .yamlread import Problem, Reader, YamlError, compose, read_data
 
 __all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "load_terrain_file",
-           "parse_terrain", "hurdles", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
+           "parse_terrain", "hurdles", "terrain_to_dict", "terrain_from_dict", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
 
 #: terrain files larger than this are refused before parsing
 MAX_TERRAIN_BYTES = 2_000_000
@@ -82,6 +82,31 @@ class TerrainMaker:
     def make(self, seed: int) -> physics.Terrain:
         """The terrain for a run with this ``seed`` (the same seed, the same terrain)."""
         raise NotImplementedError(f"{type(self).__name__} has no make()")
+
+
+def terrain_to_dict(terrain: physics.Terrain) -> dict:
+    """A terrain as plain data, ``{"kind", "xs", "ys"}`` (floats round-trip exactly through JSON):
+    what run directories and champion files keep of the ground."""
+    return {"kind": terrain.kind, "xs": terrain.xs.tolist(), "ys": terrain.ys.tolist()}
+
+
+def terrain_from_dict(data) -> physics.Terrain:
+    """The terrain of :func:`terrain_to_dict`'s data, checked. Raises ValueError with a one-line
+    reason (points that are not numbers, too many, not increasing...)."""
+    if not isinstance(data, dict):
+        raise ValueError("the terrain is not an object")
+    xs, ys = data.get("xs"), data.get("ys")
+    if not isinstance(xs, list) or not isinstance(ys, list):
+        raise ValueError("the terrain has no 'xs' and 'ys' lists")
+    if len(xs) > MAX_TERRAIN_POINTS:
+        raise ValueError(f"the terrain has {len(xs)} points; at most {MAX_TERRAIN_POINTS}")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs + ys):
+        raise ValueError("the terrain's points must be numbers")
+    try:
+        return physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64),
+                               str(data.get("kind", "custom"))[:200])
+    except (ValueError, OverflowError) as exc:
+        raise ValueError(f"the terrain is not usable: {exc}") from None
 
 
 def make_from_target(ref: PluginRef, target, seed: int) -> physics.Terrain:

@@ -10,7 +10,7 @@ import pytest
 
 from evolution import PluginError, Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
 from evolution import neat_config_text
-from evolution.run import STATS_FIELDS
+from evolution.run import STATS_FIELDS, RunError
 from evolution_helpers import bits, design, read_stats, run_files, stick, tiny_settings
 
 GENERATIONS = 3
@@ -261,3 +261,19 @@ def test_episode_sizes_follow_the_design():
     episode = Episode(design("worm").body)
     assert episode.n_outputs() == 5
     assert episode.n_inputs() == 2 + 5 + 4 + 11 + 5
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"kind": "flat", "xs": ["0", "1"], "ys": [0, 0]}', "the terrain's points must be numbers"),
+    ('{"kind": "flat", "xs": [1, 0], "ys": [0, 0]}', "terrain xs must be strictly increasing"),
+    (None, "terrain.json is missing"),
+])
+def test_a_damaged_terrain_file_in_a_run_directory_is_one_line(tmp_path, text, message):
+    Run.create(tmp_path / "run", tiny_settings(), design("walker").body)
+    path = tmp_path / "run" / "terrain.json"
+    if text is None:
+        path.unlink()
+    else:
+        path.write_text(text)
+    with pytest.raises(RunError, match=message):
+        Run.open(tmp_path / "run")
