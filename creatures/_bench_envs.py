@@ -100,6 +100,9 @@ def format_env_speed(result: dict) -> str:
 if __name__ == "__main__":
     import os
 
+    import evolution
+
+    evolution.prepare_process()  # as the creatures command does: OMP_WAIT_POLICY, numba's caches
     r = measure_env_speed()
     print(f"env-steps/s: {r['design']} on {r['task']}, random actions, no rendering, "
           f"{os.cpu_count()} cores\n")

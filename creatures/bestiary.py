@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .design import Design, DesignError, Problem, load_design
 
-__all__ = ["DESIGN_DIR", "builtin_names", "resolve_design"]
+__all__ = ["DESIGN_DIR", "builtin_names", "design_error", "resolve_design"]
 
 DESIGN_DIR = Path(__file__).with_name("designs")
 
@@ -25,3 +25,12 @@ def resolve_design(name_or_path: str) -> Design:
         return load_design(path)
     raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file "
                                                    f"(built-in: {', '.join(builtin_names())})")])
+
+
+def design_error(command: str, exc: DesignError) -> str:
+    """What ``creatures COMMAND`` prints for a design it cannot use: a file's problems as they
+    are (``file:line:column: message``, like ``creatures validate``), else (no such design, an
+    unreadable file) one line with the command's prefix."""
+    if any(p.line > 0 for p in exc.problems):
+        return str(exc)
+    return "\n".join(f"creatures {command}: {line}" for line in str(exc).splitlines())

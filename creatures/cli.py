@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import evolution
+
 from . import (__version__, bench, designs_cmd, evolve, export, plot, plugins_cmd, preview, record, replay,
                resume, simulate, validate, watch)
 
@@ -36,15 +38,58 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     pass
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake on the command line said in two lines: a one-line usage (the
+    whole one, with every option, is what --help is for) and the error."""
+
+    def short_usage(self) -> str:
+        words = [self.prog, "[options]"]
+        for action in self._actions:
+            if action.option_strings:
+                if action.required:
+                    words.append(f"{action.option_strings[0]} {action.metavar or action.dest.upper()}")
+                continue
+            if action.nargs == argparse.PARSER:
+                words.append(f"{action.metavar or 'COMMAND'} ...")
+                continue
+            name = action.metavar or action.dest
+            if action.nargs in ("?", "*"):
+                name = f"[{name}{' ...' if action.nargs == '*' else ''}]"
+            elif action.nargs == "+":
+                name = f"{name} [{name} ...]"
+            words.append(name)
+        return f"usage: {' '.join(words)}   ({self.prog} --help says more)"
+
+    def error(self, message: str):
+        self.exit(2, f"{self.short_usage()}\n{self.prog}: error: {' '.join(message.split())}\n")
+
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but words left over are refused by the command they were given to."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser = self
+            for action in self._actions:
+                if isinstance(action, argparse._SubParsersAction):
+                    parser = action.choices.get(getattr(parsed, action.dest, None), self)
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+
+def description(module) -> str:
+    """A command's description for --help: its module docstring's first paragraph, whole."""
+    text = (module.__doc__ or "").strip().split("\n\n")[0]
+    return text.replace("``", "")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="creatures", formatter_class=_Formatter,
         description="Design sphere-and-bone creatures, evolve their brains, watch the champions.",
         epilog="Run 'creatures COMMAND --help' for a command's options and an example.")
     parser.add_argument("--version", action="version", version=f"creatures {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, help_ in COMMANDS:
-        p = sub.add_parser(name, help=help_, description=module.__doc__.strip().splitlines()[0],
+        p = sub.add_parser(name, help=help_, description=description(module),
                            epilog=getattr(module, "EXAMPLES", None), formatter_class=_Formatter)
         module.add_arguments(p)
         p.set_defaults(run=module.run)
@@ -52,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    evolution.prepare_process()  # OMP_WAIT_POLICY, numba's caches: before any kernel runs
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:

@@ -24,6 +24,10 @@ same episode (the seed only seeds ``np_random``).
 :class:`CreatureVectorEnv` steps a whole batch in one physics call (Gymnasium's ``VectorEnv``,
 next-step autoreset), creature for creature bit-identical to :class:`CreatureEnv`.
 ``render_mode="rgb_array"`` draws with the viewer's own drawing, offscreen (``render.Snapshot``).
+
+Importing this module or making an environment changes nothing in the process: a program that
+steps them calls ``evolution.prepare_process()`` once, first (``OMP_WAIT_POLICY`` for big vector
+environments on a busy machine, numba's caches in step with edited sources; see ``physics``).
 """
 
 from __future__ import annotations

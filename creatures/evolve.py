@@ -5,7 +5,7 @@ Every option has a default: ``creatures evolve`` alone evolves the walker to run
 
 from __future__ import annotations
 
-import math
+import errno
 import shlex
 import sys
 import time
@@ -13,10 +13,11 @@ from datetime import datetime
 from pathlib import Path
 
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
-from evolution.run import Run, RunError, RunSettings
+from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
 
-from .bestiary import resolve_design
+from .bestiary import design_error, resolve_design
 from .design import DesignError
+from .kernels import COMPILING, kernels_to_compile
 from .plugin_args import plugin_error
 
 EXAMPLES = """examples:
@@ -32,6 +33,10 @@ EXAMPLES = """examples:
 """
 
 BAR_WIDTH = 30
+#: seconds without progress in the first generation after which it must be compiling
+COMPILE_HINT_AFTER = 5.0
+#: RunSettings' limit on --seconds
+MAX_SECONDS = 1e6
 
 
 def add_arguments(parser) -> None:
@@ -84,16 +89,31 @@ def _fail(message: str) -> int:
     return 2
 
 
+def check_numbers(args) -> str | None:
+    """What is wrong with the numbers of ``creatures evolve``'s options, naming the option
+    (None: nothing)."""
+    if not (0 < args.seconds < MAX_SECONDS):  # also refuses nan
+        return f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}"
+    if args.generations < 1:
+        return f"--generations must be 1 or more, not {args.generations}"
+    if args.population < 2:
+        return f"--population must be 2 or more, not {args.population}"
+    if args.workers < 0:
+        return f"--workers must be 1 or more (or 0: one per core), not {args.workers}"
+    if args.seed < 0:
+        return f"--seed must be 0 or more, not {args.seed}"
+    return None
+
+
 def run(args) -> int:
     try:
         design = resolve_design(args.design)
     except DesignError as exc:
-        print(str(exc), file=sys.stderr)
+        print(design_error("evolve", exc), file=sys.stderr)
         return 2
-    if not (args.seconds > 0 and math.isfinite(args.seconds)):
-        return _fail("--seconds must be a positive number")
-    if args.generations < 1 or args.population < 2 or args.workers < 0 or args.seed < 0:
-        return _fail("need --generations >= 1, --population >= 2, --workers >= 0 and --seed >= 0")
+    wrong = check_numbers(args)
+    if wrong:
+        return _fail(wrong)
     if args.address is not None and args.backend != "ray":
         return _fail("--address is for --backend ray")
     neat_text = None
@@ -119,7 +139,11 @@ def run(args) -> int:
     except PluginError as exc:  # a plug-in that cannot be found, loaded or run
         print(plugin_error("evolve", exc), file=sys.stderr)
         return 2
-    except (ValueError, OSError, KeyError, TypeError) as exc:  # a bad neat config, an unwritable directory
+    except WriteError as exc:  # a full disk, say: settings.json, written last, is not there
+        return _fail(f"cannot start the run: {exc}")
+    except OSError as exc:  # a directory that cannot be made
+        return _fail(f"cannot start the run: cannot write {exc.filename or out}: {exc.strerror or exc}")
+    except (ValueError, KeyError, TypeError) as exc:  # a bad neat config
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode
@@ -127,7 +151,7 @@ def run(args) -> int:
     print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
           f"{ep.task.ref.short} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
-          f"{settings.network} networks -> {out}")
+          f"{settings.network} networks -> {out}", flush=True)
     return drive(run_, out)
 
 
@@ -137,24 +161,52 @@ def _slug(task: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) or "task"
 
 
-def drive(run_: Run, out: Path) -> int:
+def drive(run_: Run, out: Path, command: str = "evolve") -> int:
     """Evolve ``run_`` to its last generation, printing a line per generation (and a progress
-    bar on a terminal). Ctrl-C stops it cleanly and says how to go on. Shared with ``resume``."""
+    bar on a terminal; piped, just the lines). Before a first generation that compiles the
+    kernels, it says so (and on a terminal counts the seconds). Ctrl-C stops it cleanly and says
+    how to go on; so does a file it cannot write (a full disk). At the end: what to do next.
+    Shared with ``resume`` (``command`` names it in messages)."""
     settings = run_.settings
     tty = sys.stdout.isatty()
     started = time.perf_counter()
+    status = {"width": 0, "shown": "", "compiling": False, "first": True, "since": started}
+
+    def show(text: str) -> None:  # the progress line, on a terminal only
+        if text != status["shown"]:
+            print("\r" + text.ljust(status["width"]), end="", flush=True)
+            status["width"], status["shown"] = max(status["width"], len(text)), text
+
+    def clear() -> None:
+        if tty and status["width"]:
+            print("\r" + " " * status["width"] + "\r", end="", flush=True)
+            status["width"], status["shown"] = 0, ""
+
+    def say_compiling() -> None:
+        clear()
+        status["compiling"] = True
+        print(COMPILING, flush=True)
+
+    if kernels_to_compile(settings.sim, settings.network):
+        say_compiling()
 
     def on_progress(done, total):
+        waited = time.perf_counter() - status["since"]
+        if done == 0 and status["first"]:
+            if not status["compiling"] and waited > COMPILE_HINT_AFTER:
+                say_compiling()  # not foreseen (a kernel compiled for new types, say)
+            if status["compiling"] and tty:
+                show(f"  compiling: {waited:.0f} s")
+                return
         if tty:
             filled = int(BAR_WIDTH * done / max(total, 1))
-            print(f"\r  [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * done / max(total, 1):5.1f} %",
-                  end="", flush=True)
+            show(f"  [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * done / max(total, 1):5.1f} %")
 
     warned = set()
 
     def on_generation(s):
-        if tty:
-            print("\r" + " " * (BAR_WIDTH + 12) + "\r", end="")
+        clear()
+        status["first"] = False
         failed = f", {s.failed} failed" if s.failed else ""
         print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s", flush=True)
@@ -163,30 +215,61 @@ def drive(run_: Run, out: Path) -> int:
                 warned.add(w)
                 print(f"warning: {w}", file=sys.stderr, flush=True)
 
+    quoted = shlex.quote(str(out))
     try:
         run_.evolve(on_generation, on_progress)
     except KeyboardInterrupt:
+        clear()
         done = run_.generations_done
         print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
-              f"saved in {out}.\nto go on: creatures resume {shlex.quote(str(out))}", file=sys.stderr)
+              f"saved in {out}.\nto go on: creatures resume {quoted}", file=sys.stderr)
         return 130
+    except WriteError as exc:  # a full disk, say: the last checkpoint is whole, the run resumes from it
+        clear()
+        why = "free some space" if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)) else "fix that"
+        print(f"creatures {command}: {exc} (the run is intact up to {_saved(run_)}; "
+              f"{why} and run creatures resume {quoted})", file=sys.stderr)
+        return 2
     except PluginError as exc:  # raised inside a plug-in: the generation is lost, not the run
+        clear()
         done = run_.generations_done
         print(f"creatures: {exc}\nthe run stopped after generation {done} of {settings.generations}; "
               f"everything up to it is saved in {out}.\nonce the plug-in is fixed: creatures resume "
-              f"{shlex.quote(str(out))} --reload-plugins", file=sys.stderr)
+              f"{quoted} --reload-plugins", file=sys.stderr)
         return 2
     except (RunError, ImportError, ConnectionError) as exc:  # the last two: the ray backend
-        print(f"creatures: {exc}", file=sys.stderr)
+        clear()
+        print(f"creatures {command}: {exc}", file=sys.stderr)
         return 2
     except RuntimeError as exc:  # a Ray task that failed
         if settings.backend != "ray":
             raise
-        print(f"creatures: {exc}", file=sys.stderr)
+        clear()
+        print(f"creatures {command}: {exc}", file=sys.stderr)
         return 2
     h = run_.history
     top = max(h, key=lambda s: s.best)
     print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
           f"(generation {top.generation}); fitness is {run_.episode.task.sample.measures}")
-    print(f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json, checkpoint.json")
+    print(next_steps(out, f"{settings.design_name}-{_slug(settings.task)}.json"))
     return 0
+
+
+def next_steps(out: Path, champion_file: str) -> str:
+    """The end of a run's output: its files, and the commands that use it."""
+    run_dir = shlex.quote(str(out))
+    commands = [(f"creatures watch {run_dir}", "watch its champion"),
+                (f"creatures plot {run_dir}", "chart its fitness and species"),
+                (f"creatures export {run_dir} --out {shlex.quote(champion_file)}",
+                 "write its champion to a file to share or replay")]
+    width = max(len(c) for c, _ in commands)
+    return "\n".join([f"results in {out}: {', '.join(RUN_FILES)}", "next:",
+                      *(f"  {c.ljust(width)}   {what}" for c, what in commands)])
+
+
+def _saved(run_: Run) -> str:
+    """``generation N``, the one the run's checkpoint holds (or its last checkpoint, unread)."""
+    try:
+        return f"generation {run_.generations_done}"
+    except Exception:  # noqa: BLE001 - only to word a message
+        return "its last checkpoint"

@@ -20,6 +20,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    if args.generation is not None and args.generation < 1:
+        print(f"creatures export: --generation must be 1 or more, not {args.generation}", file=sys.stderr)
+        return 2
     try:
         champion = champion_from_run(args.run_dir, args.generation)
         save_champion(champion, args.out)

@@ -19,7 +19,6 @@ import importlib.util
 import io
 import json
 import math
-import os
 import re
 import sys
 import textwrap
@@ -29,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from evolution import PluginError, resolve
+from evolution.files import make_directory, write_atomic
 from evolution.tasks import WORST_FITNESS
 
 EXAMPLES = """examples:
@@ -383,7 +383,10 @@ def parse_size(text: str) -> tuple[int, int]:
     if not m:
         raise PlotError(f"--size must be WIDTHxHEIGHT in pixels, like 1200x700, not {text!r}")
     size = (int(m[1]), int(m[2]))
-    _check_size(size)
+    try:
+        _check_size(size)
+    except PlotError as exc:
+        raise PlotError(f"--size {text}: {exc}") from None
     return size
 
 
@@ -398,20 +401,6 @@ def _png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
     return buf.getvalue()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file beside it and a rename."""
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None) -> list[Path]:
@@ -430,7 +419,7 @@ def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None)
     if out.exists() and not out.is_dir():
         raise PlotError(f"cannot write to {out}: not a directory")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_directory(out)
     except OSError as exc:
         raise PlotError(f"cannot write to {out}: {exc.strerror or exc}") from None
     charts = {"fitness.png": fitness_figure(run, size, dpi), "species.png": species_figure(run, size, dpi)}
@@ -439,7 +428,7 @@ def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None)
     try:
         for name, data in images.items():
             path = out / name
-            _write_atomic(path, data)
+            write_atomic(path, data)  # atomically and durably, as the run's own files
             paths.append(path)
     except OSError as exc:
         raise PlotError(f"cannot write to {out}: {exc.strerror or exc}") from None
@@ -470,6 +459,8 @@ def run(args) -> int:
                 dpi = math.nan
             if not math.isfinite(dpi):
                 raise PlotError(f"--dpi must be a number, not {args.dpi!r}")
+            if not 10 <= dpi <= 1000:
+                raise PlotError(f"--dpi must be 10 to 1000, not {args.dpi}")
         paths = plot_run(args.run_dir, args.out, size, dpi)
     except PlotError as exc:
         print(f"creatures plot: {exc}", file=sys.stderr)

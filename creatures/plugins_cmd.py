@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import physics
 from evolution import PluginError, available, resolve
 
-from .bestiary import resolve_design
+from .bestiary import design_error, resolve_design
 from .design import DesignError
 from .plugin_args import plugin_error
 
@@ -81,7 +81,7 @@ def _make(kind: str, doc: str, examples: str, columns):
             try:
                 body = resolve_design(args.design).body
             except DesignError as exc:
-                print(str(exc), file=sys.stderr)
+                print(design_error(f"{kind}s", exc), file=sys.stderr)
                 return 2
         if args.check:
             try:

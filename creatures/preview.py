@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from .bestiary import design_error
 from .design import DesignError
 from .watch import has_display, parse_size
 
@@ -30,7 +31,7 @@ def run(args) -> int:
     try:
         source = Preview(args.design)
     except DesignError as exc:
-        print(str(exc), file=sys.stderr)
+        print(design_error("preview", exc), file=sys.stderr)
         return 2
     if not has_display():
         print("creatures preview: no display to open a window on (DISPLAY is not set); run it on a "

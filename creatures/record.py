@@ -10,7 +10,7 @@ from evolution.champion import ChampionError
 
 from .plugin_args import add_plugin_argument
 
-from .watch import default_targets, parse_size
+from .watch import default_targets, not_a_design, parse_size
 
 EXAMPLES = """examples:
   creatures record saves/walker-run.json --out walker.gif
@@ -52,6 +52,7 @@ def run(args) -> int:
         return _fail("--speed must be between 1/16 and 64")
     try:
         size = parse_size(args.size)
+        not_a_design(args.targets)
         from .show import load_sources
         source = load_sources(args.targets or default_targets(), plugins=args.plugin)
     except (ValueError, ChampionError) as exc:

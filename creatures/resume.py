@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evolution.run import Run, RunError
+from evolution.run import Run, RunError, WriteError
 
 from .evolve import add_backend_arguments, drive
 
@@ -47,16 +47,19 @@ def run(args) -> int:
         return _fail(str(exc))
     target = run_.settings.generations if args.generations is None else args.generations
     if target < 1:
-        return _fail("--generations must be 1 or more")
+        return _fail(f"--generations must be 1 or more, not {target}")
     if target < done:
         return _fail(f"the run already has {done} generations; --generations must be at least that")
     if target == done:
         return _fail(f"the run has finished its {done} generations; "
                      f"take it further with --generations {done + max(10, done // 2)}, say")
     if args.workers is not None and args.workers < 0:
-        return _fail("--workers must be 0 or more")
+        return _fail(f"--workers must be 1 or more (or 0: one per core), not {args.workers}")
     if target != run_.settings.generations:
-        run_.set_generations(target)
+        try:
+            run_.set_generations(target)
+        except WriteError as exc:  # a full disk, say: settings.json is as it was
+            return _fail(str(exc))
     # not saved: where and on how many workers a run is evaluated changes no result
     if args.workers is not None:
         run_.settings.workers = args.workers
@@ -69,5 +72,5 @@ def run(args) -> int:
         return _fail("--address is for --backend ray")
     s = run_.settings
     print(f"resuming {s.design_name} ({s.task}, seed {s.seed}) in {out} after generation {done}: "
-          f"{target - done} generations to go, to {target}")
-    return drive(run_, out)
+          f"{target - done} generations to go, to {target}", flush=True)
+    return drive(run_, out, "resume")

@@ -287,7 +287,10 @@ class Preview:
     def _load(self) -> bool:
         self._problems = []
         try:
-            self._mtime = self.path.stat().st_mtime_ns if self.path is not None else None
+            try:  # taken before reading: a save while it reads is seen at the next poll
+                self._mtime = self.path.stat().st_mtime_ns if self.path is not None else None
+            except OSError:
+                self._mtime = None  # no such file (just now, or at all): resolve_design says so
             design = resolve_design(self.name)
         except DesignError as exc:
             self._problems = exc.problems

@@ -16,7 +16,7 @@ import numpy as np
 import physics
 from evolution import PluginError, resolve
 
-from .bestiary import resolve_design
+from .bestiary import design_error, resolve_design
 from .design import DesignError
 from .plugin_args import plugin_error
 
@@ -73,12 +73,13 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
     state = physics.initial_state(model, params, offset=(0.0, lift))
     steps = max(1, round(seconds / params.dt))
     cmd = muscle_commands(muscles, steps, model.n_muscles, params.dt, seed)
-    rigid = np.isinf(model.bone_max_force[0])
+    rigid = physics.rigid_bones(model)[0]
 
     com0 = physics.centre_of_mass(model, state)[0]
     vel0 = physics.com_velocity(model, state)[0]
     max_height = com0[1]
     max_strain = 0.0
+    worst = np.zeros(3)   # physics.integrity's measures, the rule evolution judges by
     max_muscle_error = 0.0
     lowest = clearance(model, state, terrain) if params.ground else math.inf
     finite = True
@@ -91,6 +92,7 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
             t_end = state.time
             break
         strain = np.abs(physics.bone_strain(model, state)[0])
+        worst = np.fmax(worst, physics.integrity(model, state, terrain, params.ground)[0])
         if rigid.any():
             max_strain = max(max_strain, float(strain[rigid].max()))
         if (~rigid).any():
@@ -119,6 +121,9 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
         "max_height": float(max_height),
         "max_bone_strain": max_strain,
         "max_muscle_error": max_muscle_error,
+        "max_hinge_overshoot": float(worst[1]),
+        "max_penetration": float(worst[2]),
+        "broken": physics.verdict(worst) if finite else "the simulation became non-finite",
         "lowest_clearance": None if math.isinf(lowest) else float(lowest),
         "ground_contact_fraction": contact_steps / steps if params.ground else 0.0,
         "finite": finite,
@@ -138,7 +143,8 @@ def _engine(s: dict) -> str:
 
 def format_summary(s: dict) -> str:
     """The summary as a few lines a person can read."""
-    verdict = "held together" if s["finite"] and s["max_bone_strain"] < 0.05 else "DID NOT hold together"
+    verdict = ("held together" if not s["broken"] else
+               f"DID NOT hold together: {s['broken']}; evolution scores this as a failure")
     lines = [
         f"{s['design']}: {s['spheres']} spheres, {s['bones']} bones ({s['muscle_count']} muscles), "
         f"{s['joints']} joints",
@@ -148,10 +154,12 @@ def format_summary(s: dict) -> str:
         f"  max height (COM)     {s['max_height']:.3f} m",
         f"  max bone strain      {100 * s['max_bone_strain']:.2f} %  (muscles off target by at most "
         f"{100 * s['max_muscle_error']:.1f} %)",
+        f"  max hinge overshoot  {s['max_hinge_overshoot']:.3f} rad",
     ]
     if s["lowest_clearance"] is not None:
         lines.append(f"  lowest clearance     {1000 * s['lowest_clearance']:+.2f} mm above the terrain"
-                     f"  (touching {100 * s['ground_contact_fraction']:.0f} % of the time)")
+                     f"  (touching {100 * s['ground_contact_fraction']:.0f} % of the time; deepest "
+                     f"{100 * s['max_penetration']:.0f} % of a radius)")
     lines.append(f"  centre of mass       ({s['com_start'][0]:+.3f}, {s['com_start'][1]:.3f}) -> "
                  f"({s['com_end'][0]:+.3f}, {s['com_end'][1]:.3f}) m, velocity "
                  f"({s['com_velocity_end'][0]:+.3f}, {s['com_velocity_end'][1]:+.3f}) m/s at the end")
@@ -187,13 +195,16 @@ def run(args) -> int:
     try:
         design = resolve_design(args.design)
     except DesignError as exc:
-        print(str(exc), file=sys.stderr)
+        print(design_error("simulate", exc), file=sys.stderr)
         return 2
     if not (args.seconds > 0 and math.isfinite(args.seconds)):
-        print("creatures simulate: --seconds must be a positive number", file=sys.stderr)
+        print(f"creatures simulate: --seconds must be a positive number, not {args.seconds:g}", file=sys.stderr)
         return 2
     if not (args.gravity >= 0 and math.isfinite(args.gravity)):
-        print("creatures simulate: --gravity must be a number >= 0", file=sys.stderr)
+        print(f"creatures simulate: --gravity must be a number >= 0, not {args.gravity:g}", file=sys.stderr)
+        return 2
+    if args.seed < 0:
+        print(f"creatures simulate: --seed must be 0 or more, not {args.seed}", file=sys.stderr)
         return 2
     params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground, solver=args.solver,
                                contacts=args.contacts)

@@ -7,6 +7,7 @@ one terrain, as ghosts that do not collide. Press H in the window for the contro
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -53,6 +54,17 @@ def default_targets() -> list[str]:
     return [str(path)]
 
 
+def not_a_design(targets) -> None:
+    """Raise :class:`ChampionError` for a target that is a design (a built-in name, a YAML file),
+    not a champion: saying how to see it move instead."""
+    from .bestiary import builtin_names
+    for t in targets:
+        path = Path(t)
+        if path.suffix.lower() in (".yaml", ".yml") or (t in builtin_names() and not path.exists()):
+            raise ChampionError(f"{t} is a design, not a champion: to see it move, creatures preview "
+                                f"{shlex.quote(t)}; to evolve a brain for it, creatures evolve {shlex.quote(t)}")
+
+
 def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
                 or os.environ.get("ARCADE_HEADLESS"))
@@ -61,6 +73,7 @@ def has_display() -> bool:
 def run(args) -> int:
     try:
         size = parse_size(args.size)
+        not_a_design(args.targets)
         from .show import load_sources
         source = load_sources(args.targets or default_targets(), follow=args.follow, plugins=args.plugin)
     except (ValueError, ChampionError) as exc:

@@ -5,8 +5,13 @@ classes (the built-in tasks, sensors and terrains are plug-ins too), found by na
 or entry point (:mod:`evolution.plugins`), and run by :class:`Episode` / :class:`EpisodeRun`
 with a :class:`Context` and a :class:`Clock`.
 
-Imports ``physics`` (never ``render`` or ``creatures``).
+Imports ``physics`` (never ``render`` or ``creatures``). Importing it changes nothing outside it;
+a program calls :func:`prepare_process` once before it runs anything (as for ``physics``).
 """
+
+from pathlib import Path
+
+import physics
 
 from .champion import Champion, ChampionError, champion_from_run, load_champion, save_champion
 from .evaluator import BACKENDS, Evaluation, Evaluator, make_evaluator
@@ -16,10 +21,20 @@ from .plugins import KINDS, Plugin, PluginError, PluginRef, available, load_ref,
 from .rollout import Clock, Context, Episode, EpisodeRun, run_episode
 from .run import GenerationStats, Run, RunSettings
 from .sensors import DEFAULT_SENSORS, Sensor, sensor_list
-from .tasks import BROKEN_STRAIN, WORST_FITNESS, Task, describe_fitness
+from .tasks import WORST_FITNESS, Task, describe_fitness
 from .terrains import TerrainFileError, TerrainMaker, load_terrain_file
 
-__all__ = ["Champion", "ChampionError", "champion_from_run", "load_champion", "save_champion",
+
+
+def prepare_process() -> None:
+    """:func:`physics.prepare_process` for evolution too: also clears numba's cache of this
+    package if its sources or physics' changed (its sensors' and tasks' kernels inline physics
+    functions). The ``creatures`` command calls it first thing, and so does every worker process
+    an :class:`Evaluator` or the Ray backend starts."""
+    physics.prepare_process(Path(__file__).parent)
+
+
+__all__ = ["prepare_process", "Champion", "ChampionError", "champion_from_run", "load_champion", "save_champion",
            "BACKENDS", "Evaluation", "Evaluator", "make_evaluator", "NETWORK_KINDS",
            "genome_from_dict", "genome_to_dict", "neat_config_text",
            "ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks",
@@ -27,5 +42,5 @@ __all__ = ["Champion", "ChampionError", "champion_from_run", "load_champion", "s
            "Clock", "Context", "Episode", "EpisodeRun", "run_episode",
            "GenerationStats", "Run", "RunSettings",
            "DEFAULT_SENSORS", "Sensor", "sensor_list",
-           "BROKEN_STRAIN", "WORST_FITNESS", "Task", "describe_fitness",
+           "WORST_FITNESS", "Task", "describe_fitness",
            "TerrainFileError", "TerrainMaker", "load_terrain_file"]

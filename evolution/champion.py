@@ -178,8 +178,10 @@ class Champion:
 
 
 def save_champion(champion: Champion, path) -> None:
-    """Write a champion file atomically: indented JSON, the terrain's points on one line each."""
-    from .run import write_atomic
+    """Write a champion file atomically and durably (:func:`evolution.files.write_atomic`; a
+    :class:`~evolution.files.WriteError` leaves an old file as it was): indented JSON, the
+    terrain's points on one line each."""
+    from .files import write_atomic
     data = champion.to_dict()
     terrain = data["terrain"]
     points = {key: json.dumps(terrain[key], allow_nan=False) for key in ("xs", "ys")}

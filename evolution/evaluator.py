@@ -106,6 +106,15 @@ def _init_worker(episode: Episode, neat_text: str, kind: str, counter) -> None:
     _CONFIG = load_config_text(neat_text)
 
 
+def _init_spawned_worker(*args) -> None:
+    """A worker process's start: ready the process (OMP_WAIT_POLICY, numba caches in step with
+    the sources; it inherits the parent's environment, but a library user's parent may not have
+    called it), then :func:`_init_worker`."""
+    from . import prepare_process
+    prepare_process()
+    _init_worker(*args)
+
+
 def _ready() -> None:
     """A no-op: submitting one per worker starts them all (see :class:`Evaluator`)."""
 
@@ -131,7 +140,7 @@ class Evaluator:
         self.counter = ctx.Value("q", 0)
         self.pool = None
         if self.workers > 1:
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_spawned_worker,
                                             initargs=(episode, neat_text, kind, self.counter))
             # Start every worker now with Ctrl-C ignored: a spawned child keeps an ignored
             # SIGINT, so a Ctrl-C at the terminal stops only this process, which shuts the

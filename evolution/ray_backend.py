@@ -57,6 +57,13 @@ def _config(neat_text: str):
     return load_config_text(neat_text)
 
 
+@lru_cache(maxsize=1)
+def _prepare() -> None:
+    """``evolution.prepare_process()``, once per Ray worker process (Ray reuses its workers)."""
+    from . import prepare_process
+    prepare_process()
+
+
 def _reporter(progress, generation: int):
     """``report(creature_steps)`` for :func:`evaluate_chunk`: adds up the steps and sends them
     to the progress actor a few times a second. A call to the actor costs about a millisecond of
@@ -77,6 +84,7 @@ def _reporter(progress, generation: int):
 def _evaluate_chunk_task(episode: Episode, neat_text: str, kind: str, genome_dicts: list[dict],
                          progress, generation: int):
     """One chunk, as a Ray task: the local workers' :func:`evaluate_chunk`."""
+    _prepare()
     report = None if progress is None else _reporter(progress, generation)
     return evaluate_chunk(episode, _config(neat_text), kind, genome_dicts, report)
 

@@ -6,8 +6,9 @@ with it (through :func:`run_episode`), the viewer replays champions with it and 
 environment steps it, so what is watched is what was scored.
 
 The episode's own rules, whatever the task: a creature whose centre of mass stops being finite,
-or one of whose rigid bones is more than ``BROKEN_STRAIN`` off its length, has failed: it scores
-``WORST_FITNESS`` and is counted. So is a creature the task fails (:meth:`Task.failed`) or
+or whose body leaves the physics behind (a rigid bone more than 5 % off its length, a hinge
+forced past its limit, a sphere deep inside the ground: ``physics.integrity``, the same rule as
+``creatures simulate``'s verdict), has failed: it scores ``WORST_FITNESS`` and is counted. So is a creature the task fails (:meth:`Task.failed`) or
 whose fitness comes back not finite. A creature that has failed or that the task has ended
 (:meth:`Task.ended`) keeps its fitness from then on; when all have, the episode stops early.
 """
@@ -20,11 +21,12 @@ import numpy as np
 from numba import njit
 
 import physics
+from physics.integrity import measure, rigid_bones, within_limits
 from physics.sensors import creature_com
 
 from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
-from .tasks import BROKEN_STRAIN, WORST_FITNESS, Task
+from .tasks import WORST_FITNESS, Task
 
 __all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode"]
 
@@ -239,7 +241,8 @@ class EpisodeRun:
         self.nonfinite = np.zeros(batch, dtype=np.bool_)
         self.ended = np.zeros(batch, dtype=np.bool_)
         self.final = np.zeros(batch)
-        self.rigid = np.all(np.isinf(self.model.bone_max_force) & (self.model.bone_compliance == 0.0), axis=0)
+        self.rigid = rigid_bones(self.model)
+        self._measures = np.zeros((batch, 3))
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
         self.warnings: list[str] = []
@@ -346,9 +349,11 @@ class EpisodeRun:
         failure rules and the task look at it (:meth:`step` calls it after the physics)."""
         self.state = state
         m, clock = self.model, self.clock
-        changed = _after_step(state.pos, m.mass, m.bone_a, m.bone_b, m.bone_rest, self.rigid,
-                              self.episode.sim.dt, clock.step, clock.time, self.ended, self.failed,
-                              self.nonfinite)
+        sim, ground = self.episode.sim, self.terrain
+        changed = _after_step(state.pos, m.mass, m.radius, m.bone_a, m.bone_b, m.bone_rest, self.rigid,
+                              m.joint_a, m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max,
+                              ground.table, ground.blocks, sim.ground, sim.dt, clock.step, clock.time,
+                              self.ended, self.failed, self.nonfinite, self._measures)
         try:
             self.task.update(state, clock)
         except Exception as exc:
@@ -409,9 +414,13 @@ class EpisodeRun:
 
 
 @njit(cache=True)
-def _after_step(pos, mass, bone_a, bone_b, bone_rest, rigid, dt, step, time, ended, failed, nonfinite):
+def _after_step(pos, mass, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b,
+                joint_limited, joint_min, joint_max, table, blocks, ground, dt, step, time, ended,
+                failed, nonfinite, measures):
     """After a physics step: every creature's clock advances, and the episode's failure rules
     judge the creatures still going (a creature that fails has ended). True if any failed."""
+    measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b, joint_limited,
+            joint_min, joint_max, table, blocks, ground, ended, measures)
     changed = False
     for b in range(pos.shape[0]):
         step[b] += 1
@@ -422,13 +431,8 @@ def _after_step(pos, mass, bone_a, bone_b, bone_rest, rigid, dt, step, time, end
         if not (np.isfinite(cx) and np.isfinite(cy)):
             failed[b] = True
             nonfinite[b] = True
-        else:
-            for e in range(bone_a.shape[0]):
-                if rigid[e]:
-                    dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
-                    dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
-                    if abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0) > BROKEN_STRAIN:
-                        failed[b] = True
+        elif not within_limits(measures[b]):
+            failed[b] = True
         if failed[b]:
             ended[b] = True
             changed = True

@@ -16,8 +16,10 @@ A run directory holds::
                          (:mod:`evolution.checkpoint`), rewritten after every generation
 
 The seed covers everything random: neat-python's global ``random`` (it draws all its randomness
-from it), numpy's global generator, and the terrain. Files are written atomically (a temporary
-file, then a rename), so a crash never leaves half a file.
+from it), numpy's global generator, and the terrain. Files are written atomically and durably (a
+temporary file, flushed to the disk, a rename, the directory flushed: :mod:`evolution.files`), so
+a crash or a power cut never leaves half a file. A file that cannot be written (a full disk)
+stops the run with a :class:`WriteError`; the last checkpoint stays as it was, so the run resumes.
 
 A run stopped at any point (Ctrl-C, kill -9, a power cut) resumes from its checkpoint with
 :meth:`Run.open` and :meth:`Run.evolve`: rows and best files of a generation that finished after
@@ -32,7 +34,6 @@ import csv
 import fcntl
 import io
 import json
-import os
 import random
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -47,16 +48,21 @@ import physics
 
 from . import checkpoint
 from .evaluator import BACKENDS, make_evaluator
+from .files import WriteError, make_directory, write_atomic
 from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_config_text
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
 from .terrains import terrain_from_dict, terrain_to_dict
 
-__all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "write_atomic", "read_terrain"]
+__all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "WriteError", "write_atomic",
+           "read_terrain", "RUN_FILES"]
 
 CHECKPOINT = "checkpoint.json"
 TERRAIN = "terrain.json"
+#: every file of a run directory, in the order the module docstring lists them
+RUN_FILES = ("settings.json", "body.json", TERRAIN, "neat.cfg", "stats.csv", "species.csv",
+             "best/gen_NNNN.json", CHECKPOINT)
 
 
 class RunError(ValueError):
@@ -64,21 +70,6 @@ class RunError(ValueError):
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
                 "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:  # Ctrl-C or a full disk: leave the old file, and no temporary one
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 @dataclass
@@ -273,13 +264,15 @@ class Run:
         run = cls(directory, settings, body, plugins=plugins)
         run.check_plugins()
         directory = Path(directory)
-        (directory / "best").mkdir(parents=True, exist_ok=True)
+        make_directory(directory / "best")
         write_atomic(directory / "neat.cfg", run.neat_text)
-        write_atomic(directory / "settings.json", settings.to_json())
         write_atomic(directory / "body.json", json.dumps(body.to_dict(), indent=1))
         write_atomic(directory / TERRAIN, json.dumps(terrain_to_dict(run.episode.terrain)))
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
+        # last: a directory with settings.json holds a run (a start that failed half-way, on a
+        # full disk say, leaves a directory that ``creatures evolve --out`` can use again)
+        write_atomic(directory / "settings.json", settings.to_json())
         return run
 
     @classmethod
@@ -360,6 +353,8 @@ class Run:
             population = self._start()  # seeds or restores the random generators: after Ray's start
 
             def evaluate(genomes, config):
+                if self._pending is not None and self._pending.done():
+                    self._wait_for_checkpoint()  # a checkpoint that failed stops the run now
                 dicts = [genome_to_dict(g) for _, g in genomes]
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
                     result = evaluator.evaluate(dicts, on_progress)
@@ -412,7 +407,7 @@ class Run:
     def _wait_for_checkpoint(self) -> None:
         if self._pending is not None:
             pending, self._pending = self._pending, None
-            pending.result()  # raises what the write raised (a full disk, say)
+            pending.result()  # raises what the write raised (a full disk, say: a WriteError)
 
     def _trim(self, generation: int) -> None:
         """Forget what generations after ``generation`` wrote (they finished after the checkpoint

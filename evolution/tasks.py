@@ -7,15 +7,23 @@ below are registered exactly as a user's are:
 task        default terrain  fitness (metres)
 ==========  ===============  =================================================================
 run         flat             distance the centre of mass travelled to the right
-jump        flat             highest centre-of-mass height above its start height
-climb       steps            highest terrain height reached under the centre of mass, plus a
-                             hundredth of the distance travelled (credit for heading to the stairs)
+jump        flat             highest centre-of-mass height above its start height while no
+                             sphere touches the ground
+climb       steps            highest ground the creature stood on (the lowest terrain height
+                             under the spheres touching the ground), plus a hundredth of the
+                             distance travelled (credit for heading to the stairs)
 obstacle    hurdles          distance travelled to the right over a course of hurdles
 ==========  ===============  =================================================================
 
-Whatever the task, a creature whose simulation becomes non-finite or that breaks apart (a rigid
-bone off its length by more than ``BROKEN_STRAIN``) gets ``WORST_FITNESS`` and is counted as
-failed; the run goes on (the episode applies these rules, :mod:`evolution.rollout`).
+Jump and climb score what the creature did, not what its centre of mass passed through: while
+airborne the centre of mass moves as a thrown stone does, so only the take-off counts, never a
+one-step spike; a climber is on a step when its feet are, not when it lunges its centre of mass
+over the step's edge.
+
+Whatever the task, a creature whose simulation becomes non-finite or whose body leaves the
+physics behind (``physics.integrity``: a rigid bone stretched, a hinge forced, a sphere pushed
+into the ground) gets ``WORST_FITNESS`` and is counted as failed; the run goes on (the episode
+applies these rules, :mod:`evolution.rollout`).
 """
 
 from __future__ import annotations
@@ -29,13 +37,10 @@ from physics.terrain import height_at
 
 from .plugins import register
 
-__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "WORST_FITNESS", "BROKEN_STRAIN",
-           "describe_fitness"]
+__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "WORST_FITNESS", "describe_fitness"]
 
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
-#: a rigid bone this far off its length means the creature broke apart
-BROKEN_STRAIN = 0.5
 
 
 class Task:
@@ -145,10 +150,7 @@ class _CentreOfMassTask(Task):
         com = physics.centre_of_mass(self.ctx.model, state)
         self.start[which] = com[which]
         self.com[which] = com[which]
-        self.best[which] = self._first(com)[which]
-
-    def _first(self, com) -> np.ndarray:
-        return com[:, 1]
+        self.best[which] = com[which, 1]
 
 
 class Run(_CentreOfMassTask):
@@ -172,29 +174,32 @@ class Obstacle(Run):
 
 
 class Jump(_CentreOfMassTask):
-    """Jump: lift the centre of mass as high as it can above where it started."""
+    """Jump: lift the centre of mass as high as it can above where it started, in the air."""
 
-    measures = "the highest centre-of-mass rise in metres"
+    measures = "the highest centre-of-mass rise while airborne in metres"
 
     def update(self, state, clock) -> None:
-        _follow_com_height(state.pos, self.ctx.model.mass, self.com, self.best)
+        _follow_airborne_height(state.pos, state.contact, self.ctx.model.mass, self.com, self.best)
 
     def fitness(self) -> np.ndarray:
         return self.best - self.start[:, 1]
 
 
 class Climb(_CentreOfMassTask):
-    """Climb the stairs: reach the highest ground it can."""
+    """Climb the stairs: stand on the highest ground it can."""
 
-    measures = "the highest step height reached in metres (plus 1 % of the distance)"
+    measures = "the highest step stood on in metres (plus 1 % of the distance)"
     default_terrain = "steps"
 
-    def _first(self, com) -> np.ndarray:
-        return self.ctx.terrain.height(com[:, 0])
+    def reset(self, state, which) -> None:
+        super().reset(state, which)
+        under = self.ctx.terrain.height(state.pos[..., 0])   # (B, P): where it starts
+        self.best[which] = under.min(axis=1)[which]
 
     def update(self, state, clock) -> None:
         t = self.ctx.terrain
-        _follow_com_ground(state.pos, self.ctx.model.mass, t.xs, t.ys, self.com, self.best)
+        _follow_ground_stood_on(state.pos, state.contact, self.ctx.model.mass, t.xs, t.ys, self.com,
+                                self.best)
 
     def fitness(self) -> np.ndarray:
         return self.best + 0.01 * (self.com[:, 0] - self.start[:, 0])
@@ -213,23 +218,37 @@ def _follow_com(pos, mass, com):
 
 
 @njit(cache=True)
-def _follow_com_height(pos, mass, com, max_height):
+def _follow_airborne_height(pos, contact, mass, com, max_height):
+    """The highest centre of mass of each creature at a step where none of its spheres touches."""
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
         if np.isfinite(cx) and np.isfinite(cy):
             com[b, 0] = cx
             com[b, 1] = cy
-            max_height[b] = max(max_height[b], cy)
+            airborne = True
+            for i in range(pos.shape[1]):
+                if contact[b, i]:
+                    airborne = False
+                    break
+            if airborne:
+                max_height[b] = max(max_height[b], cy)
 
 
 @njit(cache=True)
-def _follow_com_ground(pos, mass, xs, ys, com, max_ground):
+def _follow_ground_stood_on(pos, contact, mass, xs, ys, com, max_ground):
+    """The highest ground each creature stands on: at a step where some of its spheres touch,
+    the lowest terrain height under their centres (all its feet are at least that high)."""
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
         if np.isfinite(cx) and np.isfinite(cy):
             com[b, 0] = cx
             com[b, 1] = cy
-            max_ground[b] = max(max_ground[b], height_at(xs, ys, cx))
+            lowest = np.inf
+            for i in range(pos.shape[1]):
+                if contact[b, i]:
+                    lowest = min(lowest, height_at(xs, ys, pos[b, i, 0]))
+            if lowest < np.inf:
+                max_ground[b] = max(max_ground[b], lowest)
 
 
 register("task", "run", Run)

@@ -34,6 +34,7 @@ def main(argv) -> int:
     parser.add_argument("--smoke", action="store_true", help="two simulated seconds")
     args = parser.parse_args(argv)
     seconds = 2.0 if args.smoke else args.seconds
+    physics.prepare_process()  # once per program, before the first step (see physics' docstring)
 
     hz = np.array([0.5, 1.0, 2.0])                         # one frequency per creature
     model = physics.build_model(inchworm(), batch=len(hz))  # static arrays, batch axis first

@@ -18,6 +18,7 @@ import gymnasium
 import numpy as np
 
 import creatures.envs  # noqa: F401  (registers creatures/Creature-v0)
+import evolution
 
 
 def gait(t: float, muscles: int) -> np.ndarray:
@@ -81,6 +82,7 @@ def main(argv) -> int:
     parser.add_argument("--ppo", action="store_true", help="also train stable-baselines3's PPO briefly")
     parser.add_argument("--smoke", action="store_true", help="short runs")
     args = parser.parse_args(argv)
+    evolution.prepare_process()  # once per program, before the first step (see physics' docstring)
     one_episode(2.0 if args.smoke else 10.0)
     a_batch(16 if args.smoke else 256, 60 if args.smoke else 600)
     if args.ppo:

@@ -13,31 +13,59 @@ batch share one topology. Typical use::
 See ``physics/step.py`` for the stage sequence. ``SimParams(solver="witkin")`` steps with Witkin's
 constrained dynamics instead (``physics/witkin.py``), ``SimParams(contacts="dem")`` with Discrete
 Element Method contact forces (``physics/dem.py``).
+
+Importing the package changes nothing outside it. A program that runs the engine calls
+:func:`prepare_process` once, first thing (before any step): it sets ``OMP_WAIT_POLICY`` and
+clears numba's on-disk cache where the sources changed since it was written. The ``creatures``
+command, evolution's worker processes (``evolution.prepare_process``, which adds evolution's own
+cache) and the test suite do; a library user (``import physics``, ``creatures.envs``, the
+examples run as scripts) gets neither unless they call it, and should when they edit the sources
+(else numba keeps running the kernels compiled from the old ones) or step big batches on a
+machine shared with other work (see :func:`prepare_process`).
 """
 
 import os
+from pathlib import Path
 
+from . import dem, examples, witkin
 from ._cache import clear_stale_cache
+from .integrity import integrity, rigid_bones, verdict
+from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model
+from .params import CONTACT_MODELS, SOLVERS, SimParams
+from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
+                      kinetic_energy, muscle_lengths, orientation)
+from .state import State, initial_state, standing_offset
+from .step import rollout, step, substeps_for
+from .terrain import TERRAIN_KINDS, Terrain, make_terrain
 
-# OpenMP threads that spin at barriers steal the CPU from a thread sharing its core with another
-# process: with one core busy elsewhere a parallel step measured 10x slower (0.13 vs 1.3 M
-# creature-steps/s). Sleeping waits cost microseconds per step. Set before the first parallel call.
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-clear_stale_cache()
 
-from . import dem, examples, witkin  # noqa: E402
-from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model  # noqa: E402
-from .params import CONTACT_MODELS, SOLVERS, SimParams  # noqa: E402
-from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts,  # noqa: E402
-                      joint_angles, kinetic_energy, muscle_lengths, orientation)
-from .state import State, initial_state, standing_offset  # noqa: E402
-from .step import rollout, step, substeps_for  # noqa: E402
-from .terrain import TERRAIN_KINDS, Terrain, make_terrain  # noqa: E402
+def prepare_process(*packages) -> None:
+    """Ready this process to run the engine; call it once, before the first step.
+
+    - Sets ``OMP_WAIT_POLICY=passive`` in ``os.environ`` unless it is set already. OpenMP threads
+      that spin at barriers steal the CPU from a thread sharing its core with another process:
+      with one core busy elsewhere a parallel step measured 10x slower (0.13 vs 1.3 M
+      creature-steps/s); sleeping waits cost microseconds per step. OpenMP reads it when numba
+      starts its threads, at the first parallel call, so this must come before; processes
+      started afterwards inherit it.
+    - Clears numba's cache of this package if any of its sources changed since the cache was
+      written (numba checks only the file a kernel is defined in, not the ones it inlines), and
+      so for every directory in ``packages``: packages whose ``cache=True`` kernels call physics
+      functions, cleared when their own sources or physics' change (``evolution.prepare_process``
+      passes evolution's). Must come before the first call of any of their kernels.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    here = Path(__file__).parent
+    clear_stale_cache(here)
+    for package in packages:
+        clear_stale_cache(Path(package), inlines=(here,))
+
 
 __all__ = [
-    "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster", "Joint", "Model", "Muscle",
-    "Sphere", "build_model", "SimParams", "SOLVERS", "CONTACT_MODELS", "State", "initial_state",
-    "standing_offset", "step", "rollout", "substeps_for", "Terrain",
+    "prepare_process", "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster",
+    "Joint", "Model", "Muscle", "Sphere", "build_model", "SimParams", "SOLVERS", "CONTACT_MODELS",
+    "State", "initial_state", "standing_offset", "step", "rollout", "substeps_for", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
+    "integrity", "rigid_bones", "verdict",
 ]

@@ -11,7 +11,8 @@ so chunks should be as wide as the work allows: :func:`chunk_lanes` makes one or
 thread (one chunk in all when stepping serially), at most ``MAX_LANES`` wide. Measured on the walker,
 one thread, CPU time per creature-step at B = 1024: 64 lanes 1480 ns, 128: 889, 256: 743,
 512: 677. The public :class:`~physics.model.Model` keeps the batch axis first;
-this is built once per model and cached on it.
+this is built once per model and cached on it, which is safe because a model's arrays are
+read-only (``Model.with_values`` makes a new model, with a hot copy of its own).
 """
 
 from __future__ import annotations

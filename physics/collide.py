@@ -2,6 +2,9 @@
 
 Both resolve an overlap ``pen = r_i + r_j - |p_i - p_j| > 0`` by moving the two spheres apart
 along their centre line in proportion to their inverse masses (equal and opposite momentum).
+The guards are written ``not (pen > 0)``, never ``pen <= 0``: a NaN fails every comparison, so
+a sphere gone non-finite is skipped rather than resolved against, which would spread the NaN to
+the other sphere (in the arena, to another creature).
 
 Inside a creature the candidate pairs are fixed by the topology (every pair not already joined by
 a bone, joint or cluster), so for the few spheres of one creature a flat list beats any broad
@@ -31,7 +34,7 @@ def solve_self_collisions(x, p, hot, b0, n):
             dy = p[i, 1, l] - p[j, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             pen = hot.radius[i, b] + hot.radius[j, b] - d
-            if pen <= 0.0 or d < 1e-12 or wi + wj <= 0.0:
+            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0):  # so that NaN stays out
                 continue
             ux = x[i, 0, l] - x[j, 0, l]
             uy = x[i, 1, l] - x[j, 1, l]
@@ -101,7 +104,7 @@ def collide_arena(pos, vel, mass, inv_mass, radius, passes):
     for b in range(B):
         for i in range(P):
             rmax = max(rmax, radius[b, i])
-    if rmax <= 0.0:
+    if not rmax > 0.0:
         return 0
     cell = 2.0 * rmax
     cx, cy, start, order = build_grid(pos, cell)
@@ -138,7 +141,7 @@ def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
                     pen = radius[bk, ik] + radius[bq, iq] - d
                     wk = inv_mass[bk, ik]
                     wq = inv_mass[bq, iq]
-                    if pen <= 0.0 or d < 1e-12 or wk + wq <= 0.0:
+                    if not (pen > 0.0 and d >= 1e-12 and wk + wq > 0.0):  # NaN stays out
                         continue
                     hits += 1
                     nx = dx / d

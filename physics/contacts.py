@@ -123,10 +123,10 @@ def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
 
 
 @njit(cache=True)
-def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop):
-    """Last push-out of the substep, so that nothing ends inside the ground; record which spheres
-    touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along the normal
-    (``vn_in : (P, LANES)``, negative when approaching) for restitution.
+def finish_ground(p, v, plane, dn, touching, vn_in, hot, table, blocks, b0, n, slop):
+    """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
+    record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
+    the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
 
     A sphere the broad phase skipped may still have been dragged down by its bones during the
     sweeps (a muscle can move a foot centimetres within one substep), so skipped spheres that
@@ -143,6 +143,7 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
         c = plane[i, 2]
         rad = hot.radius[i, b0:b0 + n]
         w = hot.inv_mass[i, b0:b0 + n]
+        push = dn[i]
         check = 0
         for l in range(n):
             planed = c[l] != -np.inf
@@ -164,6 +165,7 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
                         break
                     px[l] += gx * (rad[l] - d)
                     py[l] += gy * (rad[l] - d)
+                    push[l] += rad[l] - d
         vx = v[i, 0]
         vy = v[i, 1]
         touch = touching[i]
@@ -174,12 +176,24 @@ def finish_ground(p, v, plane, touching, vn_in, hot, table, blocks, b0, n, slop)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
             px[l] += nx[l] * pen
             py[l] += ny[l] * pen
+            push[l] += pen
             vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
 
 
 @njit(cache=True)
-def reject_ground_velocity(v, plane, touching, vn_in, hot, b0, n, bounce_speed):
-    """Remove velocity into the ground (seed 003's rejection); bounce with restitution."""
+def reject_ground_velocity(v, plane, touching, vn_in, dn, hot, b0, n, bounce_speed, push_speed, h):
+    """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
+    the outward velocity the push-out created.
+
+    A push-out of ``dn`` over the substep adds up to ``dn / h`` of outward velocity to the
+    sphere, once the velocity is recovered from positions. For a sphere that starts its substep
+    on the surface that is only what stops its approach, but one that starts inside the ground
+    (placed there, or shoved there by another creature) would leave it at ``depth / h``: 3 m/s
+    for 5 cm in a 60 Hz step, a launch from nothing. As Box2D caps its push-out speed
+    (``contactPushMaxVelocity``), the outward normal velocity is kept to ``push_speed`` or what
+    the sphere would have without the push, whichever is larger (the ground still only pushes:
+    at most ``dn / h`` is taken off)."""
+    inv_h = 1.0 / h
     for i in range(v.shape[0]):
         vx = v[i, 0]
         vy = v[i, 1]
@@ -187,10 +201,13 @@ def reject_ground_velocity(v, plane, touching, vn_in, hot, b0, n, bounce_speed):
         ny = plane[i, 1]
         touch = touching[i]
         approach_v = vn_in[i]
+        push = dn[i]
         e = hot.restitution[i, b0:b0 + n]
         for l in range(n):
             vn = vx[l] * nx[l] + vy[l] * ny[l]
             target = max(vn, 0.0)
+            if target > push_speed:   # (a bounce below is restitution's, not the push-out's)
+                target = min(target, max(push_speed, vn - push[l] * inv_h))
             approach = -approach_v[l]
             bounce = e[l] * approach if approach > bounce_speed else 0.0
             target = max(target, bounce)

@@ -2,8 +2,12 @@
 
 A :class:`Body` is a plain description of one creature (lists of spheres, bones, joints and
 clusters, in SI units and radians). :func:`build_model` turns it into a :class:`Model` for a batch
-of ``B`` creatures that share its topology. Per-creature values carry the batch axis first, so a
-caller may vary them across the batch (different masses, muscle strengths...) after building.
+of ``B`` creatures that share its topology. Per-creature values carry the batch axis first. A
+model's arrays are read-only: some are derived from others (``inv_mass`` and the clusters' rest
+shapes from the masses, the solver's transposed copy from all of them), so writing into one
+would leave the others stale. :meth:`Model.with_values` gives a model whose creatures differ
+(different masses, radii, muscle strengths... across the batch), with everything derived
+recomputed.
 
 Axis letters: B batch, P spheres (particles), E bones (muscles included), M muscles, J joints,
 K clusters, Q cluster members (all clusters concatenated), C self-collision candidate pairs.
@@ -11,15 +15,33 @@ K clusters, Q cluster members (all clusters concatenated), C self-collision cand
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
 __all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
-           "MAX_MUSCLE_RANGE"]
+           "MAX_MUSCLE_RANGE", "SETTABLE"]
 
 #: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
 MAX_MUSCLE_RANGE = 0.9
+
+#: The per-creature values :meth:`Model.with_values` sets: name -> (axis letter, what it is).
+SETTABLE = {
+    "mass": ("P", "sphere masses (kg), > 0; inv_mass and the clusters' rest shapes follow"),
+    "radius": ("P", "sphere radii (m), > 0"),
+    "friction": ("P", "static friction coefficients, >= 0"),
+    "kinetic_friction": ("P", "kinetic friction coefficients, >= 0 and at most the static one"),
+    "restitution": ("P", "bounce off the ground, within [0, 1]"),
+    "bone_compliance": ("E", "bone compliance (m/N), >= 0 (0: rigid)"),
+    "muscle_strength": ("M", "the most force each muscle exerts (N), > 0 (bone_max_force)"),
+    "muscle_range": ("M", f"relative length range of each muscle, within (0, {MAX_MUSCLE_RANGE}]"),
+    "muscle_speed": ("M", "muscle speed (rest lengths per second), > 0"),
+    "joint_min": ("J", "hinge lower limits (rad): -pi <= min <= rest angle (free joints: ignored)"),
+    "joint_max": ("J", "hinge upper limits (rad): rest angle <= max <= pi (free joints: ignored)"),
+    "joint_stiffness": ("J", "joint springs (N m / rad), >= 0 (0: none); joint_compliance and "
+                             "joint_spring follow"),
+    "cluster_stiffness": ("K", "shape-matching stiffness of each cluster, within (0, 1]"),
+}
 
 
 @dataclass
@@ -154,6 +176,10 @@ class Model:
     cluster_rest : ndarray, shape (B, Q, 2)
         Each member's rest offset from its cluster's centre of mass.
     cluster_stiffness : ndarray, shape (B, K)
+
+    Every array is read-only (writing into one raises ValueError): change per-creature values
+    with :meth:`with_values`, which recomputes what derives from them. Caches built from a model
+    (the solver's transposed copy, workspaces) belong to that model object, and are not pickled.
     """
 
     name: str
@@ -216,6 +242,98 @@ class Model:
     def total_mass(self) -> np.ndarray:
         """Mass of each creature (kg), shape (B,)."""
         return self.mass.sum(axis=1)
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    def __getstate__(self):
+        # the fields only: what is cached on the model (the hot copy, workspaces) is rebuilt on use
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
+    def with_values(self, **values) -> "Model":
+        """A new model of the same creatures with some per-creature values changed.
+
+        Each keyword is a name of :data:`SETTABLE`; its value broadcasts to (B, X), X the axis
+        of its letter: a scalar sets every creature's every element, shape (X,) every creature
+        alike, (B, X) or (B, 1) creature by creature. Everything derived is recomputed:
+        ``inv_mass`` (fixed spheres stay fixed) and ``cluster_rest`` from ``mass``,
+        ``bone_max_force`` from ``muscle_strength``, ``joint_compliance`` and ``joint_spring``
+        from ``joint_stiffness``; the new model builds its own hot copy. Rest geometry
+        (``rest_pos``, rest lengths and angles) is not settable: build a model from a changed
+        :class:`Body`. Raises ValueError for an unknown name, a shape that does not broadcast,
+        or a value outside its range (one-line reasons, as :func:`build_model`). A state of
+        this model fits the new one.
+        """
+        sizes = {"P": self.n_spheres, "E": self.n_bones, "M": self.n_muscles, "J": self.n_joints,
+                 "K": self.n_clusters}
+        new = {}
+        for name, value in values.items():
+            if name not in SETTABLE:
+                raise ValueError(f"{name!r} cannot be set; settable: {', '.join(SETTABLE)}")
+            shape = (self.batch, sizes[SETTABLE[name][0]])
+            try:
+                new[name] = np.array(np.broadcast_to(np.asarray(value, dtype=np.float64), shape),
+                                     order="C", copy=True)
+            except ValueError:
+                raise ValueError(f"{name}: a value of shape {np.shape(value)} does not fit "
+                                 f"{shape}") from None
+            if not np.all(np.isfinite(new[name])):
+                raise ValueError(f"{name} must be finite")
+        get = lambda name: new[name] if name in new else getattr(self, name)  # noqa: E731
+        for name in ("mass", "radius", "muscle_strength", "muscle_speed"):
+            if name in new and np.any(~(new[name] > 0)):
+                raise ValueError(f"{name} must be positive")
+        # the settable values that are fields as they are; the rest are converted below
+        changed = {n: v for n, v in new.items() if n not in ("muscle_strength", "joint_stiffness")}
+        mu_s, mu_k = get("friction"), get("kinetic_friction")
+        if np.any(mu_s < 0) or np.any(mu_k < 0) or np.any(mu_k > mu_s + 1e-12):
+            raise ValueError("friction must be >= 0 and kinetic friction at most the static one")
+        rest_c = get("restitution")
+        if np.any(rest_c < 0) or np.any(rest_c > 1):
+            raise ValueError("restitution must be within [0, 1]")
+        if np.any(get("bone_compliance") < 0):
+            raise ValueError("bone_compliance must be >= 0")
+        m_range = get("muscle_range")
+        if np.any(~((m_range > 0) & (m_range <= MAX_MUSCLE_RANGE))):
+            raise ValueError(f"muscle_range must be within (0, {MAX_MUSCLE_RANGE}]")
+        if np.any(~((get("cluster_stiffness") > 0) & (get("cluster_stiffness") <= 1))):
+            raise ValueError("cluster_stiffness must be within (0, 1]")
+        if "joint_min" in new or "joint_max" in new:
+            lo, hi, rest = get("joint_min"), get("joint_max"), self.joint_rest
+            bad = self.joint_limited & ~((-np.pi <= lo) & (lo <= rest + 1e-9) & (rest - 1e-9 <= hi)
+                                         & (hi <= np.pi))
+            if np.any(bad):
+                raise ValueError("joint limits must keep -pi <= min <= the rest angle <= max <= pi")
+        if "mass" in new:
+            mass = new["mass"]
+            changed["inv_mass"] = np.where(self.inv_mass == 0.0, 0.0, 1.0 / mass)
+            rest = np.array(self.cluster_rest, copy=True)
+            for k in range(self.n_clusters):
+                q = slice(self.cluster_start[k], self.cluster_start[k + 1])
+                idx = self.cluster_sphere[q]
+                m = mass[:, idx]
+                com = (m[..., None] * self.rest_pos[:, idx]).sum(1) / m.sum(1)[:, None]
+                rest[:, q] = self.rest_pos[:, idx] - com[:, None, :]
+            changed["cluster_rest"] = rest
+        if "muscle_strength" in new:
+            force = np.array(self.bone_max_force, copy=True)
+            force[:, self.muscle_bone] = new["muscle_strength"]
+            changed["bone_max_force"] = force
+        if "joint_stiffness" in new:
+            k = new["joint_stiffness"]
+            if np.any(k < 0):
+                raise ValueError("joint_stiffness must be >= 0")
+            changed["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
+            changed["joint_spring"] = k > 0
+        return replace(self, **changed)
 
 
 def _angle(pa, pc, pb) -> float:

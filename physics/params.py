@@ -36,6 +36,10 @@ class SimParams:
         the integrator free of artificial damping.
     bounce_speed : float
         Below this approach speed (m/s) contacts do not bounce, so resting bodies do not jitter.
+    push_out_speed : float
+        The most outward speed (m/s) the ground's push-out may give a sphere (Box2D's
+        ``contactPushMaxVelocity``): a sphere that starts a substep inside the ground comes out
+        at this speed at most instead of being launched (physics/contacts.py).
     contact_slop : float
         A sphere within this distance (m) of the ground counts as touching it (sensors, friction).
     self_collision : bool
@@ -71,6 +75,7 @@ class SimParams:
     ground: bool = True
     damping: float = 0.0
     bounce_speed: float = 0.5
+    push_out_speed: float = 1.0
     contact_slop: float = 1e-3
     self_collision: bool = True
     arena_collision: bool = False
@@ -97,8 +102,8 @@ class SimParams:
                 raise ValueError(f"simulation setting {f.name} must be {f.type}, not {value!r}")
         if not (self.dt > 0 and self.substeps >= 1 and self.iterations >= 1):
             raise ValueError("dt must be positive, substeps and iterations at least 1")
-        if self.damping < 0 or self.bounce_speed < 0 or self.contact_slop < 0:
-            raise ValueError("damping, bounce_speed and contact_slop must be >= 0")
+        if self.damping < 0 or self.bounce_speed < 0 or self.contact_slop < 0 or self.push_out_speed < 0:
+            raise ValueError("damping, bounce_speed, push_out_speed and contact_slop must be >= 0")
         if self.solver not in SOLVERS:
             raise ValueError(f"unknown solver {self.solver!r} (choose from {', '.join(SOLVERS)})")
         if self.contacts not in CONTACT_MODELS:

@@ -20,7 +20,8 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
         solve_ground         once more, so that static friction also holds against that sweep
         finish_ground        last push-out (nothing ends inside the ground), contact flags
         recover_velocity     v = (p - x) / h
-        reject_ground_velocity   remove velocity into the ground; bounce by restitution
+        reject_ground_velocity   remove velocity into the ground; bounce by restitution; cap the
+                             outward velocity the push-out made (SimParams.push_out_speed)
     collide_arena            between creatures, once per step, if the arena is shared
 
 The other solvers are separate kernels, chosen here before any of the above runs:
@@ -61,8 +62,8 @@ ARENA_PASSES = 4
 
 @njit(cache=True)
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop, ground,
-                self_collision):
+                table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
+                ground, self_collision):
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
@@ -111,10 +112,10 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         solve_joints(x, p, lamj, hot, b0, n, h, True)
         if ground:
             solve_ground(x, p, plane, active, dn, fric, hot, b0, n)  # friction sees that sweep too
-            finish_ground(p, v, plane, touching, vn, hot, table, blocks, b0, n, slop)
+            finish_ground(p, v, plane, dn, touching, vn, hot, table, blocks, b0, n, slop)
         recover_velocity(x, p, v, h, n)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, hot, b0, n, bounce_speed)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot, b0, n, bounce_speed, push_speed, h)
         # the substep's end is the next one's start
         for i in range(P):
             for k in range(2):
@@ -131,22 +132,22 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 
 @njit(parallel=True, cache=True)
 def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                   table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop,
-                   ground, self_collision):
+                   table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
+                   slop, ground, self_collision):
     for c in prange(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    slop, ground, self_collision)
+                    push_speed, slop, ground, self_collision)
 
 
 @njit(cache=True)
 def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, slop,
-                 ground, self_collision):
+                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
+                 slop, ground, self_collision):
     for c in range(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    slop, ground, self_collision)
+                    push_speed, slop, ground, self_collision)
 
 
 def step(model: Model, state: State, commands, params: SimParams | None = None,
@@ -205,7 +206,8 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
            hot_of(model), work, terrain.table, terrain.blocks, float(params.dt),
            int(params.substeps), int(params.iterations), float(params.gravity),
-           float(params.damping), float(params.bounce_speed), float(params.contact_slop),
+           float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
+           float(params.contact_slop),
            bool(params.ground), bool(params.self_collision and model.pair_a.shape[0] > 0))
     if params.arena_collision and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)

@@ -778,7 +778,7 @@ def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_colli
             dy = x[b, i, 1] - x[b, j, 1]
             d = np.sqrt(dx * dx + dy * dy)
             pen = a.radius[b, i] + a.radius[b, j] - d
-            if pen <= 0.0 or d < 1e-12 or wi + wj == 0.0:
+            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0):  # so that NaN stays out
                 continue
             nx = dx / d
             ny = dy / d

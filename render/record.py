@@ -14,8 +14,10 @@ whole episode ends on its final state (the HUD's fitness equal to the recorded o
 GIFs are written frame by frame (constant memory) with one palette for the whole animation,
 without dithering (flat colours stay flat and compress well), each frame cropped to what changed
 since the previous one; they loop forever. MP4s are H.264 (yuv420p, so the size must be even)
-through the ``imageio-ffmpeg`` package. Files are written to a temporary name beside the target
-and moved into place when complete.
+through the ``imageio-ffmpeg`` package. Files are written to a temporary name beside the target,
+flushed to the disk, and moved into place when complete, the folder flushed too (as
+``evolution.files.write_atomic`` does; ``render`` imports nothing of ours), so a crash or a power
+cut leaves the old file or the new one, and a full disk leaves the old one and no temporary file.
 """
 
 from __future__ import annotations
@@ -37,6 +39,24 @@ FORMATS = (".gif", ".mp4")
 MAX_SIDE = 4096
 TRANSPARENT = 255                       # the GIF palette's index for "as in the previous frame"
 MAX_FPS = {".gif": 50, ".mp4": 120}     # GIF delays are in 1/100 s; browsers slow down below 2/100
+
+
+def _fsync(path, directory: bool = False) -> None:
+    """Flush a file (or a directory's entries: a rename) to the disk. A directory is skipped
+    quietly where the platform cannot open or sync one."""
+    try:
+        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+    except OSError:
+        if directory:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not directory:
+            raise
+    finally:
+        os.close(fd)
 
 
 def _check_size(size) -> tuple[int, int]:
@@ -265,7 +285,9 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; the output is an ordinary file
+        _fsync(tmp)
         os.replace(tmp, path)
+        _fsync(folder, directory=True)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -225,7 +225,8 @@ class Viewer(arcade.View):
     hud_lines : list of str
         The HUD's text, line by line, as drawn.
     hud_fitness : list of (str, str)
-        Per creature, the fitness so far and the recorded fitness as the HUD writes them.
+        Per creature, the fitness so far and the recorded fitness as the HUD writes them (``-``
+        for none; when no creature has one, a design's preview say, the HUD has no such column).
     status : str
         ``PAUSED``, ``DONE`` or empty.
     """
@@ -262,6 +263,7 @@ class Viewer(arcade.View):
         self._camera_start = None if camera is None else (float(camera[0]), float(camera[1]))
         self.hud_lines: list[str] = []
         self.hud_fitness: list[tuple[str, str]] = []
+        self._hud_recorded = True  # whether the HUD has a "recorded" column
         self._acc = 0.0            # steps owed (fractional)
         self._poll_clock = 0.0
         self._held: set[int] = set()
@@ -649,6 +651,8 @@ class Viewer(arcade.View):
         lines = [self._hud_title, self._hud_header]
         self.hud_fitness = []
         rows = []
+        # a design's preview has nothing recorded: no "recorded" column then
+        self._hud_recorded = any(cf.recorded is not None for cf in frame.creatures)
         for i, (shape, cf) in enumerate(zip(scene.creatures, frame.creatures)):
             fit, rec = fmt(cf.fitness), fmt(cf.recorded)
             self.hud_fitness.append((fit, rec))
@@ -663,7 +667,7 @@ class Viewer(arcade.View):
             if cf.failed:
                 label += "  FAILED"
             rows.append((label, fit, rec))
-            lines.append(f"{label}   {fit} / {rec}")
+            lines.append(f"{label}   {fit} / {rec}" if self._hud_recorded else f"{label}   {fit}")
         more = len(scene.creatures) - MAX_HUD_CREATURES
         self._hud_more = f"... and {more} more" if more > 0 else ""
         if self._hud_more:
@@ -861,7 +865,8 @@ class Viewer(arcade.View):
             width = max(width, t.content_width)
         names.finish(len(self._hud_rows))
         x_now = 12 + width + 14 + 62
-        x_rec = x_now + 14 + 62
+        recorded = self._hud_recorded
+        x_rec = x_now + 14 + 62 if recorded else x_now
         y = h - 8
         self._hud_title_text.text = self._hud_title
         self._hud_title_text.position = (12, y)
@@ -871,6 +876,7 @@ class Viewer(arcade.View):
         y -= 14
         self._hud_columns[0].position = (x_now, y)
         self._hud_columns[1].position = (x_rec, y)
+        self._hud_columns[1].text = "recorded" if recorded else ""
         y -= 14
         numbers = []               # (text, new string): laid out again within the budget below
         for k, (_, fit, rec) in enumerate(self._hud_rows):
@@ -878,12 +884,13 @@ class Viewer(arcade.View):
             a = nows.get(k)
             numbers.append((a, fit))
             a.position = (x_now, y)
-            b = recs.get(k)
-            numbers.append((b, rec))
-            b.position = (x_rec, y)
+            if recorded:
+                b = recs.get(k)
+                numbers.append((b, rec))
+                b.position = (x_rec, y)
             y -= 15
         nows.finish(len(self._hud_rows))
-        recs.finish(len(self._hud_rows))
+        recs.finish(len(self._hud_rows) if recorded else 0)
         self._hud_more_text.text = self._hud_more
         if self._hud_more:
             self._hud_more_text.position = (12, y)

@@ -139,7 +139,7 @@ def test_builtin_design_stands_with_its_muscles_at_rest(design):
 def test_builtin_design_moves_when_its_muscles_are_driven(design):
     s = run_simulation(design.body, seconds=10.0, muscles="sine")
     assert s["finite"]
-    assert s["max_bone_strain"] < 0.05
+    assert s["broken"] is None, s["broken"]   # evolution's rule: it held together
     rise = s["max_height"] - s["com_start"][1]
     assert abs(s["distance"]) > 0.05 or rise > 0.05, (s["distance"], rise)
 

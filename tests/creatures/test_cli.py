@@ -8,8 +8,9 @@ from pathlib import Path
 from creatures.bestiary import DESIGN_DIR, builtin_names
 
 BAD_DIR = Path(__file__).with_name("bad_designs")
-SUMMARY_KEYS = {"distance", "max_height", "max_bone_strain", "lowest_clearance", "finite",
-                "com_start", "com_end", "com_velocity_start", "com_velocity_end"}
+SUMMARY_KEYS = {"distance", "max_height", "max_bone_strain", "max_hinge_overshoot", "max_penetration",
+                "broken", "lowest_clearance", "finite", "com_start", "com_end", "com_velocity_start",
+                "com_velocity_end"}
 
 
 def _expected(path: Path) -> str:
@@ -74,4 +75,4 @@ def test_simulate_unknown_design_exits_2_with_one_line(run_creatures):
     assert "Traceback" not in r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("no_such_creature: no built-in design of that name")
+    assert lines[0].startswith("creatures simulate: no_such_creature: no built-in design of that name")

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from creatures.bestiary import resolve_design
+from creatures.kernels import COMPILING
 from evolution.run import Run, RunSettings
 
 TINY = ("--generations", "2", "--population", "10", "--seconds", "1", "--workers", "1")
@@ -68,13 +69,43 @@ def test_tiny_run_prints_a_line_per_generation(tiny):
         assert re.match(rf"gen +{k}  best +-?\d+\.\d{{3}}  median +-?\d+\.\d{{3}}  species +\d+", line), line
 
 
-def test_tiny_run_ends_with_a_summary_naming_the_run_directory(tiny):
+def test_tiny_run_ends_with_a_summary_the_files_and_what_to_do_next_with_the_run_directory(tiny):
     out, r = tiny
     lines = r.stdout.splitlines()
     assert re.match(r"done in \d+\.\d s: best fitness -?\d+\.\d{3} \(generation [12]\); "
-                    r"fitness is metres travelled to the right", lines[-2]), lines[-2]
-    assert lines[-1] == (f"results in {out}: settings.json, stats.csv, species.csv, best/gen_NNNN.json, "
-                         "checkpoint.json")
+                    r"fitness is metres travelled to the right", lines[-6]), lines[-6]
+    assert lines[-5:] == [
+        f"results in {out}: settings.json, body.json, terrain.json, neat.cfg, stats.csv, species.csv, "
+        "best/gen_NNNN.json, checkpoint.json",
+        "next:",
+        f"  creatures watch {out}                          watch its champion",
+        f"  creatures plot {out}                           chart its fitness and species",
+        f"  creatures export {out} --out walker-run.json   write its champion to a file to share or replay"]
+
+
+def test_the_files_the_summary_names_are_the_files_the_run_wrote(tiny):
+    out, r = tiny
+    named = r.stdout.splitlines()[-5].split(": ", 1)[1].split(", ")
+    written = {re.sub(r"gen_\d{4}", "gen_NNNN", str(p.relative_to(out)))
+               for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")}
+    assert set(named) == written
+
+
+def test_tiny_run_piped_prints_plain_lines_and_no_progress_bar(tiny):
+    _, r = tiny
+    assert "\r" not in r.stdout and "[#" not in r.stdout and "[." not in r.stdout
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("evolving walker")
+    rest = [ln for ln in lines[1:] if ln != COMPILING]     # a first run says it compiles
+    assert [ln.split()[:2] for ln in rest[:2]] == [["gen", "1"], ["gen", "2"]]
+    assert rest[2].startswith("done in ")
+
+
+def test_the_next_steps_quote_a_run_directory_with_spaces(tmp_path):
+    from creatures.evolve import next_steps
+    text = next_steps(tmp_path / "my run", "walker-run.json")
+    assert f"creatures watch '{tmp_path / 'my run'}'" in text
+    assert f"creatures export '{tmp_path / 'my run'}' --out walker-run.json" in text
 
 
 def test_tiny_run_creates_the_run_files(tiny):
@@ -109,16 +140,55 @@ def test_out_holding_a_run_is_refused_and_left_alone(tiny, run_creatures):
 def test_unknown_design_exits_2_with_one_line(run_creatures, tmp_path):
     r = run_creatures("evolve", "no_such_creature", *TINY, "--out", tmp_path / "run")
     line = _one_line_refusal(r)
-    assert line.startswith("no_such_creature: no built-in design of that name")
+    assert line.startswith("creatures evolve: no_such_creature: no built-in design of that name")
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("args", [("--population", "1"), ("--seconds", "0"), ("--seconds", "nan"),
-                                  ("--generations", "0")])
-def test_bad_numbers_exit_2_with_one_line(run_creatures, tmp_path, args):
-    r = run_creatures("evolve", "walker", "--workers", "1", *args, "--out", tmp_path / "run")
-    assert _one_line_refusal(r).startswith("creatures evolve: ")
+BAD_NUMBERS = [
+    (("--population", "1"), "--population must be 2 or more, not 1"),
+    (("--population", "-5"), "--population must be 2 or more, not -5"),
+    (("--seconds", "0"), "--seconds must be a number of seconds above 0 and below 1000000, not 0"),
+    (("--seconds", "-2.5"), "--seconds must be a number of seconds above 0 and below 1000000, not -2.5"),
+    (("--seconds", "nan"), "--seconds must be a number of seconds above 0 and below 1000000, not nan"),
+    (("--seconds", "inf"), "--seconds must be a number of seconds above 0 and below 1000000, not inf"),
+    (("--generations", "0"), "--generations must be 1 or more, not 0"),
+    (("--generations", "-3"), "--generations must be 1 or more, not -3"),
+    (("--workers", "-1"), "--workers must be 1 or more (or 0: one per core), not -1"),
+    (("--seed", "-1"), "--seed must be 0 or more, not -1"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD_NUMBERS)
+def test_bad_numbers_exit_2_with_one_line_naming_the_option(args, message, tmp_path, capsys):
+    from creatures.cli import main
+    assert main(["evolve", "walker", *args, "--out", str(tmp_path / "run")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"creatures evolve: {message}\n"
     assert not (tmp_path / "run").exists()
+
+
+def test_bad_numbers_exit_2_with_one_line_from_the_command_line(run_creatures, tmp_path):
+    r = run_creatures("evolve", "walker", "--generations", "-3", "--out", tmp_path / "run")
+    assert _one_line_refusal(r) == "creatures evolve: --generations must be 1 or more, not -3"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--generations", "x"), "argument --generations: invalid int value: 'x'"),
+    (("--network", "lstm"), "argument --network: invalid choice: 'lstm' (choose from 'feedforward', 'recurrent')"),
+    (("--no-such-option",), "unrecognized arguments: --no-such-option"),
+    (("a", "b"), "unrecognized arguments: b"),
+])
+def test_a_command_line_mistake_is_one_usage_line_and_one_error_line(args, message, tmp_path, capsys):
+    from creatures.cli import main
+    with pytest.raises(SystemExit) as exit_:
+        main(["evolve", *args])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "usage: creatures evolve [options] [design]   (creatures evolve --help says more)",
+        f"creatures evolve: error: {message}"]
 
 
 def test_unreadable_neat_config_exits_2_with_one_line(run_creatures, tmp_path):

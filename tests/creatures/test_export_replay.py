@@ -82,13 +82,16 @@ def test_export_of_a_chosen_generation(run_creatures, run_dir, tmp_path, generat
     assert document["brain"]["genome"] == record["genome"]
 
 
-@pytest.mark.parametrize("generation", [3, 0])
+@pytest.mark.parametrize("generation, message", [
+    (3, "has no generation 3 (it has 1 to 2)"),
+    (0, "creatures export: --generation must be 1 or more, not 0"),
+])
 def test_export_of_a_generation_the_run_does_not_have_exits_2(run_creatures, run_dir, tmp_path,
-                                                              generation):
+                                                              generation, message):
     path = tmp_path / "none.json"
     r = run_creatures("export", run_dir, "--generation", generation, "--out", path)
     line = _one_line_refusal(r, "export")
-    assert f"has no generation {generation} (it has 1 to 2)" in line
+    assert message in line
     assert not path.exists()
 
 

@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+REPO = Path(__file__).parents[2]
+
 
 GENERATIONS = 6
 ARGS = ("evolve", "worm", "--generations", GENERATIONS, "--population", 20, "--seconds", 1,

@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO
 from creatures.bestiary import DESIGN_DIR, resolve_design
 from creatures.design import DesignError
 from creatures.show import Preview, Race, RunFollower, load_sources
 from evolution import Run, RunSettings
 from evolution.champion import ChampionError, load_champion
+
+REPO = Path(__file__).parents[2]
 
 SAVES = sorted((REPO / "saves").glob("*.json"))
 

@@ -14,7 +14,7 @@ def test_run_simulation_takes_the_solver_and_contact_model():
         for contacts in physics.CONTACT_MODELS:
             s = run_simulation(body, 1.0, "sine", physics.SimParams(solver=solver, contacts=contacts))
             assert s["finite"] and (s["solver"], s["contacts"]) == (solver, contacts)
-            assert s["max_bone_strain"] < 0.05
+            assert s["broken"] is None, (solver, contacts, s["broken"])
 
 
 def test_default_summary_does_not_mention_the_engine():

@@ -8,13 +8,15 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")  # before anything imports arcade:
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from conftest import REPO  # noqa: E402
 from creatures.show import Preview, load_sources  # noqa: E402
 from evolution.champion import load_champion  # noqa: E402
+
+REPO = Path(__file__).parents[2]
 
 SAVES = sorted((REPO / "saves").glob("*.json"))
 

@@ -127,3 +127,19 @@ def test_recurrent_fitness_does_not_depend_on_the_neighbours(episode, tmp_path):
         together = evaluator.evaluate(dicts).fitness
         alone = np.concatenate([evaluator.evaluate([d]).fitness for d in dicts])
     assert np.array_equal(bits(together), bits(alone))
+
+
+def test_evolutions_numba_cache_is_stamped_with_physics_sources_too():
+    """evolution's kernels inline physics functions, so its cache stamp (written by
+    ``evolution.prepare_process``, which tests/conftest.py calls) covers physics' sources as well
+    as its own: an edit of either clears it."""
+    from pathlib import Path
+
+    import evolution
+    import physics
+    from physics._cache import STAMP_NAME, numba_cache_dir, sources_digest
+
+    here, phys = Path(evolution.__file__).parent, Path(physics.__file__).parent
+    evolution.prepare_process()
+    assert (numba_cache_dir(here) / STAMP_NAME).read_text() == sources_digest(here, phys)
+    assert (numba_cache_dir(phys) / STAMP_NAME).read_text() == sources_digest(phys)

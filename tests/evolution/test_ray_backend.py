@@ -101,9 +101,10 @@ def test_ray_tasks_give_the_bits_of_the_local_evaluator(episode, neat_text, dict
 
 
 def test_creatures_that_break_apart_fail_on_ray_as_locally(dicts):
-    """Coarse steps with one constraint sweep break some walkers apart: the same ones fail."""
+    """Coarse steps with one constraint sweep break some walkers apart (8 of 12): the same ones
+    fail."""
     harsh = Episode.make(design("walker").body, "run", seconds=1.0,
-                    sim=physics.SimParams(dt=0.1, iterations=1))
+                         sim=physics.SimParams(dt=0.05, iterations=1))
     text = neat_config_text(harsh.n_inputs(), harsh.n_outputs(), COUNT)
     with Evaluator(harsh, text, workers=1) as evaluator:
         local = evaluator.evaluate(dicts)

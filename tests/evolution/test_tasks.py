@@ -7,7 +7,7 @@ import pytest
 
 import physics
 from evolution import (WORST_FITNESS, Episode, EpisodeRun, PluginError, describe_fitness, resolve)
-from evolution.tasks import BROKEN_STRAIN
+from physics.integrity import PENETRATION_LIMIT, STRAIN_LIMIT
 
 B = 3
 TASKS = ("run", "jump", "climb", "obstacle")
@@ -22,9 +22,10 @@ class _Still:
         return np.zeros((inputs.shape[0], 0))
 
 
-def _state(pos, model):
-    return physics.State(np.ascontiguousarray(pos), np.zeros_like(pos), model.muscle_rest.copy(),
-                         np.zeros(pos.shape[:2], dtype=bool))
+def _state(pos, model, contact=None):
+    """A state at ``pos``; no sphere touches the ground unless ``contact`` (B, P) says so."""
+    contact = np.zeros(pos.shape[:2], dtype=bool) if contact is None else np.asarray(contact, dtype=bool)
+    return physics.State(np.ascontiguousarray(pos), np.zeros_like(pos), model.muscle_rest.copy(), contact)
 
 
 class _Run:
@@ -52,9 +53,9 @@ def _start(task, body=None):
     return r.model, r.state, r
 
 
-def _moved(model, state, shift):
+def _moved(model, state, shift, contact=None):
     """``state`` with creature b moved rigidly by ``shift[b]`` (a (B, 2) array)."""
-    return _state(state.pos + np.asarray(shift, dtype=float)[:, None, :], model)
+    return _state(state.pos + np.asarray(shift, dtype=float)[:, None, :], model, contact)
 
 
 def _with_bone_scaled(model, state, bone, factor, creature=0):
@@ -94,30 +95,62 @@ def test_run_fitness_is_where_the_creature_ends_not_its_furthest_point():
     np.testing.assert_allclose(ep.fitness(), 1.0, atol=1e-12)
 
 
-def test_jump_fitness_is_the_highest_com_rise():
+def test_jump_fitness_is_the_highest_com_rise_while_airborne():
     model, state, ep = _start("jump")
     for rise in (0.1, 0.4, 0.25, 0.0):
         ep.update(_moved(model, state, [[0.3, rise], [0.0, rise / 2], [0.0, 0.0]]))
     np.testing.assert_allclose(ep.fitness(), [0.4, 0.2, 0.0], atol=1e-12)
 
 
+def test_jump_fitness_ignores_any_height_reached_touching_the_ground():
+    """Creature 0 rises 0.6 m with one foot on the ground (standing tall, or a one-step spike of
+    the solver), then 0.2 m in the air; creature 1 rises 0.5 m touching only."""
+    model, state, ep = _start("jump")
+    P = model.n_spheres
+    foot = np.zeros((B, P), dtype=bool)
+    foot[:, 5] = True
+    ep.update(_moved(model, state, [[0.0, 0.6], [0.0, 0.5], [0.0, 0.0]], contact=foot))
+    ep.update(_moved(model, state, [[0.0, 0.2], [0.0, 0.0], [0.0, 0.0]], contact=foot & [[False], [True], [True]]))
+    np.testing.assert_allclose(ep.fitness(), [0.2, 0.0, 0.0], atol=1e-12)
+
+
 def test_jump_fitness_ignores_sinking():
     model, state, ep = _start("jump")
-    ep.update(_moved(model, state, [[0.0, -0.3]] * B))
+    ep.update(_moved(model, state, [[0.0, -0.01]] * B))
     np.testing.assert_allclose(ep.fitness(), 0.0, atol=1e-12)
 
 
-def test_climb_fitness_is_the_highest_terrain_under_the_com_plus_a_hundredth_of_the_distance():
-    """Creature 0 goes over the third step (0.45 m) and back to x = 0.5; creature 1 stays."""
+#: the walker's feet (the lower leg spheres), 0.9 m apart
+FEET = (5, 7)
+
+
+def _on(x_com, start_x, feet=FEET, terrain=physics.Terrain.steps()):
+    """The shift that puts a walker's centre of mass over ``x_com``, high enough that no sphere
+    is inside the steps, and contact flags for ``feet``: which spheres touch the ground."""
+    contact = np.zeros(8, dtype=bool)
+    contact[list(feet)] = True
+    dx = x_com - start_x
+    return (dx, terrain.height(np.linspace(dx - 1.0, dx + 1.0, 201)).max()), contact
+
+
+def test_climb_fitness_is_the_highest_ground_stood_on_plus_a_hundredth_of_the_distance():
+    """On the steps (0.15 m each, from x = 2, 1 m deep). Creature 0 stands with both feet on the
+    third step (0.45 m) and walks back to x = 0.5. Creature 1 lunges: its centre of mass over the
+    third step with only its back foot down, on the second (0.30 m). Creature 2 flies over the
+    fourth step touching nothing."""
     model, state, ep = _start("climb")
     terrain = ep.terrain
     start_x = ep.start[:, 0].copy()
-    for x in (2.5, 4.5, 0.5):
-        shift = np.zeros((B, 2))
-        shift[0] = (x - start_x[0], terrain.height(x) + 0.5)  # y does not matter for climb
-        ep.update(_moved(model, state, shift))
     assert terrain.kind == "steps" and terrain.height(4.5) == pytest.approx(0.45)
-    expected = [0.45 + 0.01 * (0.5 - start_x[0]), 0.0, 0.0]
+    moves = [[_on(2.5, start_x[0]), _on(3.9, start_x[1], feet=(5,)), _on(5.5, start_x[2], feet=())],
+             [_on(4.5, start_x[0]), _on(3.9, start_x[1], feet=(5,)), _on(5.5, start_x[2], feet=())],
+             [_on(0.5, start_x[0]), _on(0.0, start_x[1]), _on(0.0, start_x[2])]]
+    for move in moves:
+        shift = np.array([m[0] for m in move])
+        contact = np.array([m[1] for m in move])
+        ep.update(_moved(model, state, shift, contact))
+    assert terrain.height(3.9 - 0.45) == pytest.approx(0.30)   # creature 1's back foot
+    expected = [0.45 + 0.01 * (0.5 - start_x[0]), 0.30, 0.0]
     np.testing.assert_allclose(ep.fitness(), expected, atol=1e-12)
 
 
@@ -170,8 +203,8 @@ def test_failure_of_one_creature_leaves_the_others_scored():
     np.testing.assert_allclose(ep.fitness()[[0, 2]], 1.0, atol=1e-12)
 
 
-@pytest.mark.parametrize("factor", [1.0 + 1.2 * BROKEN_STRAIN, 1.0 - 1.2 * BROKEN_STRAIN])
-def test_rigid_bone_strained_beyond_broken_strain_fails_the_creature(factor):
+@pytest.mark.parametrize("factor", [1.0 + 1.2 * STRAIN_LIMIT, 1.0 - 1.2 * STRAIN_LIMIT])
+def test_rigid_bone_strained_beyond_the_limit_fails_the_creature(factor):
     model, state, ep = _start("run", _arm())
     ep.update(_with_bone_scaled(model, state, RIGID, factor, creature=2))
     assert ep.run.failed.tolist() == [False, False, True]
@@ -179,8 +212,8 @@ def test_rigid_bone_strained_beyond_broken_strain_fails_the_creature(factor):
     assert ep.fitness()[2] == WORST_FITNESS
 
 
-@pytest.mark.parametrize("factor", [1.0 + 0.8 * BROKEN_STRAIN, 1.0 - 0.8 * BROKEN_STRAIN])
-def test_rigid_bone_strained_within_broken_strain_is_not_a_failure(factor):
+@pytest.mark.parametrize("factor", [1.0 + 0.8 * STRAIN_LIMIT, 1.0 - 0.8 * STRAIN_LIMIT])
+def test_rigid_bone_strained_within_the_limit_is_not_a_failure(factor):
     model, state, ep = _start("run", _arm())
     ep.update(_with_bone_scaled(model, state, RIGID, factor))
     assert not ep.run.failed.any()
@@ -189,8 +222,34 @@ def test_rigid_bone_strained_within_broken_strain_is_not_a_failure(factor):
 def test_muscles_stretched_far_are_not_broken_bones():
     model, state, ep = _start("run", _arm())
     assert model.muscle_bone.tolist() == [MUSCLE]
-    ep.update(_with_bone_scaled(model, state, MUSCLE, 1.0 + 3.0 * BROKEN_STRAIN))
+    ep.update(_with_bone_scaled(model, state, MUSCLE, 1.5))
     assert not ep.run.failed.any()
+
+
+@pytest.mark.parametrize("depth, fails", [(1.2 * PENETRATION_LIMIT, True), (0.8 * PENETRATION_LIMIT, False)])
+def test_a_sphere_deep_in_the_ground_fails_the_creature(depth, fails):
+    """Creature 1's middle sphere sunk ``depth`` of its radius into the ground (on its own, so
+    no bone is strained: the arm's muscle takes it)."""
+    model, state, ep = _start("run", _arm())
+    pos = state.pos.copy()
+    pos[1, 2, 1] = model.radius[1, 2] * (1.0 - depth)
+    ep.update(_state(pos, model))
+    assert ep.run.failed.tolist() == [False, fails, False]
+
+
+def test_a_hinge_forced_past_its_limit_fails_the_creature():
+    """The walker has no hinges; a three-sphere elbow limited to [60, 120] degrees bent to 140
+    (20 degrees = 0.35 rad past: the limit) and to 150 (0.52 rad past) fails only beyond it."""
+    elbow = physics.Body([physics.Sphere((-0.5, 1.0)), physics.Sphere((0.0, 1.0)), physics.Sphere((0.0, 1.5))],
+                         [physics.Bone(1, 0), physics.Bone(1, 2)],
+                         [physics.Joint(c=1, a=0, b=2, min_angle=np.radians(-120.0), max_angle=np.radians(-60.0))])
+    model, state, ep = _start("run", elbow)
+    pos = state.pos.copy()
+    for b, degrees in ((1, -130.0), (2, -150.0)):   # u = (-1, 0): the angle of sphere 2 is pi + theta
+        phi = np.pi + np.radians(degrees)
+        pos[b, 2] = pos[b, 1] + 0.5 * np.array([np.cos(phi), np.sin(phi)])
+    ep.update(_state(pos, model))
+    assert ep.run.failed.tolist() == [False, False, True]
 
 
 def test_failure_is_permanent():
@@ -206,7 +265,13 @@ def test_failure_is_permanent():
 
 
 def test_worst_fitness_is_below_any_real_score():
-    assert WORST_FITNESS <= -1000.0
+    """A creature that went backwards at 10 m/s (faster than any creature runs) for a whole
+    episode still scores above WORST_FITNESS on every task (measured -200 at worst, on run and
+    obstacle): failing is always worse than any motion."""
+    for task in TASKS:
+        r = _Run(task)
+        r.update(_moved(r.model, r.state, [[-10.0 * r.episode.seconds, 0.0]] * B))
+        assert not r.run.failed.any() and np.all(r.fitness() > WORST_FITNESS), task
 
 
 # --- names ----------------------------------------------------------------------------------------

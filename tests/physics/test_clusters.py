@@ -16,7 +16,7 @@ ENVIRONMENTS = {"free space": FREE_SPACE, "on the ground": physics.SimParams()}
 def test_rigid_cluster_keeps_its_shape_under_random_commands(where, rng):
     """The pentagon torso of 16 cluster walkers, kicked by their legs' muscles (new random signs
     every two steps for 5 s): every distance between two of its spheres stays within SHAPE_TOL
-    of its rest value (measured 1.3 % in free space, 3.8 % on the ground)."""
+    of its rest value (measured 1.3 % in free space, 1.8 % on the ground)."""
     params = ENVIRONMENTS[where]
     model = physics.build_model(cluster_walker(), 16)
     state = physics.initial_state(model, params, offset=(0.0, 0.3))

@@ -104,9 +104,7 @@ def test_sphere_collisions_conserve_momentum(solver, miss):
     and they did collide (the dashpot took over 10 % of their kinetic energy)."""
     body = Body([Sphere((0.0, 0.0), radius=0.1, mass=1.0)])
     params = dataclasses.replace(FREE_SPACE, contacts="dem", arena_collision=True, solver=solver)
-    model = physics.build_model(body, 2)
-    object.__getattribute__(model, "mass")[1] = 3.0
-    object.__getattribute__(model, "inv_mass")[1] = 1.0 / 3.0
+    model = physics.build_model(body, 2).with_values(mass=[[1.0], [3.0]])
     v = np.array([[2.0, 0.0], [-1.0, 0.0]])
     state = physics.initial_state(model, params, offset=np.array([[-0.5, 0.0], [0.5, miss]]), velocity=v)
     p0 = momentum(model, state).sum(0)

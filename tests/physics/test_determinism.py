@@ -25,7 +25,8 @@ def _walk(body, commands):
 
 
 def test_thread_count_does_not_change_the_result(numba_threads):
-    """130 walkers (three chunks of creatures) on one thread and on two: bit-identical states."""
+    """130 walkers on one thread (stepped as one chunk of 136 lanes) and on two (two chunks of
+    72 lanes: 72 creatures and 58): bit-identical states."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba has a single thread on this machine")
     commands = bang_bang(np.random.default_rng(7), STEPS, 130, 6)
@@ -38,10 +39,12 @@ def test_thread_count_does_not_change_the_result(numba_threads):
 
 @pytest.mark.parametrize("name", ["walker", "cluster walker"])
 @pytest.mark.parametrize("index", [37, 70])
-def test_creature_does_not_depend_on_its_batch_mates(name, index):
+def test_creature_does_not_depend_on_its_batch_mates(name, index, numba_threads):
     """A creature alone (B = 1) and the same creature with the same commands at ``index`` of a
-    batch of 100 whose others get other commands (lane 37 of the first chunk, or lane 6 of the
-    second): bit-identical final states."""
+    batch of 100 whose others get other commands: bit-identical final states. On two threads the
+    batch is two chunks of 56 lanes, so index 37 is lane 37 of the first chunk and 70 lane 14 of
+    the second (on one thread, one chunk of 104)."""
+    numba_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     body = BODIES[name]()
     muscles = physics.build_model(body).n_muscles
     mine = bang_bang(np.random.default_rng(1), STEPS, 1, muscles)
@@ -58,7 +61,7 @@ def test_creature_does_not_depend_on_its_batch_mates(name, index):
 #: The scenario keeps clear of libm (no joints or clusters, whose kernels call atan2, sin and cos;
 #: straight-edged terrain; integer commands), so that IEEE 754 arithmetic gives every machine the
 #: same bits.
-STATE_HASH = "ddbd174380c276e255a1d6c888696a356e8c3e25dd9f3fe03e65ac38aa881959"
+STATE_HASH = "2f3ea06cd0e806939bdab19b6db113071ab3d8f28653cc52571b349c7d9c682d"  # push-out speed capped
 
 
 def test_fixed_scenario_ends_in_the_stored_state():

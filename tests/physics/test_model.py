@@ -1,5 +1,9 @@
 """build_model, the engine's last line of defence: each bad body raises ValueError with its own
-one-line reason (neat-python's bad_configuration tests)."""
+one-line reason (neat-python's bad_configuration tests). A model's arrays are read-only, and
+Model.with_values changes per-creature values with everything derived from them."""
+
+import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -81,3 +85,69 @@ def test_step_rejects_a_state_of_another_model():
     chains = physics.build_model(physics.examples.chain(), batch=2)
     with pytest.raises(ValueError, match="state is for 2 creatures of 7 spheres, model for 2 of 8"):
         physics.step(walkers, physics.initial_state(chains), None)
+
+
+# --- read-only arrays, and Model.with_values ------------------------------------------------------
+def test_writing_into_any_model_array_raises():
+    """Derived arrays (inv_mass, cluster_rest, the solver's hot copy) would go stale: every array
+    of a model, and of a pickled and unpickled one, refuses writes."""
+    from physics_helpers import cluster_walker
+
+    model = physics.build_model(cluster_walker(), batch=2)
+    for copy in (model, pickle.loads(pickle.dumps(model))):
+        for f in dataclasses.fields(copy):
+            value = getattr(copy, f.name)
+            if isinstance(value, np.ndarray):
+                with pytest.raises(ValueError, match="read-only"):
+                    value[...] = value
+    with pytest.raises(ValueError, match="read-only"):
+        model.mass *= 2.0
+
+
+def test_with_values_recomputes_what_derives_from_the_values():
+    """Masses per creature: inv_mass follows (a pinned sphere stays pinned) and each cluster's
+    rest shape is centred on its new centre of mass; muscle strength lands in bone_max_force,
+    joint stiffness in joint_compliance / joint_spring; the old model is as it was, and the new
+    one's hot copy is its own."""
+    from physics._hot import hot_of
+    from physics_helpers import cluster_walker
+
+    body = cluster_walker()
+    body.spheres[0].fixed = True
+    model = physics.build_model(body, batch=3)
+    old_hot = hot_of(model)
+    mass = np.random.default_rng(1).uniform(0.5, 4.0, (3, model.n_spheres))
+    new = model.with_values(mass=mass, muscle_strength=[[10.0], [20.0], [30.0]], joint_stiffness=5.0)
+    np.testing.assert_array_equal(new.mass, mass)
+    assert np.all(new.inv_mass[:, 0] == 0.0)
+    np.testing.assert_allclose(new.inv_mass[:, 1:], 1.0 / mass[:, 1:])
+    for k in range(new.n_clusters):
+        q = slice(new.cluster_start[k], new.cluster_start[k + 1])
+        m = mass[:, new.cluster_sphere[q]]
+        np.testing.assert_allclose((m[..., None] * new.cluster_rest[:, q]).sum(1), 0.0, atol=1e-12)
+    forces = new.bone_max_force[:, new.muscle_bone]
+    np.testing.assert_array_equal(forces, np.broadcast_to([[10.0], [20.0], [30.0]], forces.shape))
+    assert np.all(new.joint_spring) and np.allclose(new.joint_compliance, 0.2)
+    np.testing.assert_array_equal(model.mass, physics.build_model(body, batch=3).mass)
+    np.testing.assert_array_equal(hot_of(new).inv_mass, np.moveaxis(new.inv_mass, 0, -1))
+    assert hot_of(model) is old_hot
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"rest_pos": 0.0}, "'rest_pos' cannot be set"),
+    ({"inv_mass": 1.0}, "'inv_mass' cannot be set"),
+    ({"mass": 0.0}, "mass must be positive"),
+    ({"radius": np.nan}, "radius must be finite"),
+    ({"mass": np.ones(3)}, r"mass: a value of shape \(3,\) does not fit \(2, 5\)"),
+    ({"friction": 0.1}, "kinetic friction at most the static one"),
+    ({"restitution": 1.5}, r"restitution must be within \[0, 1\]"),
+    ({"muscle_range": 0.95}, r"muscle_range must be within \(0, 0.9\]"),
+    ({"joint_stiffness": -1.0}, "joint_stiffness must be >= 0"),
+    ({"joint_min": np.radians(130.0)}, "joint limits must keep"),  # above the rest angle, 120
+])
+def test_with_values_rejects_a_bad_value_with_its_reason(values, message):
+    from physics_helpers import hinge_arm
+
+    model = physics.build_model(hinge_arm(), batch=2)
+    with pytest.raises(ValueError, match=message):
+        model.with_values(**values)

@@ -9,12 +9,12 @@ from physics import Terrain
 PARAMS = physics.SimParams()
 SECONDS = 8
 
-#: kinetic energy (J) the 8 kg walker may keep in the last second: an rms speed of 1.6 cm/s.
-#: Measured: exactly 0 on flat ground; on the slope the walker rocks on its feet, the energy
-#: falling about 4x a second (4e-2 J at 4 s, 2e-3 at 6 s, 1.3e-4 in the eighth second).
-REST_KE = 1e-3
-#: how far the centre of mass may stray over the last second (m). Measured: 0 on flat ground,
-#: 0.58 mm on the slope (the rocking, not a drift)
+#: kinetic energy (J) the 8 kg walker may keep in the last second: an rms speed of 5 mm/s.
+#: Measured: 3e-27 J on flat ground; on the slope the walker rocks on its feet, the energy
+#: falling off over the seconds (3.5e-5 J at most in the eighth second).
+REST_KE = 1e-4
+#: how far the centre of mass may stray over the last second (m). Measured: 2e-15 m on flat
+#: ground, 0.24 mm on the slope (the rocking, not a drift)
 CREEP = 1e-3
 
 #: flat ground, and Terrain.slope(10) with the walker 3 m up it, clear of the flat part: its feet

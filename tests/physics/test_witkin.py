@@ -290,16 +290,17 @@ def test_stiff_springs_get_the_substeps_they_need():
 
 
 def test_walker_stands_still_on_flat_ground():
-    """The walker with its muscles at rest on flat ground for 5 s: its centre of mass sinks by
-    less than 1 mm and no bone is off by 0.1 % (measured 0 and 1e-15)."""
+    """The walker with its muscles at rest on flat ground for 5 s: its centre of mass settles by
+    the 0.1 mm it starts above the ground and sinks less than 1e-7 m further, and no bone is off
+    by 1e-7 of its length (measured 2e-8 m and 3e-8)."""
     params = SimParams(solver="witkin")
     model = physics.build_model(physics.examples.walker(), 1)
     state = physics.initial_state(model, params, offset=(0.0, 1e-4))
     y0 = physics.centre_of_mass(model, state)[0, 1]
     for _ in range(300):
         state = physics.step(model, state, None, params)
-    assert physics.centre_of_mass(model, state)[0, 1] > y0 - 1e-3
-    assert np.abs(physics.bone_strain(model, state)).max() < 1e-3
+    assert physics.centre_of_mass(model, state)[0, 1] > y0 - 1e-4 - 1e-7
+    assert np.abs(physics.bone_strain(model, state)).max() < 1e-7
     assert state.contact[0].sum() == 2
 
 

@@ -139,6 +139,33 @@ def test_a_failure_leaves_neither_file_nor_temporary(window, tmp_path):
     assert (tmp_path / "keep.gif").read_bytes() == b"old"      # the old file is untouched
 
 
+@pytest.mark.parametrize("where", ["fsync", "replace"])
+def test_a_full_disk_leaves_the_old_file_and_no_temporary(window, tmp_path, monkeypatch, where):
+    import errno
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    (tmp_path / "keep.gif").write_bytes(b"old")
+    monkeypatch.setattr(os, where, full)
+    with pytest.raises(OSError) as info:
+        record(PhysicsSource(duration=1.0), tmp_path / "keep.gif", seconds=0.2, size=(160, 90), fps=10)
+    monkeypatch.undo()
+    assert info.value.errno == errno.ENOSPC
+    assert os.listdir(tmp_path) == ["keep.gif"]
+    assert (tmp_path / "keep.gif").read_bytes() == b"old"
+
+
+def test_a_recording_is_fsynced_then_its_folder(window, tmp_path, monkeypatch):
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd to name a file descriptor")
+    synced, real = [], os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd))[1])
+    record(PhysicsSource(duration=1.0), tmp_path / "new.gif", seconds=0.2, size=(160, 90), fps=10)
+    assert len(synced) == 2
+    assert os.path.basename(synced[0]).startswith(".new.gif.") and synced[1] == str(tmp_path)
+
+
 def test_record_plays_from_the_start(window, tmp_path):
     source = PhysicsSource(duration=1.0)
     for _ in range(30):

@@ -171,6 +171,23 @@ def test_hud_fitness_meets_the_recorded_fitness_at_the_end(window):
     assert viewer.frame.step == steps == 45
 
 
+def test_hud_has_no_recorded_column_when_nothing_is_recorded(window):
+    source = PhysicsSource(n=2, duration=None)      # open-ended, as a design's preview: nothing recorded
+    viewer = make_viewer(window, source)
+    viewer.on_update(1 / 60)
+    viewer.on_draw()
+    assert [rec for _, rec in viewer.hud_fitness] == ["-", "-"]
+    for line in viewer.hud_lines[2:4]:
+        assert "walker " in line and " / " not in line and not line.endswith(" -")
+    assert [t.text for t in viewer._hud_columns] == ["now", ""]
+    assert viewer._hud_recs.used == 0
+    recorded = make_viewer(window, PhysicsSource(n=2, duration=0.5))
+    recorded.on_update(1 / 60)
+    recorded.on_draw()
+    assert [t.text for t in recorded._hud_columns] == ["now", "recorded"]
+    assert recorded._hud_recs.used == 2 and " / " in recorded.hud_lines[2]
+
+
 def test_hud_shows_time_and_speed(window):
     viewer = make_viewer(window, PhysicsSource(duration=2.0))
     viewer.on_key_press(K.BRACKETLEFT, 0)

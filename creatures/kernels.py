@@ -1,0 +1,63 @@
+"""Whether a run will compile numba's kernels before its first generation (about a minute).
+
+The first run on a machine, or the first after the sources changed, compiles the physics step
+and the other kernels that evolution's workers call; later runs load them from numba's on-disk
+cache in well under a second. :func:`kernels_to_compile` tells which it will be, before the
+workers start, by looking for each kernel's cache index (where numba keeps it: next to the
+sources, or under ``NUMBA_CACHE_DIR``) and checking that it is newer than the kernel's source.
+``evolution.prepare_process`` (which the ``creatures`` command runs first) has already cleared
+the caches that inline sources changed since. Nothing is compiled or unpickled here.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: what ``creatures evolve`` says before a generation that compiles first
+COMPILING = "compiling the physics kernels (first run only, about a minute)"
+
+
+def _dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
+    """The top-level kernels an evaluation worker calls from Python (numba caches each with
+    everything it inlines): the physics step of the run's solver, the networks, the episode's
+    rules. Names that do not exist (any more) are skipped."""
+    import importlib
+    if solver == "witkin":
+        step = ("physics.witkin", "_witkin_serial")
+    elif contacts == "dem":
+        step = ("physics.dem", "_pbd_dem_serial")
+    else:
+        step = ("physics.step", "_step_serial")
+    names = [step, ("evolution.network", "_step_networks"), ("evolution.rollout", "_after_step")]
+    found = []
+    for module, name in names:
+        try:
+            found.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            pass
+    return found
+
+
+def cached(dispatcher) -> bool | None:
+    """Whether numba's on-disk cache holds ``dispatcher`` compiled from its current source:
+    its index file exists and is newer than the source (numba's own stamp is the source's
+    modification time and size). None when it cannot tell (not a caching numba function)."""
+    try:
+        index = dispatcher._cache._cache_file._index_path
+        source = dispatcher.py_func.__code__.co_filename
+    except AttributeError:
+        return None
+    try:
+        return os.stat(index).st_mtime >= os.stat(source).st_mtime
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+
+
+def kernels_to_compile(sim: dict | None = None, network: str = "feedforward") -> bool:
+    """True when the kernels a run with these physics settings (``SimParams.to_dict()``) and
+    network kind needs are not all in numba's cache: the first generation compiles them."""
+    sim = sim or {}
+    kernels = _dispatchers(sim.get("solver", "pbd"), sim.get("contacts", "pbd"), network)
+    return any(cached(k) is False for k in kernels)

@@ -1,0 +1,148 @@
+"""Whether a creature's simulation still means something: the solver's failure modes, measured.
+
+A creature can score by making the solver fail rather than by doing its task: a muscle stronger
+than its skeleton can hold stretches the rigid bones, a hinge driven hard enough passes its limit
+(a body folding through itself), a foot pushed hard enough ends inside the ground. Real bodies do
+none of these, so a creature that does has left the physics behind, and nothing it does from then
+on counts. Three measures of one creature's state, each its worst part:
+
+==============  ==================================================================  ==========
+measure         what                                                                limit
+==============  ==================================================================  ==========
+strain          a rigid bone's length off its rest length (relative)                5 %
+overshoot       a hinge's angle beyond its limits (radians, the short way round)    0.35 rad
+penetration     a sphere's depth inside the ground (m), against its radius          25 %
+==============  ==================================================================  ==========
+
+A rigid bone is a bone with no compliance that is not a muscle. Honest bodies stay within the
+limits: walkers kicking at random every two steps reach 4.3-4.7 % strain on flat ground, a slope
+and steps, with no overshoot and no penetration (``tests/physics/test_integrity.py``); the
+cheats of ``tests/creatures/test_exploits.py`` reach 9-160 % strain and 1.7 rad of overshoot.
+A body whose muscles overpower its skeleton goes past them too, and is judged so: its
+simulation no longer says what such a body would do. Evolution fails a creature the first step
+any measure is over its limit (``evolution/rollout.py``), and ``creatures simulate`` judges
+"held together" by the same :func:`verdict`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .joints import joint_angle
+from .model import Model
+from .state import State
+from .terrain import Terrain, closest_on_terrain, terrain_top
+
+__all__ = ["STRAIN_LIMIT", "OVERSHOOT_LIMIT", "PENETRATION_LIMIT", "MEASURES", "integrity",
+           "rigid_bones", "verdict", "measure", "within_limits"]
+
+#: a rigid bone this far off its rest length (relative) means the skeleton did not hold
+STRAIN_LIMIT = 0.05
+#: a hinge this far past a limit (rad) means it was forced through it
+OVERSHOOT_LIMIT = 0.35
+#: a sphere this deep inside the ground, relative to its radius, means the ground did not hold
+PENETRATION_LIMIT = 0.25
+
+#: the measures in the order :func:`integrity` returns them, with their limits and units
+MEASURES = (("strain", STRAIN_LIMIT, "rigid bone strain"),
+            ("overshoot", OVERSHOOT_LIMIT, "hinge overshoot"),
+            ("penetration", PENETRATION_LIMIT, "ground penetration"))
+
+
+def rigid_bones(model: Model) -> np.ndarray:
+    """Which bones of each creature are rigid: no compliance, not a muscle. Bool, shape (B, E)."""
+    return np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0)
+
+
+@njit(cache=True)
+def _wrap(a):
+    while a > np.pi:
+        a -= 2.0 * np.pi
+    while a <= -np.pi:
+        a += 2.0 * np.pi
+    return a
+
+
+@njit(cache=True)
+def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b, joint_limited,
+            joint_min, joint_max, table, blocks, ground, skip, out):
+    """The three measures (strain, overshoot, penetration) of every creature ``b`` not in
+    ``skip`` into ``out[b]`` (``out : (B, 3)``); penetration relative to each sphere's radius,
+    0 without ground. A NaN anywhere makes its measure NaN."""
+    straight = table.shape[1] == 2   # one segment, extended both ways: a line
+    for b in range(pos.shape[0]):
+        if skip[b]:
+            continue
+        strain = 0.0
+        for e in range(bone_a.shape[0]):
+            if rigid[b, e]:
+                dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
+                dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
+                s = abs(np.sqrt(dx * dx + dy * dy) / bone_rest[b, e] - 1.0)
+                if not s <= strain:   # NaN wins
+                    strain = s
+        overshoot = 0.0
+        for k in range(joint_c.shape[0]):
+            if joint_limited[k]:
+                a, c, d = joint_a[k], joint_c[k], joint_b[k]
+                theta = joint_angle(pos[b, a, 0], pos[b, a, 1], pos[b, c, 0], pos[b, c, 1],
+                                    pos[b, d, 0], pos[b, d, 1])
+                lo = joint_min[b, k]
+                hi = joint_max[b, k]
+                if theta < lo or theta > hi:
+                    o = min(abs(_wrap(theta - lo)), abs(_wrap(theta - hi)))
+                    if o > overshoot:
+                        overshoot = o
+                elif not (theta == theta):
+                    overshoot = np.nan
+        penetration = 0.0
+        if ground:
+            for i in range(pos.shape[1]):
+                px = pos[b, i, 0]
+                py = pos[b, i, 1]
+                r = radius[b, i]
+                if py - r > blocks[2]:   # above the terrain's highest point
+                    continue
+                if straight:
+                    d = (px - table[0, 0]) * table[2, 0] + (py - table[1, 0]) * table[3, 0]
+                else:
+                    if py - r > terrain_top(blocks, px - r, px + r):
+                        continue
+                    d, _, _ = closest_on_terrain(table, px, py, r)
+                depth = (r - d) / r
+                if not depth <= penetration:
+                    penetration = depth
+        out[b, 0] = strain
+        out[b, 1] = overshoot
+        out[b, 2] = penetration
+
+
+@njit(cache=True)
+def within_limits(m):
+    """Whether measures ``m`` (one creature's row) are all within their limits (False for NaN)."""
+    return m[0] <= STRAIN_LIMIT and m[1] <= OVERSHOOT_LIMIT and m[2] <= PENETRATION_LIMIT
+
+
+def integrity(model: Model, state: State, terrain: Terrain | None = None, ground: bool = True) -> np.ndarray:
+    """Every creature's (strain, overshoot, penetration) now, shape (B, 3) (see the module's
+    table; NaN positions give NaN measures). ``terrain`` defaults to flat ground at 0."""
+    terrain = terrain or Terrain.flat()
+    m = model
+    out = np.zeros((m.batch, 3))
+    measure(state.pos, m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m), m.joint_a, m.joint_c,
+            m.joint_b, m.joint_limited, m.joint_min, m.joint_max, terrain.table, terrain.blocks,
+            bool(ground), np.zeros(m.batch, dtype=np.bool_), out)
+    return out
+
+
+def verdict(worst) -> str | None:
+    """None if measures ``worst`` (strain, overshoot, penetration) are all within their limits,
+    else why not, in words (``rigid bone strain 7.2 % (limit 5 %)``)."""
+    worst = np.asarray(worst, dtype=np.float64)
+    for (name, limit, words), value in zip(MEASURES, worst):
+        if not value <= limit:
+            if name == "overshoot":
+                return f"{words} {value:.2f} rad (limit {limit:g} rad)"
+            return f"{words} {100 * value:.1f} % (limit {100 * limit:g} %)"
+    return None
