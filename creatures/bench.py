@@ -2,11 +2,21 @@
 
 Both engines simulate the same creature (``physics.examples.walker()``: 8 spheres, 14 bones of which
 6 are muscles, ground contact, dt 1/60) with the same sine-driven muscle commands, for several
-population sizes, and report creature-steps per second. Our engine steps the whole population in
-one batched call; pymunk gets the usual treatment, one Space per creature stepped in a Python loop,
-with muscles as pin joints whose length is set every step. Each figure is the median of a few
-repetitions (the machine may be shared and noisy). The first ``physics.step`` call of the process is
-timed on its own: it compiles the numba kernels, or loads them from the cache next to the sources.
+population sizes, and report creature-steps per second. Both do the same work: at each population
+the same warm-up (untimed), the same number of steps in the measured window, the same number of
+repetitions, and the median of them reported. And on the same cores, twice:
+
+- per core: our engine on 1 numba thread against pymunk in 1 process;
+- all cores (``os.cpu_count()``): our engine on that many numba threads against pymunk in that many
+  processes, the population split between them, each process stepping its own creatures (wall
+  time from a barrier that every process reaches after its warm-up to the end of the last one).
+
+Our engine steps the whole population in one batched ``physics.step`` call per step. pymunk gets
+the usual treatment, the way its users evaluate a population: one Space per creature, each creature
+stepped through all its steps before the next (which keeps one Space in the cache: at 1000
+creatures about twice as fast as stepping every Space once per step, 1.6x at 150), with muscles as
+pin joints whose length is set every step. The first ``physics.step`` call of the process is timed on its own: it compiles the
+numba kernels, or loads them from the cache next to the sources.
 
 Then a whole generation (``creatures/_bench_generation.py``): 150 walker genomes on the run task,
 20 simulated seconds each, sensors + networks + physics on 2 cores, through the evaluator of
@@ -22,8 +32,10 @@ import importlib
 import importlib.util
 import json
 import math
+import multiprocessing as mp
 import os
 import platform
+import queue
 import statistics
 import sys
 import time
@@ -35,10 +47,12 @@ import physics
 from . import _bench_generation as generation
 
 EXAMPLES = """examples:
-  creatures bench                              populations 1, 150 and 1000, medians of 3, and a
-                                               whole generation against the baseline (~40 s)
-  creatures bench --quick                      shorter pymunk runs, one repetition; a shorter
-                                               generation benchmark (~15 s)
+  creatures bench                              populations 1, 150 and 1000 per core and on all
+                                               cores, medians of 3, and a whole generation
+                                               against the baseline (~2 min)
+  creatures bench --quick                      shorter runs, one repetition; a shorter
+                                               generation benchmark (~30 s)
+  creatures bench --no-generation --markdown   the README's physics table
   creatures bench --json                       the same as a JSON list of rows
   creatures bench --populations 1,150 --steps 600 --repeats 5
   creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
@@ -52,24 +66,38 @@ PARAMS = physics.SimParams(dt=1.0 / 60.0, substeps=1, iterations=8)
 POPULATIONS = (1, 150, 1000)
 STEPS = 1200
 REPEATS = 3
-#: untimed steps before the clock starts, for either engine (pymunk allocates in its first steps)
+#: untimed steps before the clock starts, for either engine (pymunk allocates in its first steps,
+#: our engine its per-model scratch memory)
 WARMUP_STEPS = 10
 #: every muscle is driven by a sine of this frequency, phases spread evenly over the muscles
 SINE_HZ = 1.0
-#: pymunk costs ~5-9 us per creature-step: above this many creature-steps per repetition its
-#: runs are shortened (never below PYMUNK_MIN_STEPS steps) and the rate reported as measured
-PYMUNK_BUDGET = 200_000
-PYMUNK_MIN_STEPS = 60
-#: --quick: one repetition (our engine keeps REPEATS, it is cheap) and a smaller pymunk budget
+#: pymunk costs ~8-25 us per creature-step on one core: above this many creature-steps per
+#: repetition both engines run fewer steps (the same number; never below MIN_STEPS), which keeps
+#: pymunk's window at a few seconds
+BUDGET = 300_000
+MIN_STEPS = 60
+#: --quick: one repetition and a smaller budget
 QUICK_REPEATS = 1
-QUICK_PYMUNK_BUDGET = 30_000
+QUICK_BUDGET = 30_000
 #: sanity: with muscles at rest for STAND_SECONDS the walker's centre of mass must stay above this
 STAND_SECONDS = 3.0
 STAND_MIN_HEIGHT = 0.4
 #: pymunk's ground: a static segment this far either side of the origin, at height 0
 GROUND_HALF_LENGTH = 1000.0
+#: a pymunk worker process that has not reported after this many seconds is given up on
+WORKER_TIMEOUT = 1800.0
 
 
+def all_cores() -> int:
+    """The machine's core count, the ``cores`` of the all-cores rows."""
+    return os.cpu_count() or 1
+
+
+def window_steps(population: int, steps: int = STEPS, budget: int = BUDGET) -> int:
+    """Steps per creature in each measured window, for both engines: ``steps``, fewer at large
+    populations so that a window is at most ``budget`` creature-steps, never fewer than MIN_STEPS
+    (unless ``steps`` itself is)."""
+    return min(steps, max(MIN_STEPS, budget // population))
 # ---------------------------------------------------------------------------------------------
 # muscle commands, shared by both engines
 
@@ -99,7 +127,7 @@ def sine_commands(n_muscles: int, population: int, dt: float = PARAMS.dt) -> np.
 def first_call() -> dict:
     """Time the process's first ``physics.step`` call (numba compiles the kernel, or loads it from
     its cache). Must run before anything else steps the engine."""
-    kernel = getattr(importlib.import_module("physics.step"), "_step_batch", None)
+    kernel = getattr(importlib.import_module("physics.step"), "_step_serial", None)  # B=1: serial
     model = physics.build_model(physics.examples.walker(), batch=1)
     state = physics.initial_state(model, PARAMS)
     t0 = time.perf_counter()
@@ -114,25 +142,38 @@ def first_call() -> dict:
     return {"seconds": seconds, "cache": cache}
 
 
-def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS) -> dict:
-    """Creature-steps per second of our engine: the whole population in one batched step call."""
-    model = physics.build_model(physics.examples.walker(), batch=population)
-    cmd = sine_commands(model.n_muscles, population)
-    period = cmd.shape[0]
-    state = physics.initial_state(model, PARAMS)
-    for t in range(WARMUP_STEPS):  # per-model scratch memory, caches
-        state = physics.step(model, state, cmd[t % period], PARAMS)
-    start = WARMUP_STEPS
-    times = []
-    for _ in range(repeats):  # each repetition carries on where the last one stopped
-        t0 = time.perf_counter()
-        for t in range(start, start + steps):
-            state = physics.step(model, state, cmd[t % period], PARAMS)
-        times.append(time.perf_counter() - t0)
-        start += steps
+def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS, cores: int = 1,
+                   warmup: int = WARMUP_STEPS) -> dict:
+    """Creature-steps per second of our engine: the whole population in one batched step call per
+    step, on 1 numba thread (``cores=1``) or on ``cores`` threads (at most numba's own count)."""
+    import numba
+    threads = max(1, min(cores, numba.config.NUMBA_NUM_THREADS))
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        model = physics.build_model(physics.examples.walker(), batch=population)
+        cmd = sine_commands(model.n_muscles, population)
+        period = cmd.shape[0]
+        # on one thread the serial kernel, as the engine itself chooses when it has one thread
+        parallel = None if threads > 1 else False
+        state = physics.initial_state(model, PARAMS)
+        for t in range(warmup):  # per-model scratch memory, caches
+            state = physics.step(model, state, cmd[t % period], PARAMS, parallel=parallel)
+        start = warmup
+        times = []
+        for _ in range(repeats):  # each repetition carries on where the last one stopped
+            t0 = time.perf_counter()
+            for t in range(start, start + steps):
+                state = physics.step(model, state, cmd[t % period], PARAMS, parallel=parallel)
+            times.append(time.perf_counter() - t0)
+            start += steps
+    finally:
+        numba.set_num_threads(before)
     if not np.all(np.isfinite(state.pos)):
         raise RuntimeError("our engine produced non-finite positions during the benchmark")
-    return _row("creatures", population, steps, times)
+    row = _row("creatures", population, cores, steps, warmup, times)
+    row["threads"] = threads
+    return row
 
 
 def creatures_walk(steps: int, driven: bool) -> np.ndarray:
@@ -258,11 +299,16 @@ def drive_pymunk_muscles(length: np.ndarray, target: np.ndarray, max_step: np.nd
     length += move
 
 
-class PymunkPopulation:
+class PymunkCreatures:
     """``population`` copies of a body, one pymunk Space each, their muscles driven by the sine
-    commands (or held at rest). :meth:`step` is the benchmark's hot loop."""
+    commands (or held at rest) for ``steps`` steps. :meth:`run` is the benchmark's hot loop.
 
-    def __init__(self, body_def: physics.Body, population: int, driven: bool = True):
+    Every creature gets the same commands, so the rate-limited muscle lengths of every step are
+    computed once, up front, with numpy (command generation is not what is measured, which is
+    generous to the baseline); setting them on the pin joints is the part a pymunk user cannot
+    avoid, and is timed."""
+
+    def __init__(self, body_def: physics.Body, population: int, steps: int, driven: bool = True):
         worlds = [pymunk_world(body_def) for _ in range(population)]
         self.spaces = [space for space, _ in worlds]
         self.parts = [parts for _, parts in worlds]
@@ -271,44 +317,123 @@ class PymunkPopulation:
         if any(attr != "distance" for attr in first["attr"]):
             raise NotImplementedError("the benchmark's pymunk loop drives pin-joint muscles only")
         rest = first["rest"]
-        # command generation is not what is measured: the target lengths of one period up front
-        cmd = sine_commands(len(rest), population) * (1.0 if driven else 0.0)
-        self.target = muscle_targets(cmd, rest, first["range"])
-        self.max_step = first["speed"] * rest * PARAMS.dt
-        self.length = np.tile(rest, (population, 1))
+        cmd = sine_commands(len(rest), 1)[:, 0] * (1.0 if driven else 0.0)     # (period, M)
+        target = muscle_targets(cmd, rest, first["range"])
+        max_step = first["speed"] * rest * PARAMS.dt
+        length = rest.copy()
+        lengths = []
+        for t in range(steps):
+            drive_pymunk_muscles(length, target[t % target.shape[0]], max_step)
+            lengths.append(length.tolist())
+        #: (steps, M) the muscle lengths of each step, as Python floats
+        self.lengths = lengths
 
-    def step(self, t: int) -> None:
-        """Step ``t``: every muscle's pin length, then every Space, one after the other."""
-        drive_pymunk_muscles(self.length, self.target[t % self.target.shape[0]], self.max_step)
+    def run(self, start: int, stop: int) -> None:
+        """Steps ``start`` to ``stop - 1`` of every creature: each creature through all of them,
+        then the next (each step: the muscles' pin lengths, then ``space.step``)."""
         dt = PARAMS.dt
-        for space, pins, row in zip(self.spaces, self.pins, self.length.tolist()):
-            for pin, d in zip(pins, row):
-                pin.distance = d
-            space.step(dt)
+        lengths = self.lengths[start:stop]
+        for space, pins in zip(self.spaces, self.pins):
+            step = space.step
+            for row in lengths:
+                for pin, d in zip(pins, row):
+                    pin.distance = d
+                step(dt)
+
+    def finite(self) -> bool:
+        return all(math.isfinite(b.position.x) and math.isfinite(b.position.y)
+                   for parts in self.parts for b in parts["bodies"])
 
 
-def time_pymunk(population: int, steps: int = STEPS, repeats: int = REPEATS) -> dict:
-    """Creature-steps per second of pymunk: one Space per creature, stepped in a Python loop, each
-    muscle's pin length set every step (the rate-limited lengths are computed for the population
-    at once with numpy, which is generous to the baseline; setting them is the part that cannot
-    be avoided)."""
-    pop = PymunkPopulation(physics.examples.walker(), population)
-    for t in range(WARMUP_STEPS):  # pymunk's first steps allocate (~100 us per creature-step)
-        pop.step(t)
-    start = WARMUP_STEPS
-    times = []
+def pymunk_share(creatures: int, steps: int, repeats: int, warmup: int = WARMUP_STEPS,
+                 barrier=None, results=None) -> dict:
+    """One process's part of the pymunk side: build ``creatures`` Spaces, step each through
+    ``warmup`` untimed steps, then ``repeats`` windows of ``steps`` steps, each window started
+    right after ``barrier`` (shared by every process of the run, if given).
+
+    Returns (and puts on ``results``, if given) ``{"pid", "creatures", "steps", "warmup_steps",
+    "spans": [(start, end) per window, time.perf_counter(), a system-wide clock], "finite"}``."""
+    pop = PymunkCreatures(physics.examples.walker(), creatures, warmup + repeats * steps)
+    pop.run(0, warmup)
+    spans = []
+    start = warmup
     for _ in range(repeats):  # each repetition carries on where the last one stopped
+        if barrier is not None:
+            barrier.wait(WORKER_TIMEOUT)
         t0 = time.perf_counter()
-        for t in range(start, start + steps):
-            pop.step(t)
-        times.append(time.perf_counter() - t0)
+        pop.run(start, start + steps)
+        spans.append((t0, time.perf_counter()))
         start += steps
-    return _row("pymunk", population, steps, times)
+    report = {"pid": os.getpid(), "creatures": creatures, "steps": steps, "warmup_steps": warmup,
+              "spans": spans, "finite": pop.finite()}
+    if results is not None:
+        results.put(report)
+    return report
+
+
+def shares(population: int, processes: int) -> list[int]:
+    """Creatures per process: ``population`` split as evenly as it goes over at most ``processes``."""
+    processes = max(1, min(processes, population))
+    q, r = divmod(population, processes)
+    return [q + (i < r) for i in range(processes)]
+
+
+def _pymunk_processes(population: int, steps: int, repeats: int, processes: int, warmup: int) -> list[dict]:
+    """:func:`pymunk_share` in ``processes`` spawned processes; their reports."""
+    ctx = mp.get_context("spawn")  # as evolution's workers: no fork of a process running numba threads
+    parts = shares(population, processes)
+    barrier = ctx.Barrier(len(parts))
+    results = ctx.Queue()
+    procs = [ctx.Process(target=pymunk_share, args=(n, steps, repeats, warmup, barrier, results), daemon=True)
+             for n in parts]
+    for p in procs:
+        p.start()
+    reports = []
+    deadline = time.monotonic() + WORKER_TIMEOUT
+    try:
+        while len(reports) < len(procs):
+            try:
+                reports.append(results.get(timeout=0.5))
+            except queue.Empty:
+                dead = [p for p in procs if p.exitcode not in (None, 0)]
+                if dead or time.monotonic() > deadline:
+                    why = f"exit code {dead[0].exitcode}" if dead else f"no report in {WORKER_TIMEOUT:g} s"
+                    raise RuntimeError(f"a pymunk worker process failed ({why})") from None
+    finally:
+        if len(reports) < len(procs):
+            barrier.abort()
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():
+                p.terminate()
+                p.join()
+    return reports
+
+
+def time_pymunk(population: int, steps: int = STEPS, repeats: int = REPEATS, cores: int = 1,
+                warmup: int = WARMUP_STEPS) -> dict:
+    """Creature-steps per second of pymunk: one Space per creature, each creature stepped through
+    all its steps in turn, each muscle's pin length set every step; in this process
+    (``cores=1``), or the population split over ``cores`` spawned processes, each window timed
+    from the barrier before it to the end of the last process."""
+    if cores == 1:
+        reports = [pymunk_share(population, steps, repeats, warmup)]
+    else:
+        reports = _pymunk_processes(population, steps, repeats, cores, warmup)
+    if not all(r["finite"] for r in reports):
+        raise RuntimeError("pymunk produced non-finite positions during the benchmark")
+    windows = [max(r["spans"][i][1] for r in reports) - min(r["spans"][i][0] for r in reports)
+               for i in range(repeats)]
+    row = _row("pymunk", population, cores, steps, warmup, windows)
+    row["processes"] = len(reports)
+    row["workers"] = [{"pid": r["pid"], "creatures": r["creatures"], "steps": r["steps"],
+                       "warmup_steps": r["warmup_steps"]} for r in reports]
+    return row
 
 
 def pymunk_walk(steps: int, driven: bool) -> np.ndarray:
     """Centre of mass (steps + 1, 2) of one walker in pymunk, muscles sine-driven or at rest."""
-    pop = PymunkPopulation(physics.examples.walker(), 1, driven)
+    pop = PymunkCreatures(physics.examples.walker(), 1, steps, driven)
     bodies = pop.parts[0]["bodies"]
     mass = np.array([b.mass for b in bodies])
 
@@ -317,7 +442,7 @@ def pymunk_walk(steps: int, driven: bool) -> np.ndarray:
 
     out = [com()]
     for t in range(steps):
-        pop.step(t)
+        pop.run(t, t + 1)
         out.append(com())
     return np.array(out)
 
@@ -326,12 +451,51 @@ def pymunk_walk(steps: int, driven: bool) -> np.ndarray:
 # report
 
 
-def _row(engine: str, population: int, steps: int, times: list[float]) -> dict:
+def _row(engine: str, population: int, cores: int, steps: int, warmup: int, times: list[float]) -> dict:
     seconds = statistics.median(times)
-    return {"engine": engine, "population": population,
+    return {"work": "physics", "engine": engine, "population": population, "cores": cores,
             "creature_steps_per_s": population * steps / seconds,
-            "work": "physics", "steps": steps, "repeats": len(times), "seconds": seconds,
-            "dt": PARAMS.dt, "substeps": PARAMS.substeps, "iterations": PARAMS.iterations}
+            "steps": steps, "warmup_steps": warmup, "repeats": len(times), "statistic": "median",
+            "seconds": seconds, "dt": PARAMS.dt, "substeps": PARAMS.substeps,
+            "iterations": PARAMS.iterations}
+
+
+def physics_rows(populations=POPULATIONS, steps: int = STEPS, repeats: int = REPEATS,
+                 budget: int = BUDGET, pymunk: bool = True, cores=None,
+                 warmup: int = WARMUP_STEPS) -> list[dict]:
+    """Both engines at each population and core count (default: 1, and the machine's count if
+    more), on the same work: :func:`window_steps` steps per window, ``warmup`` steps before,
+    ``repeats`` windows. At each (cores, population) our engine is timed, then pymunk right after,
+    so that the two figures of a ratio are close in time on a shared machine. Populations smaller
+    than the core count are measured per core only. ``vs_pymunk`` on our rows is the ratio.
+    Raises RuntimeError if pymunk is wanted and missing or fails."""
+    if cores is None:
+        cores = (1, all_cores()) if all_cores() > 1 else (1,)
+    if pymunk:
+        _pymunk()
+    rows = []
+    for c in cores:
+        for n in populations:
+            if c > 1 and n < c:
+                continue
+            s = window_steps(n, steps, budget)
+            ours = time_creatures(n, s, repeats, c, warmup)
+            rows.append(ours)
+            if pymunk:
+                theirs = time_pymunk(n, s, repeats, c, warmup)
+                ours["vs_pymunk"] = ours["creature_steps_per_s"] / theirs["creature_steps_per_s"]
+                rows.append(theirs)
+    return rows
+
+
+def layouts(cores: int) -> dict:
+    """One line per side: how each engine is laid out on ``cores`` cores."""
+    if cores == 1:
+        return {"creatures": "1 numba thread, the whole population in one batched physics.step call per step",
+                "pymunk": "1 process, one Space per creature, each creature stepped through all its steps in turn"}
+    return {"creatures": f"{cores} numba threads, the same batched call, the population in chunks over the threads",
+            "pymunk": f"{cores} processes, each with its share of the creatures stepped as on 1 core; wall time "
+                      "from a barrier after warm-up to the last process's end"}
 
 
 def sanity(walk, steps: int) -> dict:
@@ -367,20 +531,27 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
     body = physics.examples.walker()
     muscles = sum(b.muscle is not None for b in body.bones)
     lines = [
-        f"machine: {info['cpu']}, {info['cpus']} CPUs, numba {info['numba']} with {info['numba_threads']} "
-        f"threads ({info['threading_layer']}), Python {info['python']}",
+        f"machine: {info['cpu']}, {info['cpus']} CPUs, numba {info['numba']} ({info['threading_layer']}), "
+        f"Python {info['python']}",
         f"scene: {body.name}, {len(body.spheres)} spheres, {len(body.bones)} bones ({muscles} muscles), "
         f"flat ground, {SINE_HZ:g} Hz sine muscles; dt 1/{round(1 / PARAMS.dt)} s, substeps {PARAMS.substeps}, "
-        f"iterations {PARAMS.iterations}, {steps} steps; medians of the repetitions",
+        f"iterations {PARAMS.iterations}",
+        "both engines: the same warm-up, steps and repetitions at each population (pymunk's budget sets the "
+        "steps); medians of the repetitions",
         f"first physics.step call: {first['seconds']:.2f} s (numba cache {first['cache']})",
-        "",
-        f"{'engine':<11} {'population':>10} {'creature-steps/s':>17} {'vs pymunk':>10} {'steps x reps':>13} {'s/rep':>7}",
     ]
-    for r in rows:
-        ratio = r.get("vs_pymunk")
-        lines.append(f"{r['engine']:<11} {r['population']:>10} {r['creature_steps_per_s']:>17,.0f} "
-                     f"{(f'{ratio:.1f}x' if ratio else ''):>10} {r['steps']:>6} x {r['repeats']:<4} "
-                     f"{r['seconds']:>7.3f}")
+    for cores in sorted({r["cores"] for r in rows}):
+        lines += ["", f"{'per core' if cores == 1 else f'all {cores} cores'}:"]
+        lines += [f"  {engine:<9} {layout}" for engine, layout in layouts(cores).items()]
+        lines.append(f"  {'engine':<9} {'population':>10} {'creature-steps/s':>17} {'vs pymunk':>10} "
+                     f"{'warm-up + steps x reps':>23} {'s/rep':>7}")
+        for r in rows:
+            if r["cores"] != cores:
+                continue
+            ratio = r.get("vs_pymunk")
+            lines.append(f"  {r['engine']:<9} {r['population']:>10} {r['creature_steps_per_s']:>17,.0f} "
+                         f"{(f'{ratio:.1f}x' if ratio else ''):>10} "
+                         f"{r['warmup_steps']:>7} + {r['steps']:>5} x {r['repeats']:<5} {r['seconds']:>7.3f}")
     lines.append("")
     for engine, c in checks.items():
         verdict = "stands at rest" if c["stands"] else "DOES NOT STAND at rest"
@@ -388,6 +559,22 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
         lines.append(f"sanity {engine:<9}: centre of mass {c['com_start_m']:.3f} m at start, lowest "
                      f"{c['com_min_rest_m']:.3f} m at rest for {STAND_SECONDS:g} s, {c['com_min_sine_m']:.3f} m "
                      f"under the sine; walked {c['distance_sine_m']:+.2f} m in {steps} steps: {verdict}")
+    return "\n".join(lines)
+
+
+def format_markdown(rows: list[dict]) -> str:
+    """The README's physics table: per core first, then all cores; a ratio where both ran."""
+    rate = {(r["engine"], r["cores"], r["population"]): r for r in rows}
+    lines = ["| cores | population | steps x repetitions | creatures (creature-steps/s) | "
+             "pymunk (creature-steps/s) | ratio |", "|---|---|---|---|---|---|"]
+    for cores, population in sorted({(r["cores"], r["population"]) for r in rows}):
+        ours, theirs = rate.get(("creatures", cores, population)), rate.get(("pymunk", cores, population))
+        any_ = ours or theirs
+        cells = [str(cores), f"{population:,}", f"{any_['steps']:,} x {any_['repeats']}",
+                 f"{ours['creature_steps_per_s']:,.0f}" if ours else "",
+                 f"{theirs['creature_steps_per_s']:,.0f}" if theirs else "",
+                 f"{ours['vs_pymunk']:.1f}x" if ours and "vs_pymunk" in ours else ""]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -415,12 +602,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--populations", type=_populations, default=list(POPULATIONS),
                         help="comma-separated population sizes (default 1,150,1000)")
     parser.add_argument("--steps", type=_positive, default=STEPS,
-                        help=f"steps per creature (default {STEPS}; pymunk runs fewer at large populations)")
+                        help=f"steps per creature and window (default {STEPS}; both engines run fewer at "
+                             f"large populations, at most {BUDGET:,} creature-steps per window)")
     parser.add_argument("--repeats", type=_positive, default=None,
                         help=f"repetitions per figure, the median is reported (default {REPEATS})")
     parser.add_argument("--quick", action="store_true",
-                        help=f"pymunk: {QUICK_REPEATS} repetition and at most {QUICK_PYMUNK_BUDGET:,} "
-                             f"creature-steps per run; whole generation: {generation.QUICK_GENERATIONS} of "
+                        help=f"physics: {QUICK_REPEATS} repetition and at most {QUICK_BUDGET:,} "
+                             f"creature-steps per window; whole generation: {generation.QUICK_GENERATIONS} of "
                              f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline")
     parser.add_argument("--no-pymunk", action="store_true",
                         help="time our engine only (also skips the generation baseline)")
@@ -435,6 +623,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--viewer", action="store_true",
                         help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the physics rows as the README's markdown table instead (no "
+                             "whole generation)")
     parser.add_argument("--tasks", action="store_true",
                         help="instead: a generation with the built-in run task against the same task in "
                              "pure numpy and the example flag task (what a plug-in task costs)")
@@ -478,36 +669,30 @@ def run(args) -> int:
         print(json.dumps(rows, indent=2) if args.json else format_viewer(rows))
         return 0
     first = first_call()  # before anything else steps the engine
-    ours_repeats = args.repeats or REPEATS
-    pymunk_repeats = args.repeats or (QUICK_REPEATS if args.quick else REPEATS)
-    budget = QUICK_PYMUNK_BUDGET if args.quick else PYMUNK_BUDGET
-    rows = []
+    repeats = args.repeats or (QUICK_REPEATS if args.quick else REPEATS)
+    budget = QUICK_BUDGET if args.quick else BUDGET
     checks = {}
-    for n in args.populations:
-        rows.append(time_creatures(n, args.steps, ours_repeats))
+    try:
+        rows = physics_rows(args.populations, args.steps, repeats, budget, pymunk=not args.no_pymunk)
+    except RuntimeError as exc:  # pymunk missing or failed: our engine alone
+        print(f"creatures bench: {exc}", file=sys.stderr)
+        rows = physics_rows(args.populations, args.steps, repeats, budget, pymunk=False)
     checks["creatures"] = sanity(creatures_walk, args.steps)
-    if not args.no_pymunk:
-        try:
-            for n in args.populations:
-                steps = min(args.steps, max(PYMUNK_MIN_STEPS, budget // n))
-                rows.append(time_pymunk(n, steps, pymunk_repeats))
-            checks["pymunk"] = sanity(pymunk_walk, args.steps)
-        except RuntimeError as exc:
-            print(f"creatures bench: {exc}", file=sys.stderr)
-    rate = {(r["engine"], r["population"]): r["creature_steps_per_s"] for r in rows}
+    if any(r["engine"] == "pymunk" for r in rows):
+        checks["pymunk"] = sanity(pymunk_walk, args.steps)
     for r in rows:
         r["first_call_s"] = first["seconds"]
         r["first_call_cache"] = first["cache"]
-        if r["engine"] == "creatures" and ("pymunk", r["population"]) in rate:
-            r["vs_pymunk"] = r["creature_steps_per_s"] / rate["pymunk", r["population"]]
+        r["layout"] = layouts(r["cores"])[r["engine"]]
         r.update(checks.get(r["engine"], {}))
-    rows.sort(key=lambda r: (r["population"], r["engine"] != "creatures"))
     gen_rows = []
-    if not args.no_generation:
+    if not args.no_generation and not args.markdown:
         baseline = not args.no_pymunk and importlib.util.find_spec("pymunk") is not None
         gen_rows = generation.run_generation(args.quick, baseline=baseline, generations=args.generations)
     info = machine()
-    if args.json:
+    if args.markdown:
+        print(format_markdown(rows))
+    elif args.json:
         for r in rows + gen_rows:
             r.update(info)
         print(json.dumps(rows + gen_rows, indent=2))

@@ -17,7 +17,7 @@ names as everywhere (``run``, ``path/to/task.py:Class``, ``course.yaml``...). On
 physics step of ``dt`` (1/60 s), through :class:`evolution.EpisodeRun`, the loop evolution
 scores with: the observation is what the sensors read (the brains' inputs), the reward the
 task's fitness increment, so an episode's rewards add up to its fitness. ``terminated``: the
-creature failed (broke apart, went non-finite; its fitness drops to -1000) or the task ended
+creature failed (past physics.integrity, non-finite; its fitness drops to -1000) or the task ended
 it; ``truncated``: ``seconds`` ran out. The dynamics have no randomness: every reset starts the
 same episode (the seed only seeds ``np_random``).
 

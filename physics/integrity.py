@@ -11,7 +11,7 @@ measure         what                                                            
 ==============  ==================================================================  ==========
 strain          a rigid bone's length off its rest length (relative)                5 %
 overshoot       a hinge's angle beyond its limits (radians, the short way round)    0.35 rad
-penetration     a sphere's depth inside the ground (m), against its radius          25 %
+penetration     a sphere's depth inside the ground, as a fraction of its radius     25 %
 ==============  ==================================================================  ==========
 
 A rigid bone is a bone with no compliance that is not a muscle. Honest bodies stay within the
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .joints import joint_angle
+from .joints import _wrap, joint_angle
 from .model import Model
 from .state import State
 from .terrain import Terrain, closest_on_terrain, terrain_top
@@ -53,15 +53,6 @@ MEASURES = (("strain", STRAIN_LIMIT, "rigid bone strain"),
 def rigid_bones(model: Model) -> np.ndarray:
     """Which bones of each creature are rigid: no compliance, not a muscle. Bool, shape (B, E)."""
     return np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0)
-
-
-@njit(cache=True)
-def _wrap(a):
-    while a > np.pi:
-        a -= 2.0 * np.pi
-    while a <= -np.pi:
-        a += 2.0 * np.pi
-    return a
 
 
 @njit(cache=True)
