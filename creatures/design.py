@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 import yaml
 
 import physics
-from evolution.yamlread import Problem, Reader, YamlError, compose, did_you_mean, read_text
+from evolution import limits
+from evolution.yamlread import Problem, Reader, YamlError, compose, did_you_mean, one_line, read_text
 
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 
@@ -89,6 +90,9 @@ TOP_KEYS = {"name": "str", "description": "str", "author": "str", "licence": "st
 ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "joint": JOINT_KEYS,
              "cluster": CLUSTER_KEYS}
 JOINT_KINDS = ("hinge", "free")
+#: how many of each item a design may have (:mod:`evolution.limits`)
+ITEM_LIMITS = {"sphere": limits.MAX_SPHERES, "bone": limits.MAX_BONES, "joint": limits.MAX_JOINTS,
+               "cluster": limits.MAX_CLUSTERS}
 
 
 @dataclass
@@ -106,7 +110,7 @@ def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item 
     if isinstance(node, yaml.MappingNode):
         for knode, vnode in node.value:
             if getattr(knode, "value", None) == "id" and isinstance(vnode, yaml.ScalarNode):
-                where = f"{kind} '{vnode.value}'"
+                where = f"{kind} '{one_line(vnode.value)}'"
     entries = r.mapping(node, where, spec)
     if entries is None:
         return None
@@ -127,9 +131,18 @@ def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item 
     return _Item(node, values, nodes)
 
 
+def _bounded(r: Reader, vnode, label: str, limit: float, unit: str = ""):
+    """A number of at most ``limit`` in size (a file's numbers are physical, not astronomical)."""
+    value = r.number(vnode, label)
+    if value is not None and abs(value) > limit:
+        r.problem(vnode, f"{label} must be within +-{limit:g}{unit}, not {one_line(vnode.value)}")
+        return None
+    return value
+
+
 def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
     if kind_of == "number":
-        return r.number(vnode, label)
+        return _bounded(r, vnode, label, limits.MAX_VALUE)
     if kind_of == "str":
         return r.string(vnode, label)
     if kind_of == "bool":
@@ -146,7 +159,7 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
         if isinstance(vnode, yaml.SequenceNode) and len(items) != 2:
             r.problem(vnode, f"{label} must be [x, y], two numbers")
             return None
-        xy = [r.number(v, label) for v in items]
+        xy = [_bounded(r, v, label, limits.MAX_COORDINATE, " m") for v in items]
         return None if len(xy) != 2 or None in xy else (xy[0], xy[1])
     if kind_of in ("ref", "refs2", "refs"):
         if kind_of == "ref":
@@ -160,6 +173,9 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
         if kind_of == "refs" and len(items) < 2:
             r.problem(vnode, f"{label} must name two or more")
             return None
+        if len(items) > limits.MAX_CLUSTER_MEMBERS:
+            r.problem(vnode, f"{label} names {len(items)} spheres; at most {limits.MAX_CLUSTER_MEMBERS}")
+            return None
         return [(r.string(v, label), v) for v in items]
     if kind_of == "muscle":
         # built-in defaults, then the design's defaults block, then this muscle's own values
@@ -172,7 +188,7 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
             return None
         for key in MUSCLE_KEYS:
             if key in entries:
-                out[key] = r.number(entries[key][1], f"{label} {key}")
+                out[key] = _bounded(r, entries[key][1], f"{label} {key}", limits.MAX_VALUE)
         out["__node__"] = vnode
         return out
     raise AssertionError(kind_of)
@@ -215,6 +231,17 @@ def parse_design(text: str, source: str = "<design>") -> Design:
                 r.problem(root, "the design needs a 'name'")
             return default
         value = r.string(top[key][1], f"'{key}'")
+        if value is not None:  # printed by commands: printable text, of a sensible length
+            text = value.replace("\n", " ").replace("\t", " ") if key == "description" else value
+            try:
+                limits.check_text(text, f"'{key}'", 10 * limits.MAX_TEXT if key == "description" else limits.MAX_TEXT)
+            except ValueError as exc:
+                r.problem(top[key][1], str(exc))
+                return default
+            if key == "name" and ("/" in value or "\\" in value or value.startswith(".")):
+                r.problem(top[key][1], "'name' names files and run directories: it may not hold '/' or "
+                                       "'\\' nor start with '.'")
+                return default
         return default if value is None else value
 
     name = meta("name")
@@ -232,6 +259,11 @@ def parse_design(text: str, source: str = "<design>") -> Design:
         if kind == "bone":
             d["__muscle__"] = muscle_defaults
         seq = r.sequence(top[key][1], f"'{key}'")
+        limit = ITEM_LIMITS[kind]
+        if len(seq) > limit:  # refused at once: checking more would take long, and say nothing new
+            mark = top[key][1].start_mark
+            raise DesignError(source, [Problem(mark.line + 1, mark.column + 1,
+                                               f"'{key}' holds {len(seq)} {key}; a design has at most {limit}")])
         return [it for i, n in enumerate(seq) if (it := _read_item(r, n, kind, i, d)) is not None]
 
     spheres = items("spheres", "sphere")
@@ -393,7 +425,7 @@ def parse_design(text: str, source: str = "<design>") -> Design:
 
     # the body must hold together: one connected piece through bones and clusters
     P = len(spheres)
-    if P == 0 and "spheres" in top:
+    if P == 0 and "spheres" in top and isinstance(top["spheres"][1], yaml.SequenceNode):
         r.problem(top["spheres"][1], "the design needs at least one sphere")
     whole = all(e is not None for e in bone_ends) and len(set(sphere_ids)) == len(sphere_ids)
     if P > 1 and whole and all(s["position"] is not None for s in body_spheres):
@@ -457,6 +489,7 @@ def parse_design(text: str, source: str = "<design>") -> Design:
         clusters=[physics.Cluster(m, v.values["stiffness"]) for m, v in zip(body_clusters, clusters)],
         self_collision=self_collision, name=name)
     try:
+        limits.check_body(body)
         physics.build_model(body, batch=1)  # the engine's own last checks
     except ValueError as exc:
         raise DesignError(source, [Problem(1, 1, f"the engine cannot hold this design: {exc}")]) from None

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
+from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
 
 from .bestiary import design_error, resolve_design
@@ -118,10 +119,10 @@ def run(args) -> int:
         return _fail("--address is for --backend ray")
     neat_text = None
     if args.neat_config:
-        try:
-            neat_text = Path(args.neat_config).read_text()
-        except OSError as exc:
-            return _fail(f"cannot read {args.neat_config}: {exc.strerror or exc}")
+        try:  # read and checked here, so that a problem names the file
+            neat_text = read_neat_config(args.neat_config, population=args.population)
+        except NeatConfigError as exc:
+            return _fail(str(exc))
     try:
         sensors = sensor_list(args.sensors)
     except ValueError as exc:

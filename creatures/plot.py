@@ -17,7 +17,6 @@ from __future__ import annotations
 import colorsys
 import importlib.util
 import io
-import json
 import math
 import re
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from evolution import PluginError, resolve
+from evolution.jsonread import JsonFileError, loads
 from evolution.files import make_directory, write_atomic
 from evolution.tasks import WORST_FITNESS
 
@@ -58,6 +58,12 @@ COLOURS = {
 STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
 SPECIES_COLUMNS = ("generation", "species", "size")
 RUN_FILES = ("stats.csv", "species.csv", "settings.json")
+#: a run's file is refused beyond this (a run of 100 000 generations writes a few megabytes)
+MAX_FILE_BYTES = 50_000_000
+#: the species chart: at most this many species (each is drawn: a few ms each), and a table of
+#: species x generations of at most this many cells (8 bytes each)
+MAX_SPECIES = 2000
+MAX_SPECIES_CELLS = 10_000_000
 
 
 class PlotError(ValueError):
@@ -162,6 +168,10 @@ def read_run(run_dir) -> RunData:
         seen.add(key)
     generations = np.array(sorted({g for g, _ in seen}), dtype=np.int64)
     ids = np.array(sorted({s for _, s in seen}), dtype=np.int64)
+    if len(ids) > MAX_SPECIES or len(ids) * len(generations) > MAX_SPECIES_CELLS:
+        raise PlotError(f"{path}: {len(ids)} species over {len(generations)} generations are too many to "
+                        f"chart (at most {MAX_SPECIES} species, and species x generations at most "
+                        f"{MAX_SPECIES_CELLS})")
     sizes = np.zeros((len(ids), len(generations)), dtype=np.int64)
     for _, row in rows:
         sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
@@ -169,19 +179,25 @@ def read_run(run_dir) -> RunData:
 
 
 def _read_text(path: Path) -> str:
+    """The text of a run's file, at most :data:`MAX_FILE_BYTES` of it."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PlotError(f"{path}: not a text file") from None
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise PlotError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise PlotError(f"{path}: larger than {MAX_FILE_BYTES} bytes, more than a run writes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PlotError(f"{path}: not a text file") from None
 
 
 def _read_settings(path: Path) -> dict:
     try:
-        settings = json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise PlotError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        settings = loads(_read_text(path), path)  # plain, finite JSON nested a few levels deep
+    except JsonFileError as exc:
+        raise PlotError(str(exc)) from None
     if not isinstance(settings, dict):
         raise PlotError(f"{path}: not a run's settings (a JSON object)")
     return settings
@@ -209,6 +225,8 @@ def _read_csv(path: Path, columns: tuple[str, ...], ints: tuple[str, ...]) -> li
         for c, k in where.items():
             cell = cells[k].strip()
             try:
+                if len(cell) > (18 if c in ints else 40):  # beyond an int64, or not a number
+                    raise ValueError(cell)
                 value = int(cell) if c in ints else float(cell)
             except ValueError:
                 kind = "a whole number" if c in ints else "a number"

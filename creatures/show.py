@@ -16,6 +16,7 @@ import numpy as np
 import physics
 from evolution import PluginError
 from evolution.champion import Champion, ChampionError, champion_from_run, load_champion
+from evolution.jsonread import JsonFileError
 from evolution.rollout import Episode, EpisodeRun
 from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
 
@@ -154,27 +155,39 @@ class Race:
 
 def _depths(keys: set, edges: list, n_out: int) -> dict:
     """Depth of each hidden node: the longest path from the inputs over enabled edges, cycles
-    (recurrent networks) cut; outputs go last."""
+    (recurrent networks) cut; outputs go last. Walked with a stack of its own, not recursion:
+    a genome read from a file may chain thousands of nodes."""
     depth = {}
     incoming = {}
     for a, b, _ in edges:
         incoming.setdefault(b, []).append(a)
-
-    def visit(k, seen):
-        if k < 0:
-            return 0
-        if k in depth:
-            return depth[k]
-        if k in seen:
-            return 1
-        seen.add(k)
-        d = 1 + max((visit(a, seen) for a in incoming.get(k, ())), default=0)
-        seen.discard(k)
-        depth[k] = d
-        return d
-
-    for k in keys:
-        visit(k, set())
+    done = object()
+    for root in keys:
+        if root < 0 or root in depth:
+            continue
+        seen = {root}
+        stack = [[root, iter(incoming.get(root, ())), 0]]  # node, its inputs left, deepest so far
+        while stack:
+            frame = stack[-1]
+            child = next(frame[1], done)
+            if child is done:
+                stack.pop()
+                seen.discard(frame[0])
+                depth[frame[0]] = 1 + frame[2]
+                if stack:
+                    stack[-1][2] = max(stack[-1][2], depth[frame[0]])
+                continue
+            if child < 0:
+                value = 0
+            elif child in depth:
+                value = depth[child]
+            elif child in seen:
+                value = 1
+            else:
+                seen.add(child)
+                stack.append([child, iter(incoming.get(child, ())), 0])
+                continue
+            frame[2] = max(frame[2], value)
     return {k: d for k, d in depth.items() if k >= n_out}
 
 
@@ -195,18 +208,21 @@ class RunFollower:
         if not self.poll():
             try:
                 self._waiting()
+            except JsonFileError as exc:  # names the file, and where in it
+                raise ChampionError(str(exc)) from None
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise ChampionError(f"{self.run_dir}: unreadable run settings ({exc})") from None
             except PluginError as exc:
                 raise ChampionError(f"{self.run_dir}: {exc}") from None
 
     def _newest(self) -> int:
-        gens = [int(p.stem[4:]) for p in (self.run_dir / "best").glob("gen_*.json") if p.stem[4:].isdigit()]
-        return max(gens, default=0)
+        from evolution.rundir import best_generation
+        gens = [best_generation(p) for p in (self.run_dir / "best").glob("gen_*.json")]
+        return max((g for g in gens if g is not None), default=0)
 
     def _waiting(self) -> None:
         from evolution.run import RunSettings, read_terrain
-        settings = RunSettings.from_json((self.run_dir / "settings.json").read_text())
+        settings = RunSettings.read(self.run_dir / "settings.json")
         terrain = read_terrain(self.run_dir, settings)
         self.scene = _terrain_scene(terrain, [], physics.SimParams.from_dict(settings.sim).dt,
                                     settings.seconds, f"{settings.design_name} - {settings.task}: waiting",
@@ -362,6 +378,7 @@ def load_sources(targets: list[str], follow: bool = False, plugins=()):
         champion = champion_from_run(path) if path.is_dir() else _load(path, plugins)
         try:
             champion.episode()  # its plug-ins found (or refused) now, with the file's name
+            champion.brains()   # and its genome checked against the creature
         except ChampionError as exc:
             raise ChampionError(f"{path}: {exc}") from None
         champions.append(champion)

@@ -24,7 +24,9 @@ import numpy as np
 
 import physics
 
-from .genomes import NETWORK_KINDS, genome_from_dict, load_neat_config, neat_config_text
+from . import limits
+from .genomes import NETWORK_KINDS, check_genome, genome_from_dict, load_neat_config, neat_config_text
+from .jsonread import JsonFileError, loads, read_text
 from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
@@ -131,27 +133,12 @@ class Champion:
         return node_slots(genome_from_dict(self.genome), self.neat_config(), self.network)
 
     def _check_genome(self, n_inputs: int, n_outputs: int) -> None:
-        """Every connection joins an input or a node to a node; every output node exists."""
+        """The genome fits the creature and :mod:`evolution.limits` (see
+        :func:`evolution.genomes.check_genome`): one line otherwise."""
         try:
-            for n in self.genome["nodes"]:
-                for f, kind in (("key", int), ("bias", (int, float)), ("response", (int, float)),
-                                ("activation", str), ("aggregation", str)):
-                    if not isinstance(n.get(f), kind) or isinstance(n.get(f), bool):
-                        raise ChampionError(f"a genome node lacks a proper '{f}'")
-            nodes = {int(n["key"]) for n in self.genome["nodes"]}
-            for c in self.genome["connections"]:
-                i, o = int(c["in"]), int(c["out"])
-                if not ((-n_inputs <= i < 0) or i in nodes) or o not in nodes:
-                    raise ChampionError(f"the genome has a connection {i} -> {o} between nodes "
-                                        f"that do not exist")
-                if not isinstance(c["weight"], (int, float)) or not isinstance(c["enabled"], bool):
-                    raise ChampionError("the genome has a connection with a bad weight or flag")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ChampionError(f"the genome is malformed: {exc}") from None
-        missing = set(range(n_outputs)) - nodes
-        if missing:
-            raise ChampionError(f"the genome lacks output nodes {sorted(missing)} for the creature's "
-                                f"{n_outputs} muscles")
+            check_genome(self.genome, n_inputs, n_outputs, self.network)
+        except ValueError as exc:
+            raise ChampionError(str(exc)) from None
 
     def replay(self, on_step=None) -> float:
         """Simulate the champion again, with the stepping code that scored it; its fitness.
@@ -190,10 +177,6 @@ def save_champion(champion: Champion, path) -> None:
     for key, line in points.items():
         text = text.replace(f'"@{key}@"', line, 1)
     write_atomic(Path(path), text + "\n")
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def _check_finite(value, where="the file"):
@@ -242,14 +225,11 @@ def load_champion(path, plugins=()) -> Champion:
         raise ChampionError(f"cannot read it: {exc.strerror or exc}") from None
     if size > MAX_BYTES:
         raise ChampionError(f"it is {size} bytes; champions are at most {MAX_BYTES}")
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_reject_constant)
-    except UnicodeDecodeError:
-        raise ChampionError("not a text file") from None
-    except (ValueError, RecursionError) as exc:
-        raise ChampionError(f"not valid JSON: {str(exc).splitlines()[0]}") from None
-    except OSError as exc:
-        raise ChampionError(f"cannot read it: {exc.strerror or exc}") from None
+    try:  # at most MAX_BYTES read (it may have grown), JSON nested at most 64 deep
+        data = loads(read_text(path, MAX_BYTES, "champion"), path, finite=False, max_digits=4300)
+    except JsonFileError as exc:  # the caller names the file
+        line, _, column = exc.where.partition(":")
+        raise ChampionError(f"{exc.message} (line {line}, column {column})" if column else exc.message) from None
     champion = champion_from_dict(data)
     champion.named = tuple(plugins)
     return champion
@@ -283,8 +263,10 @@ def champion_from_dict(data) -> Champion:
         else:
             task, terrain, terrain_ref, sensors, measures = _plugins_v2(data)
         body = physics.Body.from_dict(_get(data, "creature", "body", kind=dict))
+        limits.check_body(body)
         physics.build_model(body, 1)
         sim = physics.SimParams.from_dict(_get(data, "physics", kind=dict))
+        limits.check_sim(sim, seconds)
     except (ChampionError, PluginError) as exc:
         raise ChampionError(str(exc)) from None
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
@@ -296,6 +278,12 @@ def champion_from_dict(data) -> Champion:
     software = data.get("software") or {}
     if not isinstance(software, dict):
         raise ChampionError("'software' must be an object")
+    try:  # printed by the commands that show a champion
+        limits.check_text(data.get("name", ""), "'name'")
+        limits.check_text(measures, "'task.measures'")
+        limits.check_text(body.name, "'creature.body.name'")
+    except ValueError as exc:
+        raise ChampionError(str(exc)) from None
     return Champion(
         body=body, design_yaml=str(_get(data, "creature", "design_yaml", kind=str)), task=task,
         terrain=terrain, terrain_ref=terrain_ref, sensors=sensors, measures=measures,
@@ -342,33 +330,39 @@ def _plugins_v2(data):
 
 
 def champion_from_run(run_dir, generation: int | None = None) -> Champion:
-    """The best genome of a run directory as a champion: of ``generation``, or of the whole run."""
+    """The best genome of a run directory as a champion: of ``generation``, or of the whole run.
+    Every file it reads is checked (:mod:`evolution.rundir`): a :class:`ChampionError` naming
+    the file otherwise."""
     from .run import RunSettings, read_terrain
+    from .rundir import best_generation, read_best, read_body
     run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ChampionError(f"{run_dir} is not a run directory (not a directory)")
+    if not (run_dir / "settings.json").is_file():
+        raise ChampionError(f"{run_dir} is not a run directory (no settings.json)")
     try:
-        settings = RunSettings.from_json((run_dir / "settings.json").read_text())
-        body = physics.Body.from_dict(json.loads((run_dir / "body.json").read_text()))
-    except OSError as exc:
-        raise ChampionError(f"{run_dir} is not a run directory ({exc.strerror or exc})") from None
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ChampionError(f"{run_dir}: unreadable settings: {exc}") from None
-    files = sorted((run_dir / "best").glob("gen_*.json"))
+        settings = RunSettings.read(run_dir / "settings.json")
+        body = read_body(run_dir / "body.json")
+    except JsonFileError as exc:
+        raise ChampionError(str(exc)) from None
+    files = {n: p for p in (run_dir / "best").glob("gen_*.json") if (n := best_generation(p)) is not None}
     if not files:
         raise ChampionError(f"{run_dir} has no finished generation yet")
     if generation is not None:
-        path = run_dir / "best" / f"gen_{generation:04d}.json"
-        if not path.exists():
+        if generation not in files:
             raise ChampionError(f"{run_dir} has no generation {generation} "
-                                f"(it has 1 to {len(files)})")
-        paths = [path]
+                                f"(it has {min(files)} to {max(files)})")
+        paths = [files[generation]]
     else:
-        paths = files
+        paths = [files[n] for n in sorted(files)]
     try:
-        records = [json.loads(p.read_text()) for p in paths]
+        records = [read_best(p) for p in paths]
         record = max(records, key=lambda r: (r["fitness"], -r["generation"]))
-        record["genome"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ChampionError(f"{run_dir}: a damaged best-genome file: {exc}") from None
+        check_genome(record["genome"], None, sum(b.muscle is not None for b in body.bones), settings.network)
+    except JsonFileError as exc:
+        raise ChampionError(str(exc)) from None
+    except ValueError as exc:  # the genome
+        raise ChampionError(f"{paths[records.index(record)]}: {exc}") from None
     # no plug-in code runs here: the champion records the run's plug-ins as the run did
     try:
         if settings.plugins is not None:
@@ -379,6 +373,8 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
             task_ref, terrain_ref, sensor_refs = task.ref, maker.ref, [s.ref for s in sensors]
             measures = task.sample.measures
         terrain = read_terrain(run_dir, settings)
+    except JsonFileError as exc:
+        raise ChampionError(str(exc)) from None
     except (PluginError, OSError, ValueError, TypeError, KeyError) as exc:
         raise ChampionError(f"{run_dir}: {exc}") from None
     return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,

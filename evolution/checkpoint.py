@@ -27,7 +27,8 @@ from itertools import count
 import neat
 import numpy as np
 
-from .genomes import genome_from_dict
+from . import limits
+from .genomes import check_genome, genome_from_dict
 
 #: node genes as rows, in this order (rows, not objects: a checkpoint is rewritten every generation)
 NODE_ROW = ("key", "bias", "response", "activation", "aggregation")
@@ -62,11 +63,26 @@ def _genome_row(genome) -> dict:
                             for k, c in genome.connections.items()]}
 
 
-def _genome_from_row(data: dict):
-    return genome_from_dict({
+def _genome_from_row(data: dict, config=None):
+    """The genome of a row (:func:`_genome_row`); with ``config``, checked against it first
+    (:func:`evolution.genomes.check_genome`: a checkpoint may have been edited by hand)."""
+    genome = {
         "key": data["key"], "fitness": data["fitness"],
         "nodes": [dict(zip(NODE_ROW, row, strict=True)) for row in data["nodes"]],
-        "connections": [dict(zip(CONNECTION_ROW, row, strict=True)) for row in data["connections"]]})
+        "connections": [dict(zip(CONNECTION_ROW, row, strict=True)) for row in data["connections"]]}
+    if config is not None:
+        g = config.genome_config
+        if not (isinstance(genome["key"], int) and not isinstance(genome["key"], bool)):
+            raise CheckpointError("a genome's key is not a whole number")
+        fitness = genome["fitness"]
+        if fitness is not None and (isinstance(fitness, bool) or not isinstance(fitness, (int, float))):
+            raise CheckpointError(f"genome {genome['key']}'s fitness is not a number")
+        try:
+            check_genome(genome, g.num_inputs, g.num_outputs,
+                         "feedforward" if g.feed_forward else "recurrent")
+        except ValueError as exc:
+            raise CheckpointError(f"genome {genome['key']}: {exc}") from None
+    return genome_from_dict(genome)
 
 
 def population_state(population: neat.Population) -> dict:
@@ -125,8 +141,9 @@ def restore_population(config, state: dict) -> neat.Population:
         return _restore(config, state)
     except CheckpointError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise CheckpointError(f"the checkpoint is damaged ({type(exc).__name__}: {exc})") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+        detail = " ".join(str(exc).split())[:200]
+        raise CheckpointError(f"the checkpoint is damaged ({type(exc).__name__}: {detail})") from None
 
 
 def _restore(config, state: dict) -> neat.Population:
@@ -135,8 +152,11 @@ def _restore(config, state: dict) -> neat.Population:
     if state.get("version") != VERSION:
         raise CheckpointError(f"checkpoint version {state.get('version')!r} is not supported (this is {VERSION})")
     genomes = {}
+    if len(state["population"]) > limits.MAX_POPULATION:
+        raise CheckpointError(f"the checkpoint holds {len(state['population'])} genomes; at most "
+                              f"{limits.MAX_POPULATION}")
     for d in state["population"]:
-        g = _genome_from_row(d)
+        g = _genome_from_row(d, config)
         if g.key in genomes:
             raise CheckpointError(f"genome {g.key} appears twice")
         genomes[g.key] = g
@@ -150,7 +170,7 @@ def _restore(config, state: dict) -> neat.Population:
         s = neat.species.Species(int(sd["key"]), int(sd["created"]))
         s.last_improved = int(sd["last_improved"])
         rep = sd["representative"]
-        rep = _genome_from_row(rep) if isinstance(rep, dict) else genomes[int(rep)]
+        rep = _genome_from_row(rep, config) if isinstance(rep, dict) else genomes[int(rep)]
         s.update(rep, {int(k): genomes[int(k)] for k in sd["members"]})
         s.fitness = _number(sd["fitness"])
         s.adjusted_fitness = _number(sd["adjusted_fitness"])
@@ -172,7 +192,7 @@ def _restore(config, state: dict) -> neat.Population:
 
     best = state["best"]
     if best is not None:
-        b = _genome_from_row(best)
+        b = _genome_from_row(best, config)
         # the best genome is often an elite still in the population: keep them one object, as
         # in the uninterrupted run
         same = genomes.get(b.key)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import limits
 from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
@@ -44,7 +45,7 @@ class Evaluation:
     """The result of evaluating a generation, in the order the genomes were given."""
 
     fitness: np.ndarray     # (N,)
-    failed: np.ndarray      # (N,) bool: non-finite, broken apart, or failed by the task
+    failed: np.ndarray      # (N,) bool: non-finite, past physics.integrity's limits, or task-failed
     nonfinite: np.ndarray   # (N,) bool
     seconds: float          # wall time
     warnings: list = field(default_factory=list)  # plug-in problems that did not stop the run
@@ -135,7 +136,7 @@ class Evaluator:
 
     def __init__(self, episode: Episode, neat_text: str, kind: str = "feedforward", workers: int | None = None):
         self.episode = episode
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = min(max(1, workers or os.cpu_count() or 1), limits.MAX_WORKERS)
         ctx = mp.get_context("spawn")
         self.counter = ctx.Value("q", 0)
         self.pool = None

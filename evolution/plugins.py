@@ -112,7 +112,7 @@ class PluginRef:
         values = {}
         for key, required in (("name", True), ("source", True), ("location", False), ("sha256", False)):
             v = data.get(key, "")
-            if not isinstance(v, str) or (required and not v) or len(v) > 4096:
+            if not isinstance(v, str) or (required and not v) or len(v) > 4096 or not v.isprintable():
                 raise PluginError(f"a recorded {kind} has no proper '{key}'")
             values[key] = v
         if values["source"] not in SOURCES:

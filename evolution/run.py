@@ -35,6 +35,7 @@ import fcntl
 import io
 import json
 import random
+import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -46,10 +47,12 @@ import neat
 
 import physics
 
-from . import checkpoint
+from . import checkpoint, limits, rundir
 from .evaluator import BACKENDS, make_evaluator
 from .files import WriteError, make_directory, write_atomic
-from .genomes import NETWORK_KINDS, genome_to_dict, load_neat_config, neat_config_text
+from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, check_neat_config, genome_to_dict,
+                      load_neat_config, neat_config_text, read_neat_config)
+from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
@@ -102,6 +105,8 @@ class RunSettings:
         for name in ("task", "design_name", "design_text"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError(f"the setting {name} must be text")
+        if len(self.design_text) > limits.MAX_DESIGN_TEXT:
+            raise ValueError(f"the setting design_text is longer than {limits.MAX_DESIGN_TEXT} characters")
         if self.terrain is not None and not isinstance(self.terrain, str):
             raise ValueError("the setting terrain must be text or null")
         if self.sensors is not None and (not isinstance(self.sensors, list)
@@ -109,10 +114,39 @@ class RunSettings:
             raise ValueError("the setting sensors must be a list of names or null")
         if self.network not in NETWORK_KINDS:
             raise ValueError(f"unknown network kind {self.network!r} (choose from {', '.join(NETWORK_KINDS)})")
+        for name in ("generations", "population", "seed", "workers"):
+            if not is_int(getattr(self, name)):
+                raise ValueError(f"the setting {name} must be a whole number, not {getattr(self, name)!r:.40}")
+        for name in ("seconds", "clock_hz"):
+            if not is_number(getattr(self, name)):
+                raise ValueError(f"the setting {name} must be a number, not {getattr(self, name)!r:.40}")
         if not (0 < self.seconds < 1e6 and self.generations >= 1 and self.population >= 2):
             raise ValueError("need 0 < seconds < 1e6, generations >= 1 and population >= 2")
-        if self.seed < 0:
-            raise ValueError("the seed must be 0 or more")
+        if self.population > limits.MAX_POPULATION:
+            raise ValueError(f"the population is {self.population}; at most {limits.MAX_POPULATION}")
+        if self.generations >= 10**9 or not 0 < self.clock_hz <= 1e6:
+            raise ValueError("need generations below 1000000000 and 0 < clock_hz <= 1e6")
+        if not 0 <= self.seed < 2**63:
+            raise ValueError("the seed must be 0 or more (and below 2^63)")
+        if not 0 <= self.workers <= limits.MAX_WORKERS:
+            raise ValueError(f"the setting workers must be 0 (one per core) to {limits.MAX_WORKERS}")
+        if len(self.sensor_names) > 1000:
+            raise ValueError("the setting sensors names more than 1000 sensors")
+        if self.neat_config is not None and (not isinstance(self.neat_config, str)
+                                             or len(self.neat_config) > MAX_NEAT_CONFIG_BYTES):
+            raise ValueError(f"the setting neat_config must be text of at most {MAX_NEAT_CONFIG_BYTES} "
+                             f"characters, or null")
+        for name in ("measures", "address"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
+                raise ValueError(f"the setting {name} must be text or null")
+        if self.plugins is not None and not isinstance(self.plugins, dict):
+            raise ValueError("the setting plugins must be an object or null")
+        if not isinstance(self.sim, dict):
+            raise ValueError("the setting sim must be an object")
+        try:
+            limits.check_sim(physics.SimParams.from_dict(self.sim))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the setting sim: {' '.join(str(exc).split())}") from None
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r} (choose from {', '.join(BACKENDS)})")
         if self.address is not None and self.backend != "ray":
@@ -157,14 +191,35 @@ class RunSettings:
     def from_json(cls, text: str) -> "RunSettings":
         return cls(**json.loads(text))
 
+    @classmethod
+    def read(cls, path) -> "RunSettings":
+        """A run's ``settings.json``, checked; :class:`~evolution.rundir.RunFileError` (one line
+        naming the file) for one that cannot be read or holds a setting of the wrong kind."""
+        data = rundir.read_object(path, what="run's settings")
+        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise rundir.RunFileError(path, f"unknown setting{'s' if len(unknown) > 1 else ''} "
+                                            f"{', '.join(repr(k) for k in unknown[:5])[:200]}")
+        try:
+            return cls(**data)
+        except (TypeError, ValueError) as exc:
+            message = re.sub(r"^\S*__init__\(\) ", "", " ".join(str(exc).split()))
+            message = re.sub(r"^missing \d+ required positional arguments?: ", "missing the setting ", message)
+            raise rundir.RunFileError(path, message[:300]) from None
+
 
 def read_terrain(directory, settings: RunSettings) -> physics.Terrain:
     """A run directory's ground: its ``terrain.json``, or for a run made before there was one,
     the built-in terrain its settings name, made from its seed. No plug-in code runs. Raises
     ValueError (or OSError, PluginError) with one line."""
     path = Path(directory) / TERRAIN
-    if path.is_file():
-        return terrain_from_dict(json.loads(path.read_text()))
+    if path.exists():
+        try:
+            return terrain_from_dict(rundir.read_object(path, what="terrain"))
+        except rundir.RunFileError:
+            raise
+        except ValueError as exc:
+            raise rundir.RunFileError(path, str(exc)) from None
     if settings.plugins is not None:
         raise ValueError(f"{path} is missing")
     task = resolve("task", settings.task)
@@ -209,6 +264,14 @@ def _with_sizes(text: str, n_inputs: int, n_outputs: int, population: int) -> st
     return "\n".join(out) + "\n"
 
 
+def _raised_by_neat(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised inside neat-python (not by an evaluation it called)."""
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return Path(neat.__file__).parent in Path(tb.tb_frame.f_code.co_filename).parents
+
+
 @contextmanager
 def _random_untouched():
     """Python's and numpy's global generators as they were, whatever the block draws from them."""
@@ -241,12 +304,18 @@ class Run:
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
         if n_out == 0:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
+        source = str(self.dir / "neat.cfg") if neat_text is not None else "the neat config"
         if neat_text is None:
             base = settings.neat_config or neat_config_text(n_in, n_out, settings.population, settings.network)
             neat_text = _with_sizes(base, n_in, n_out, settings.population)
         self.neat_text = neat_text
         with tempfile.TemporaryDirectory() as tmp:  # nothing is written before everything checks out
-            self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg")
+            self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg", source)
+        check_neat_config(self.config, source)  # the population's size, in genes
+        sizes = (self.config.genome_config.num_inputs, self.config.genome_config.num_outputs)
+        if sizes != (n_in, n_out):
+            raise ValueError(f"{source}: num_inputs and num_outputs are {sizes[0]} and {sizes[1]}, but the "
+                             f"creature has {n_in} inputs and {n_out} muscles")
         if self.config.genome_config.feed_forward != (settings.network == "feedforward"):
             raise ValueError(f"the neat config says feed_forward = {self.config.genome_config.feed_forward}, "
                              f"but the run's network is {settings.network}")
@@ -289,21 +358,25 @@ class Run:
         if missing:
             raise RunError(f"{directory} is not a run directory (no {', '.join(missing)})")
         try:
-            settings = RunSettings.from_json((directory / "settings.json").read_text())
-            body = physics.Body.from_dict(json.loads((directory / "body.json").read_text()))
+            settings = RunSettings.read(directory / "settings.json")
+            body = rundir.read_body(directory / "body.json")
             terrain = read_terrain(directory, settings)
+            neat_text = read_neat_config(directory / "neat.cfg", population=settings.population)
+            history = cls._history_of(directory)
             plugins = settings.resolve_plugins(recorded=not reload_plugins)
             if reload_plugins and settings.plugins:
                 settings.record_plugins(*plugins)
-            run = cls(directory, settings, body, (directory / "neat.cfg").read_text(), terrain, plugins)
+            run = cls(directory, settings, body, neat_text, terrain, plugins)
             if reload_plugins:
                 run.check_plugins()
                 write_atomic(directory / "settings.json", settings.to_json())
         except PluginError as exc:
             raise RunError(f"{directory}: {exc}") from None
+        except (JsonFileError, NeatConfigError) as exc:  # names the file, and where in it
+            raise RunError(f"cannot open the run: {exc}") from None
         except (ValueError, TypeError, KeyError, OSError) as exc:
             raise RunError(f"cannot open the run in {directory}: {exc}") from None
-        run.history = run._read_history()
+        run.history = history
         return run
 
     def check_plugins(self, steps: int = 3) -> None:
@@ -329,8 +402,7 @@ class Run:
         path = self.dir / CHECKPOINT
         if not path.exists():
             return 0
-        state = checkpoint.loads(path.read_text())
-        return int(state.get("generation", 0)) if isinstance(state, dict) else 0
+        return rundir.read_checkpoint(path).get("generation", 0)  # RunFileError: one line
 
     def set_generations(self, generations: int) -> None:
         """Change how many generations the run goes to (to go on after it has finished)."""
@@ -367,7 +439,13 @@ class Run:
 
             while population.generation < s.generations:
                 before = population.generation
-                population.run(evaluate, 1)
+                try:
+                    population.run(evaluate, 1)
+                except RuntimeError as exc:  # neat-python's own, for a config it cannot breed from
+                    if type(exc) is not RuntimeError or not _raised_by_neat(exc):
+                        raise
+                    raise RunError(f"{self.dir / 'neat.cfg'}: neat-python cannot breed the next generation "
+                                   f"with this config: {' '.join(str(exc).split())}") from None
                 if population.generation == before:  # a user's neat config hit its fitness threshold
                     break
                 self._checkpoint(population)
@@ -381,7 +459,9 @@ class Run:
         path = self.dir / CHECKPOINT
         if path.exists():
             try:
-                population = checkpoint.restore_population(self.config, checkpoint.loads(path.read_text()))
+                population = checkpoint.restore_population(self.config, rundir.read_checkpoint(path))
+            except JsonFileError as exc:
+                raise RunError(str(exc)) from None
             except checkpoint.CheckpointError as exc:
                 raise RunError(f"{path}: {exc}") from None
             self._trim(population.generation)
@@ -415,27 +495,39 @@ class Run:
         for name in ("stats.csv", "species.csv"):
             path = self.dir / name
             lines = path.read_text().splitlines(keepends=True)
-            keep = lines[:1] + [ln for ln in lines[1:] if ln.strip() and int(ln.split(",")[0]) <= generation]
+            keep = lines[:1] + [ln for ln in lines[1:]  # rows were checked when the run was opened
+                                if ln.strip() and int(ln.split(",")[0]) <= generation]
             if len(keep) != len(lines):
                 write_atomic(path, "".join(keep))
         for path in (self.dir / "best").glob("gen_*.json"):
-            if int(path.stem[4:]) > generation:
+            number = rundir.best_generation(path)
+            if number is not None and number > generation:
                 path.unlink()
         for path in [*self.dir.glob(".*.tmp*"), *(self.dir / "best").glob(".*.tmp*")]:
             path.unlink()  # left by a kill -9 in the middle of a write
         self.history = [h for h in self._read_history() if h.generation <= generation]
 
     def _read_history(self) -> list[GenerationStats]:
-        with open(self.dir / "stats.csv", newline="") as f:
-            rows = list(csv.DictReader(f))
-        types = {n: f.type for n, f in GenerationStats.__dataclass_fields__.items()}
-        return [GenerationStats(**{k: (int(v) if types[k] in (int, "int") else float(v)) for k, v in row.items()})
-                for row in rows]
+        return self._history_of(self.dir)
+
+    @staticmethod
+    def _history_of(directory: Path) -> list[GenerationStats]:
+        """The rows of ``stats.csv``, each checked (and ``species.csv``'s, which a run appends
+        to): :class:`~evolution.rundir.RunFileError` at the first line that is not a proper row."""
+        ints = tuple(n for n, f in GenerationStats.__dataclass_fields__.items() if f.type in (int, "int"))
+        rows = rundir.read_csv(directory / "stats.csv", STATS_FIELDS, ints)
+        rundir.read_csv(directory / "species.csv", ("generation", "species", "size"),
+                        ("generation", "species", "size"))
+        return [GenerationStats(**row) for row in rows]
 
     @contextmanager
     def _lock(self):
         """One process evolves a run directory at a time."""
-        with open(self.dir / ".lock", "w") as f:
+        try:
+            lock = open(self.dir / ".lock", "w")
+        except OSError as exc:
+            raise RunError(f"cannot lock the run: {self.dir / '.lock'}: {exc.strerror or exc}") from None
+        with lock as f:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

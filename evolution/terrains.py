@@ -103,8 +103,16 @@ def terrain_from_dict(data) -> physics.Terrain:
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs + ys):
         raise ValueError("the terrain's points must be numbers")
     try:
-        return physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64),
-                               str(data.get("kind", "custom"))[:200])
+        if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in xs + ys):
+            raise ValueError(f"the terrain's points must be finite and within +-{MAX_COORDINATE:g} m")
+    except OverflowError:  # an integer too large for a float
+        raise ValueError(f"the terrain's points must be finite and within +-{MAX_COORDINATE:g} m") from None
+    kind = data.get("kind", "custom")
+    if not isinstance(kind, str):
+        raise ValueError("the terrain's kind must be text")
+    kind = "".join(c if c.isprintable() else "?" for c in kind[:200])  # it is printed
+    try:
+        return physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64), kind)
     except (ValueError, OverflowError) as exc:
         raise ValueError(f"the terrain is not usable: {exc}") from None
 
@@ -228,6 +236,14 @@ def parse_terrain(text: str, source: str = "<terrain>", default_name: str | None
     meta = {}
     for key in ("name", "description", "author", "licence"):
         meta[key] = r.string(top[key][1], f"'{key}'") if key in top else None
+        value = meta[key]
+        if value is not None:  # printed by commands: printable text of a sensible length
+            limit = 2000 if key == "description" else 200
+            text = value.replace("\n", " ").replace("\t", " ") if key == "description" else value
+            if len(text) > limit or not text.isprintable():
+                r.problem(top[key][1], f"'{key}' must be printable text of at most {limit} characters"
+                                       f"{'' if key == 'description' else ', on one line'}")
+                meta[key] = None
     x0 = _coordinate(r, top["start"][1], "'start'") if "start" in top else 0.0
     y0 = _coordinate(r, top["height"][1], "'height'") if "height" in top else 0.0
     if ("points" in top) == ("pieces" in top):
@@ -333,16 +349,19 @@ def _read_pieces(r: Reader, node, x: float, y: float) -> tuple[list, list]:
 def _laid_well(r: Reader, node, what: str, xs: list, ys: list, n: int) -> bool:
     """Whether the vertices a piece added (from index ``n``) keep the course drawable: within
     +-MAX_COORDINATE, x still increasing, not too many. Else a problem, and the course stops."""
-    new_x, new_y = np.array(xs[n:]), np.array(ys[n:])
-    if new_x.size == 0:
+    new_x, new_y = xs[n:], ys[n:]  # a few vertices (plain Python: numpy's overhead is per call)
+    if not new_x:
         return True
-    if max(np.abs(new_x).max(), np.abs(new_y).max()) > MAX_COORDINATE:
+    if max(max(map(abs, new_x)), max(map(abs, new_y))) > MAX_COORDINATE:
         r.problem(node, f"{what} takes the course beyond +-{MAX_COORDINATE:g} m (to x = {new_x[-1]:g}, "
                         f"y = {new_y[-1]:g}); make it shorter or lower")
         return False
-    if np.any(np.diff(np.concatenate([[xs[n - 1]], new_x])) <= 0):
-        r.problem(node, f"{what} is too short to draw at x = {xs[n - 1]:g} m; make it longer")
-        return False
+    previous = xs[n - 1]
+    for x in new_x:
+        if not x > previous:
+            r.problem(node, f"{what} is too short to draw at x = {xs[n - 1]:g} m; make it longer")
+            return False
+        previous = x
     if len(xs) > MAX_TERRAIN_POINTS:
         r.problem(node, f"{what} takes the course to {len(xs)} points; at most {MAX_TERRAIN_POINTS}")
         return False

@@ -1,10 +1,16 @@
 """Reading YAML files people write, with every problem at its line and column.
 
 Designs (``creatures.design``) and terrain files (:mod:`evolution.terrains`) are read the same
-way: the text is composed into YAML nodes with the safe loader (no tags that make objects, so
-nothing in a file can run code), and a :class:`Reader` walks the nodes, converting values and
-collecting :class:`Problem` s instead of stopping at the first. The caller raises a
-:class:`YamlError` holding them all; a command prints them as ``file:line:column: message``.
+way: the text is composed into YAML nodes from the safe loader's events (libyaml's parser when
+PyYAML has it), and a :class:`Reader` walks the nodes, converting values and collecting
+:class:`Problem` s instead of stopping at the first. The caller raises a :class:`YamlError`
+holding them all; a command prints them as ``file:line:column: message`` (at most
+:data:`MAX_PROBLEMS` of them, then how many more there are).
+
+A file is data and nothing else, whoever wrote it: no tag that makes an object (nothing in a
+file can run code), nesting at most :data:`MAX_DEPTH` deep, anchors and aliases expanding to
+at most :data:`MAX_VALUES` values (no "billion laughs"), one document, and nothing recurses
+however the file nests.
 """
 
 from __future__ import annotations
@@ -16,10 +22,15 @@ from dataclasses import dataclass
 import yaml
 
 __all__ = ["Problem", "YamlError", "Reader", "compose", "read_text", "read_data", "did_you_mean",
-           "describe_node", "MAX_DEPTH"]
+           "describe_node", "MAX_DEPTH", "MAX_VALUES", "MAX_PROBLEMS"]
 
 #: lists and mappings may nest at most this deep (a design or a terrain needs 4 or 5)
 MAX_DEPTH = 100
+#: values (scalars, lists, mappings) a file may hold with its anchors and aliases expanded: what
+#: 2 MB of plain YAML can hold at most, and far short of the "billion laughs" (10^9)
+MAX_VALUES = 1_000_000
+#: problems a :class:`YamlError` shows (its message ends with how many more there are)
+MAX_PROBLEMS = 20
 #: the explicit tags a file may use: YAML's plain data types (``!!str 5``), never objects
 PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 
@@ -44,7 +55,11 @@ class YamlError(Exception):
     def __init__(self, source: str, problems: list[Problem]):
         self.source = source
         self.problems = sorted(problems, key=lambda p: (p.line, p.column))
-        super().__init__("\n".join(p.format(source) for p in self.problems))
+        lines = [p.format(source) for p in self.problems[:MAX_PROBLEMS]]
+        if len(self.problems) > MAX_PROBLEMS:
+            lines.append(f"{source}: {len(self.problems) - MAX_PROBLEMS} more problems not shown "
+                         f"(fix these first)")
+        super().__init__("\n".join(lines))
 
     def __reduce__(self):
         return (type(self), (self.source, self.problems))
@@ -76,32 +91,140 @@ def one_line(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader's composer, refusing (with their places) tags that would make objects
-    and nesting deeper than :data:`MAX_DEPTH` (before Python's recursion limit is near)."""
+#: characters a YAML file may not hold (YAML's own rule, checked before parsing so that the
+#: place of the first one is a line and column in the text)
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 
-    def __init__(self, text: str):
-        super().__init__(text)
-        self.depth = 0
-        self.tag_problems: list[Problem] = []
+# libyaml's parser (C) when PyYAML has it: some 30 times faster than PyYAML's own, which takes
+# seconds over a file of a megabyte. Only its events are used; the nodes are composed here.
+_EventSource = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+_EventSource = _EventSource or yaml.SafeLoader
 
-    def compose_node(self, parent, index):
-        event = self.peek_event()
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)) and self.depth >= MAX_DEPTH:
-            raise yaml.composer.ComposerError(
-                None, None, f"lists and mappings nest more than {MAX_DEPTH} deep", event.start_mark)
-        tag = getattr(event, "tag", None)
-        if tag is not None and tag != "!" and tag not in PLAIN_TAGS:
-            shown = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
-            self.tag_problems.append(Problem(
-                event.start_mark.line + 1, event.start_mark.column + 1,
-                f"the tag '{one_line(shown)}' is not allowed: write plain data (numbers, text, "
-                f"lists and mappings) without tags"))
-        self.depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+
+class _Refused(Exception):
+    """Composing stopped at ``mark`` for ``message`` (a YAML syntax problem)."""
+
+    def __init__(self, mark, message: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+_NO_KEY = object()
+# a list or mapping being composed: [node, its pending key (a mapping's), anchor, values before it]
+_NODE, _KEY, _ANCHOR, _FIRST = range(4)
+
+
+def _tag_problem(event) -> Problem:
+    tag = event.tag
+    shown = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+    return Problem(event.start_mark.line + 1, event.start_mark.column + 1,
+                   f"the tag '{one_line(shown)}' is not allowed: write plain data (numbers, text, "
+                   f"lists and mappings) without tags")
+
+
+def _compose_events(loader, tag_problems: list):
+    """The root node of the single document of ``loader``'s events (None for none), composed
+    as PyYAML's composer does but without recursion: nesting deeper than :data:`MAX_DEPTH`,
+    an undefined or repeated anchor, anchors and aliases that expand to more than
+    :data:`MAX_VALUES` values (the "billion laughs") and a second document are
+    :class:`_Refused`; tags that would make objects are added to ``tag_problems``."""
+    loader.get_event()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    anchors = {}        # name -> (node, how many values it expands to)
+    open_anchors = set()
+    stack: list[list] = []
+    values = 0          # values so far, with every alias expanded
+    root = None
+    resolved = {}       # (value, implicit) -> tag: plain scalars repeat ("1", "flat", ids...)
+    get_event, resolve = loader.get_event, loader.resolve
+    Scalar, Sequence, Mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+    starts = {yaml.SequenceStartEvent: Sequence, yaml.MappingStartEvent: Mapping}
+    ends = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+    def attach(node):
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        top = stack[-1]
+        if top[_NODE].__class__ is Sequence:
+            top[_NODE].value.append(node)
+        elif top[_KEY] is _NO_KEY:
+            top[_KEY] = node
+        else:
+            top[_NODE].value.append((top[_KEY], node))
+            top[_KEY] = _NO_KEY
+
+    def check_anchor(event):
+        if event.anchor is not None and (event.anchor in anchors or event.anchor in open_anchors):
+            raise _Refused(event.start_mark, f"the anchor '&{one_line(event.anchor)}' is defined twice")
+
+    while True:
+        event = get_event()
+        kind = event.__class__
+        if kind is ScalarEvent:
+            if event.anchor is not None:
+                check_anchor(event)
+            tag = event.tag
+            if tag is None or tag == "!":
+                key = (event.value, event.implicit) if len(event.value) < 100 else None
+                tag = resolved.get(key) if key is not None else None
+                if tag is None:
+                    tag = resolve(Scalar, event.value, event.implicit)
+                    if key is not None and len(resolved) < 10_000:
+                        resolved[key] = tag
+            elif tag not in PLAIN_TAGS:
+                tag_problems.append(_tag_problem(event))
+            node = Scalar(tag, event.value, event.start_mark, event.end_mark,
+                          style=event.style or None)  # libyaml says '' for plain
+            values += 1
+            if event.anchor is not None:
+                anchors[event.anchor] = (node, 1)
+            attach(node)
+        elif kind in starts:
+            if len(stack) >= MAX_DEPTH:
+                raise _Refused(event.start_mark, f"lists and mappings nest more than {MAX_DEPTH} deep")
+            if event.anchor is not None:
+                check_anchor(event)
+                open_anchors.add(event.anchor)
+            cls = starts[kind]
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = resolve(cls, None, event.implicit)
+            elif tag not in PLAIN_TAGS:
+                tag_problems.append(_tag_problem(event))
+            stack.append([cls(tag, [], event.start_mark, None, flow_style=event.flow_style),
+                          _NO_KEY, event.anchor, values])
+            values += 1
+        elif kind in ends:
+            top = stack.pop()
+            node = top[_NODE]
+            node.end_mark = event.end_mark
+            if top[_ANCHOR] is not None:
+                open_anchors.discard(top[_ANCHOR])
+                anchors[top[_ANCHOR]] = (node, values - top[_FIRST])
+            attach(node)
+        elif kind is AliasEvent:
+            if event.anchor not in anchors:
+                inside = " (an alias cannot stand inside its own anchor)" if event.anchor in open_anchors else ""
+                raise _Refused(event.start_mark, f"found undefined alias '*{one_line(event.anchor)}'{inside}")
+            node, size = anchors[event.anchor]
+            values += size
+            if values > MAX_VALUES:
+                raise _Refused(event.start_mark, f"anchors and aliases expand to more than {MAX_VALUES} "
+                                                 f"values")
+            attach(node)
+        else:  # the document's end
+            break
+    if not loader.check_event(yaml.StreamEndEvent):
+        event = loader.get_event()
+        raise _Refused(event.start_mark, "but found another document (expected a single document "
+                                         "in the stream)")
+    return root
 
 
 def _line_column(text: str, position: int) -> tuple[int, int]:
@@ -114,33 +237,44 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
 def compose(text: str, source: str, max_bytes: int, error=YamlError, what: str = "file"):
     """The root node of ``text`` (None for an empty document). Raises ``error(source,
     problems)`` for text over ``max_bytes``, a YAML syntax error, a character YAML does not
-    allow, a tag (``!!python/object...``: a file is data, never objects) or nesting deeper than
-    :data:`MAX_DEPTH`."""
-    if len(text.encode("utf-8", "replace")) > max_bytes:
+    allow, a tag (``!!python/object...``: a file is data, never objects), nesting deeper than
+    :data:`MAX_DEPTH` or anchors and aliases expanding to more than :data:`MAX_VALUES` values.
+    Nothing here recurses, however the file nests."""
+    if len(text) > max_bytes or len(text.encode("utf-8", "replace")) > max_bytes:
         raise error(source, [Problem(1, 1, f"{what} is larger than {max_bytes} bytes")])
-    loader = None
-    try:
-        loader = _Loader(text)  # checks the characters
-        root = loader.get_single_node()
-    except yaml.reader.ReaderError as exc:
-        line, column = _line_column(text, exc.position)
-        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+    bad = _NON_PRINTABLE.search(text)
+    if bad:
+        line, column = _line_column(text, bad.start())
         raise error(source, [Problem(line, column, f"the {what} holds a character YAML does not allow "
-                                                   f"(#x{code:04x}); it must be plain text")]) from None
+                                                   f"(#x{ord(bad.group()):04x}); it must be plain text")])
+    loader = None
+    tag_problems: list[Problem] = []
+    try:
+        loader = _EventSource(text)
+        root = _compose_events(loader, tag_problems)
+    except _Refused as exc:
+        raise error(source, [*tag_problems, Problem(exc.mark.line + 1, exc.mark.column + 1,
+                                                    f"YAML syntax: {exc.message}")]) from None
+    except yaml.reader.ReaderError:  # the check above finds these first
+        raise error(source, [Problem(0, 0, f"the {what} holds a character YAML does not allow; "
+                                           f"it must be plain text")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         message = getattr(exc, "problem", None) or str(exc)
+        if message.startswith("did not find expected "):  # libyaml's words for PyYAML's
+            message = message[len("did not find "):]
         if getattr(exc, "context", None):
             message += f" ({exc.context})"
         raise error(source, [Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0,
                                      f"YAML syntax: {one_line(message, 200)}")]) from None
-    except RecursionError:  # MAX_DEPTH stops nesting first; this is for a deep Python stack
-        raise error(source, [Problem(1, 1, f"the {what} nests lists or mappings too deeply")]) from None
+    except (UnicodeError, MemoryError, RecursionError) as exc:  # not expected: nothing recurses
+        raise error(source, [Problem(0, 0, f"the {what} cannot be read as YAML "
+                                           f"({type(exc).__name__})")]) from None
     finally:
         if loader is not None:
             loader.dispose()
-    if loader.tag_problems:
-        raise error(source, loader.tag_problems)
+    if tag_problems:
+        raise error(source, tag_problems)
     return root
 
 
@@ -229,8 +363,9 @@ class Reader:
                 self.problem(knode, f"{what} has a key that is not a name")
             elif key in out:
                 self.problem(knode, f"{what} has '{key}' twice")
-            elif key not in allowed:
-                self.problem(knode, f"unknown key '{key}' in {what}{did_you_mean(key, allowed)}")
+            elif key not in allowed:  # a suggestion only while the problems are still shown
+                hint = did_you_mean(key, allowed) if len(self.problems) < MAX_PROBLEMS else ""
+                self.problem(knode, f"unknown key '{one_line(key)}' in {what}{hint}")
             else:
                 out[key] = (knode, vnode)
         return out
