@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from evolution import PluginError, resolve
-from evolution.jsonread import JsonFileError, loads
+from evolution import rundir
 from evolution.files import make_directory, write_atomic
 from evolution.tasks import WORST_FITNESS
 
@@ -58,8 +58,6 @@ COLOURS = {
 STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
 SPECIES_COLUMNS = ("generation", "species", "size")
 RUN_FILES = ("stats.csv", "species.csv", "settings.json")
-#: a run's file is refused beyond this (a run of 100 000 generations writes a few megabytes)
-MAX_FILE_BYTES = 50_000_000
 #: the species chart: at most this many species (each is drawn: a few ms each), and a table of
 #: species x generations of at most this many cells (8 bytes each)
 MAX_SPECIES = 2000
@@ -178,64 +176,20 @@ def read_run(run_dir) -> RunData:
     return RunData(directory, settings, stats, generations, ids, sizes)
 
 
-def _read_text(path: Path) -> str:
-    """The text of a run's file, at most :data:`MAX_FILE_BYTES` of it."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise PlotError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise PlotError(f"{path}: larger than {MAX_FILE_BYTES} bytes, more than a run writes")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise PlotError(f"{path}: not a text file") from None
-
-
 def _read_settings(path: Path) -> dict:
     try:
-        settings = loads(_read_text(path), path)  # plain, finite JSON nested a few levels deep
-    except JsonFileError as exc:
+        return rundir.read_object(path, what="run's settings")
+    except rundir.RunFileError as exc:
         raise PlotError(str(exc)) from None
-    if not isinstance(settings, dict):
-        raise PlotError(f"{path}: not a run's settings (a JSON object)")
-    return settings
 
 
 def _read_csv(path: Path, columns: tuple[str, ...], ints: tuple[str, ...]) -> list[tuple[int, dict]]:
-    """The rows of a run's CSV file as (line number, {column: value}) for ``columns``; every
-    row must have as many values as the header has names, and finite numbers in ``columns``."""
-    lines = _read_text(path).splitlines()
-    if not lines or not lines[0].strip():
-        raise PlotError(f"{path}:1: no header line")
-    header = [name.strip() for name in lines[0].split(",")]
-    absent = [c for c in columns if c not in header]
-    if absent:
-        raise PlotError(f"{path}:1: the header has no {', '.join(absent)} column{'s' if len(absent) > 1 else ''}")
-    where = {c: header.index(c) for c in columns}
-    rows = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        cells = line.split(",")
-        if len(cells) != len(header):
-            raise PlotError(f"{path}:{number}: {len(cells)} values, but the header names {len(header)}")
-        row = {}
-        for c, k in where.items():
-            cell = cells[k].strip()
-            try:
-                if len(cell) > (18 if c in ints else 40):  # beyond an int64, or not a number
-                    raise ValueError(cell)
-                value = int(cell) if c in ints else float(cell)
-            except ValueError:
-                kind = "a whole number" if c in ints else "a number"
-                raise PlotError(f"{path}:{number}: {c} is {cell!r}, not {kind}") from None
-            if not math.isfinite(value):
-                raise PlotError(f"{path}:{number}: {c} is {cell!r}, not a finite number")
-            row[c] = value
-        rows.append((number, row))
-    return rows
+    """The rows of a run's CSV file as (line number, {column: value}) for ``columns``
+    (:func:`evolution.rundir.read_csv`)."""
+    try:
+        return rundir.read_csv(path, columns, ints, numbered=True)
+    except rundir.RunFileError as exc:
+        raise PlotError(str(exc)) from None
 
 
 def _check_increasing(path: Path, rows) -> None:

@@ -98,10 +98,11 @@ def read_checkpoint(path) -> dict:
     return data
 
 
-def read_csv(path, names: tuple[str, ...], ints: tuple[str, ...] = ()) -> list[dict]:
+def read_csv(path, names: tuple[str, ...], ints: tuple[str, ...] = (), numbered: bool = False) -> list:
     """The rows of a run's CSV file (a header line naming at least ``names``, then one row per
     line, blank lines skipped) as dicts of ``names``: whole numbers for ``ints``, finite floats
-    for the others. :class:`RunFileError` at the first line that is not so."""
+    for the others; with ``numbered``, as (line number, dict) pairs. :class:`RunFileError` at
+    the first line that is not so."""
     try:
         text = read_text(path, MAX_CSV_BYTES, "CSV file")
     except JsonFileError as exc:
@@ -139,7 +140,7 @@ def read_csv(path, names: tuple[str, ...], ints: tuple[str, ...] = ()) -> list[d
                 kind = "a whole number" if name in ints else "a finite number"
                 raise RunFileError(path, f"{name} is {cell[:30]!r}, not {kind}", str(number)) from None
             row[name] = value
-        rows.append(row)
+        rows.append((number, row) if numbered else row)
     return rows
 
 

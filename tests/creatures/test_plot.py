@@ -313,7 +313,7 @@ def test_a_header_only_stats_file_has_nothing_to_plot(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("name, line, text, expected", [
-    ("stats.csv", 3, _stats_row(2, best="abc"), "stats.csv:3: best is 'abc', not a number"),
+    ("stats.csv", 3, _stats_row(2, best="abc"), "stats.csv:3: best is 'abc', not a finite number"),
     ("stats.csv", 3, _stats_row(2, median="nan"), "stats.csv:3: median is 'nan', not a finite number"),
     ("stats.csv", 3, "2,1.0,0.5,0.2,0.9", "stats.csv:3: 5 values, but the header names 14"),
     ("stats.csv", 5, "4,9.5,0.1,0.", "stats.csv:5: 4 values, but the header names 14"),  # cut off mid-line
@@ -336,7 +336,7 @@ def test_damaged_files_are_refused_with_file_and_line(capsys, run_dir, name, lin
 
 def test_binary_garbage_is_not_a_text_file(capsys, run_dir):
     (run_dir / "stats.csv").write_bytes(b"\xff\xfe\x00garbage")
-    assert _refusal(*_plot(capsys, run_dir)).endswith("stats.csv: not a text file")
+    assert _refusal(*_plot(capsys, run_dir)).endswith("stats.csv: not a text file (byte 0 is not UTF-8)")
 
 
 @pytest.mark.parametrize("size", ["12x", "big", "1200*700", "100x100", "20000x700", "1200x-7"])
