@@ -210,7 +210,8 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
         status["first"] = False
         failed = f", {s.failed} failed" if s.failed else ""
         print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
-              f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s", flush=True)
+              f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s eval  {s.wall_seconds:5.2f} s wall",
+              flush=True)
         for w in s.warnings:
             if w not in warned:
                 warned.add(w)

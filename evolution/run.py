@@ -9,7 +9,8 @@ A run directory holds::
                          the terrain's code or file staying as it was)
     neat.cfg             the neat-python config the run uses
     stats.csv            one row per generation: best, mean, median, percentiles, species,
-                         failed creatures, evaluation time
+                         failed creatures, evaluation time, and the generation's wall time (from
+                         the end of the one before: reproduction, evaluation, statistics, files)
     species.csv          species sizes per generation (generation, species, size)
     best/gen_0001.json   the best genome of each generation, with its fitness
     checkpoint.json      the whole NEAT state after the last finished generation
@@ -37,6 +38,7 @@ import json
 import random
 import re
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -72,7 +74,9 @@ class RunError(ValueError):
     """A run directory that cannot be opened, resumed or evolved; the message is one line."""
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
-                "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s")
+                "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s", "wall_seconds")
+#: stats.csv's columns before runs measured their generations' wall time (read as 0: not measured)
+_LEGACY_STATS_FIELDS = STATS_FIELDS[:-1]
 
 
 @dataclass
@@ -242,6 +246,9 @@ class GenerationStats:
     nonfinite: int
     eval_seconds: float
     creature_steps_per_s: float
+    #: the generation's wall time: from the end of the one before (or the start of the run) to
+    #: its own end, breeding, evaluation, statistics and files together (0: not measured)
+    wall_seconds: float = 0.0
     #: plug-in problems of this generation that did not stop it (not in stats.csv)
     warnings: list = field(default_factory=list)
 
@@ -422,6 +429,7 @@ class Run:
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
                                backend=s.backend, address=s.address) as evaluator:
             self._writer = writer
+            self._generation_start = time.perf_counter()  # the first generation's wall: from here
             population = self._start()  # seeds or restores the random generators: after Ray's start
 
             def evaluate(genomes, config):
@@ -434,6 +442,7 @@ class Run:
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of this generation come after it
                 stats = self._record(population, genomes, result)
+                self._generation_start = time.perf_counter()  # the next one's wall starts here
                 if on_generation is not None:
                     on_generation(stats)
 
@@ -497,7 +506,9 @@ class Run:
             lines = path.read_text().splitlines(keepends=True)
             keep = lines[:1] + [ln for ln in lines[1:]  # rows were checked when the run was opened
                                 if ln.strip() and int(ln.split(",")[0]) <= generation]
-            if len(keep) != len(lines):
+            if name == "stats.csv" and "wall_seconds" not in lines[0]:  # a run from before it
+                keep = [",".join(STATS_FIELDS) + "\n"] + [ln.rstrip("\n") + ",0\n" for ln in keep[1:]]
+            if keep != lines:
                 write_atomic(path, "".join(keep))
         for path in (self.dir / "best").glob("gen_*.json"):
             number = rundir.best_generation(path)
@@ -515,7 +526,12 @@ class Run:
         """The rows of ``stats.csv``, each checked (and ``species.csv``'s, which a run appends
         to): :class:`~evolution.rundir.RunFileError` at the first line that is not a proper row."""
         ints = tuple(n for n, f in GenerationStats.__dataclass_fields__.items() if f.type in (int, "int"))
-        rows = rundir.read_csv(directory / "stats.csv", STATS_FIELDS, ints)
+        try:
+            with open(directory / "stats.csv", "rb") as f:
+                legacy = b"wall_seconds" not in f.readline(4096)   # a run from before the wall time
+        except OSError:
+            legacy = False   # read_csv says what is wrong
+        rows = rundir.read_csv(directory / "stats.csv", _LEGACY_STATS_FIELDS if legacy else STATS_FIELDS, ints)
         rundir.read_csv(directory / "species.csv", ("generation", "species", "size"),
                         ("generation", "species", "size"))
         return [GenerationStats(**row) for row in rows]
@@ -543,7 +559,8 @@ class Run:
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
                                 len(population.species.species), int(result.failed.sum()),
                                 int(result.nonfinite.sum()), round(result.seconds, 4),
-                                round(steps / max(result.seconds, 1e-9), 1), list(result.warnings))
+                                round(steps / max(result.seconds, 1e-9), 1),
+                                round(time.perf_counter() - self._generation_start, 4), list(result.warnings))
         self.history.append(stats)
         best = max((g for _, g in genomes), key=lambda g: g.fitness)
         record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best)}

@@ -27,7 +27,7 @@ def _files(directory):
     files = {str(p.relative_to(directory)): p.read_bytes()
              for p in sorted(directory.rglob("*")) if p.is_file()}
     rows = list(csv.reader(io.StringIO(files["stats.csv"].decode())))
-    keep = [k for k, name in enumerate(rows[0]) if name not in ("eval_seconds", "creature_steps_per_s")]
+    keep = [k for k, name in enumerate(rows[0]) if name not in ("eval_seconds", "creature_steps_per_s", "wall_seconds")]
     files["stats.csv"] = [[row[k] for k in keep] for row in rows]
     return files
 

@@ -110,7 +110,7 @@ class _FakeRun:
         on_progress(50, 100)
         on_progress(100, 100)
         stats = SimpleNamespace(generation=1, best=1.0, median=0.5, species=1, failed=0,
-                                eval_seconds=self.stuck, warnings=[])
+                                eval_seconds=self.stuck, wall_seconds=self.stuck, warnings=[])
         self.history.append(stats)
         on_generation(stats)
 

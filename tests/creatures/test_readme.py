@@ -78,7 +78,7 @@ def test_readme_shows_the_end_of_a_run_as_creatures_evolve_prints_it():
 # --- the README's evolution runs, re-run --------------------------------------------------------
 
 #: a generation line or the last line of a run, without its seconds (the machine's, not the run's)
-RUN_LINE = re.compile(r"^(gen +\d+ .*?|done in) +[\d.]+ s(.*)$")
+RUN_LINE = re.compile(r"^(gen +\d+ .*?|done in) +[\d.]+ s(?: eval +[\d.]+ s wall)?(.*)$")
 
 
 def _run_lines(text: str) -> dict:

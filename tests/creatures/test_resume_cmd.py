@@ -20,7 +20,7 @@ REPO = Path(__file__).parents[2]
 GENERATIONS = 6
 ARGS = ("evolve", "worm", "--generations", GENERATIONS, "--population", 20, "--seconds", 1,
         "--seed", 3, "--workers", 2)
-TIMING = ("eval_seconds", "creature_steps_per_s")
+TIMING = ("eval_seconds", "creature_steps_per_s", "wall_seconds")
 
 
 def _files(directory):

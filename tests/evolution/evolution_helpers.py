@@ -18,7 +18,7 @@ from evolution.genomes import load_neat_config, neat_config_text
 from evolution.run import RunSettings
 
 #: the columns of stats.csv that measure the machine, not the run
-TIMING_COLUMNS = ("eval_seconds", "creature_steps_per_s")
+TIMING_COLUMNS = ("eval_seconds", "creature_steps_per_s", "wall_seconds")
 
 
 @cache

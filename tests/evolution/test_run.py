@@ -93,6 +93,30 @@ def test_stats_counts_are_sane(base):
         assert float(row["eval_seconds"]) > 0.0
 
 
+def test_a_generations_wall_time_holds_its_evaluation_and_the_rest(base):
+    """wall_seconds runs from the end of the generation before (the first: from the run's start,
+    its workers' start-up included) to the end of its own files, so it holds the evaluation."""
+    for row in read_stats(base[0]):
+        assert float(row["wall_seconds"]) > float(row["eval_seconds"]) > 0.0
+
+
+def test_a_run_from_before_the_wall_time_resumes(tmp_path):
+    """A stats.csv without the wall_seconds column (runs made before it) reads as wall time 0,
+    and gets the column when the run goes on."""
+    directory = tmp_path / "old"
+    run, _, _ = _evolve(directory, generations=2)
+    lines = (directory / "stats.csv").read_text().splitlines()
+    old = [",".join(line.split(",")[:-1]) for line in lines]   # wall_seconds is the last column
+    (directory / "stats.csv").write_text("\n".join(old) + "\n")
+    reopened = Run.open(directory)
+    assert [h.wall_seconds for h in reopened.history] == [0.0, 0.0]
+    assert [h.best for h in reopened.history] == [h.best for h in run.history]
+    reopened.set_generations(3)
+    reopened.evolve()
+    rows = read_stats(directory)
+    assert [float(r["wall_seconds"]) > 0.0 for r in rows] == [False, False, True]
+
+
 def test_stats_csv_rows_are_what_on_generation_received(base):
     directory, run, _, seen = base
     assert seen == run.history
