@@ -23,6 +23,7 @@ from pathlib import Path
 import neat
 
 from . import limits
+from .jsonread import is_int, is_number
 
 __all__ = ["genome_to_dict", "genome_from_dict", "neat_config_text", "load_neat_config",
            "NETWORK_KINDS", "NeatConfigError", "read_neat_config", "check_neat_config",
@@ -288,16 +289,6 @@ def _try_population(config, source: str) -> None:
 _NODE_NUMBERS = ("bias", "response")
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v) -> bool:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    return abs(v) < 1e300 if isinstance(v, int) else math.isfinite(v)
-
-
 def check_genome(data, n_inputs: int | None, n_outputs: int, kind: str = "feedforward") -> None:
     """Raise ValueError (one line) for a genome dict (:func:`genome_to_dict`'s form) that does
     not fit a creature of ``n_inputs`` inputs and ``n_outputs`` outputs, or that is beyond
@@ -320,11 +311,11 @@ def check_genome(data, n_inputs: int | None, n_outputs: int, kind: str = "feedfo
     for n in nodes:
         if not isinstance(n, dict):
             raise ValueError("a genome node is not an object")
-        for f, ok in (("key", _is_int), ("bias", _is_number), ("response", _is_number),
+        for f, ok in (("key", is_int), ("bias", is_number), ("response", is_number),
                       ("activation", lambda v: isinstance(v, str)), ("aggregation", lambda v: isinstance(v, str))):
             if not ok(n.get(f)):
                 raise ValueError(f"a genome node lacks a proper '{f}'")
-        if "time_constant" in n and not _is_number(n["time_constant"]):
+        if "time_constant" in n and not is_number(n["time_constant"]):
             raise ValueError("a genome node lacks a proper 'time_constant'")
         key = n["key"]
         if not 0 <= key <= limits.MAX_NODE_KEY:
@@ -337,13 +328,13 @@ def check_genome(data, n_inputs: int | None, n_outputs: int, kind: str = "feedfo
         if not isinstance(c, dict):
             raise ValueError("a genome connection is not an object")
         i, o = c.get("in"), c.get("out")
-        if not _is_int(i) or not _is_int(o):
+        if not is_int(i) or not is_int(o):
             raise ValueError("a genome connection lacks a proper 'in' or 'out'")
         if not ((-n_inputs <= i < 0) or i in keys) or o not in keys:
             raise ValueError(f"the genome has a connection {i} -> {o} between nodes that do not exist")
-        if not _is_number(c.get("weight")) or not isinstance(c.get("enabled"), bool):
+        if not is_number(c.get("weight")) or not isinstance(c.get("enabled"), bool):
             raise ValueError("the genome has a connection with a bad weight or flag")
-        if not _is_int(c.get("innovation")):
+        if not is_int(c.get("innovation")):
             raise ValueError(f"the genome's connection {i} -> {o} lacks a proper 'innovation'")
         if (i, o) in pairs:
             raise ValueError(f"the genome has the connection {i} -> {o} twice")

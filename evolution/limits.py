@@ -10,7 +10,7 @@ than seconds to read it or more than a few hundred megabytes of memory. README.m
 
 from __future__ import annotations
 
-import math
+from .jsonread import is_number
 
 __all__ = ["MAX_SPHERES", "MAX_BONES", "MAX_JOINTS", "MAX_CLUSTERS", "MAX_CLUSTER_MEMBERS",
            "MAX_COORDINATE", "MAX_VALUE", "MAX_POPULATION", "MAX_GENOME_NODES",
@@ -59,13 +59,6 @@ MAX_TEXT = 200
 MAX_DESIGN_TEXT = 1_000_000
 
 
-def _finite(value) -> bool:
-    """A finite int or float (not a boolean), of a size a float holds."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) < 1e300 if isinstance(value, int) else math.isfinite(value)
-
-
 def check_body(body) -> None:
     """Raise ValueError (one line) for a ``physics.Body`` beyond the limits above: too many
     parts, a position beyond :data:`MAX_COORDINATE`, a number that is not finite or beyond
@@ -80,7 +73,7 @@ def check_body(body) -> None:
     if members > MAX_CLUSTER_MEMBERS:
         raise ValueError(f"the creature's clusters hold {members} spheres in all; at most {MAX_CLUSTER_MEMBERS}")
     for i, s in enumerate(body.spheres):
-        if len(s.pos) != 2 or not all(_finite(v) and abs(v) <= MAX_COORDINATE for v in s.pos):
+        if len(s.pos) != 2 or not all(is_number(v) and abs(v) <= MAX_COORDINATE for v in s.pos):
             raise ValueError(f"sphere {i}: its position must be two numbers within +-{MAX_COORDINATE:g} m")
         _check_values(f"sphere {i}", s, ("radius", "mass", "friction", "kinetic_friction", "restitution"))
     for i, b in enumerate(body.bones):
@@ -98,7 +91,7 @@ def _check_values(what: str, item, names) -> None:
         value = getattr(item, name, None)
         if value is None:
             continue
-        if not _finite(value) or abs(value) > MAX_VALUE:
+        if not is_number(value) or abs(value) > MAX_VALUE:
             raise ValueError(f"{what}: {name} must be a finite number of at most {MAX_VALUE:g}, not {value!r:.40}")
 
 
@@ -108,7 +101,7 @@ def check_sim(sim, seconds: float | None = None) -> None:
     for name in ("dt", "gravity", "damping", "bounce_speed", "contact_slop", "witkin_alpha",
                  "witkin_beta", "dem_stiffness", "dem_damping", "dem_shear", "push_out_speed"):
         value = getattr(sim, name, None)
-        if value is not None and (not _finite(value) or abs(value) > MAX_VALUE):
+        if value is not None and (not is_number(value) or abs(value) > MAX_VALUE):
             raise ValueError(f"the simulation setting {name} must be a finite number of at most "
                              f"{MAX_VALUE:g}, not {value!r:.40}")
     if not MIN_DT <= sim.dt <= MAX_DT:
