@@ -97,10 +97,13 @@ def solve_bones(p, rest, lam, hot, b0, n, h):
     after the relaxation loop, 4 %.)"""
     inv_h2 = 1.0 / (h * h)
     h2 = h * h
+    bone_a, bone_b, inv_mass = hot.bone_a, hot.bone_b, hot.inv_mass
+    compliance, max_force = hot.bone_compliance, hot.bone_max_force
     for e in hot.soft_bones:
-        _solve_soft_bone(p, rest, lam, hot, e, b0, n, inv_h2, h2)
+        _solve_soft_bone(p, rest, lam, bone_a[e], bone_b[e], inv_mass, compliance, max_force, e, b0, n,
+                         inv_h2, h2)
     for e in hot.rigid_bones:
-        _solve_rigid_bone(p, rest, hot, e, b0, n)
+        _solve_rigid_bone(p, rest, bone_a[e], bone_b[e], inv_mass, e, b0, n)
 
 
 @njit(cache=True)
@@ -134,16 +137,15 @@ def settle_bones(p, rest, hot, b0, n):
 
 
 @njit(cache=True)
-def _solve_rigid_bone(p, rest, hot, e, b0, n):
-    """A rigid bone: no compliance, no force limit, so no multiplier to keep."""
-    i = hot.bone_a[e]
-    j = hot.bone_b[e]
+def _solve_rigid_bone(p, rest, i, j, inv_mass, e, b0, n):
+    """A rigid bone: no compliance, no force limit, so no multiplier to keep. (The arrays it
+    needs come one by one: the whole ``hot`` tuple would be copied onto the stack every call.)"""
     xi = p[i, 0]
     yi = p[i, 1]
     xj = p[j, 0]
     yj = p[j, 1]
-    w_i = hot.inv_mass[i, b0:b0 + n]
-    w_j = hot.inv_mass[j, b0:b0 + n]
+    w_i = inv_mass[i, b0:b0 + n]
+    w_j = inv_mass[j, b0:b0 + n]
     r = rest[e, 0]
     w = rest[e, 1]
     ux = rest[e, 2]
@@ -167,22 +169,20 @@ def _solve_rigid_bone(p, rest, hot, e, b0, n):
 
 
 @njit(cache=True)
-def _solve_soft_bone(p, rest, lam, hot, e, b0, n, inv_h2, h2):
+def _solve_soft_bone(p, rest, lam, i, j, inv_mass, compliance, max_force, e, b0, n, inv_h2, h2):
     """A muscle or compliant bone: XPBD with its multiplier clamped to the force limit."""
-    i = hot.bone_a[e]
-    j = hot.bone_b[e]
     xi = p[i, 0]
     yi = p[i, 1]
     xj = p[j, 0]
     yj = p[j, 1]
-    w_i = hot.inv_mass[i, b0:b0 + n]
-    w_j = hot.inv_mass[j, b0:b0 + n]
+    w_i = inv_mass[i, b0:b0 + n]
+    w_j = inv_mass[j, b0:b0 + n]
     r = rest[e, 0]
     w = rest[e, 1]
     ux = rest[e, 2]
     uy = rest[e, 3]
-    comp = hot.bone_compliance[e, b0:b0 + n]
-    fmax = hot.bone_max_force[e, b0:b0 + n]
+    comp = compliance[e, b0:b0 + n]
+    fmax = max_force[e, b0:b0 + n]
     lm = lam[e]
     for l in range(n):
         dx = xi[l] - xj[l]

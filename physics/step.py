@@ -177,41 +177,59 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     State
         The new state.
     """
-    params = params or SimParams()
+    params = params or _DEFAULT
     terrain = terrain or _FLAT
-    B, P = state.pos.shape[0], state.pos.shape[1]
-    M = model.n_muscles
-    if B != model.batch or P != model.n_spheres:
-        raise ValueError(f"state is for {B} creatures of {P} spheres, model for {model.batch} of {model.n_spheres}")
+    pos = state.pos
+    B, P = pos.shape[0], pos.shape[1]
+    plans = model.__dict__.get("_plans")
+    if plans is None:  # checked once per model: the step's own sizes and flags
+        plans = {}
+        object.__setattr__(model, "_plans", plans)
+        plans["sizes"] = (model.batch, model.n_spheres, model.n_muscles, model.pair_a.shape[0] > 0)
+    batch, spheres, M, pairs = plans["sizes"]
+    if B != batch or P != spheres:
+        raise ValueError(f"state is for {B} creatures of {P} spheres, model for {batch} of {spheres}")
     if commands is None:
         cmd = np.zeros((B, M))
     else:
         cmd = np.ascontiguousarray(commands, dtype=np.float64)
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
-    if params.solver == "witkin":
-        return witkin.step(model, state, cmd, params, terrain, parallel)
-    if params.contacts == "dem":
+    scalars = params.__dict__.get("_step_args")
+    if scalars is None:  # a SimParams is frozen: its kernel arguments are converted once
+        scalars = (params.solver == "pbd" and params.contacts == "pbd",
+                   float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
+                   float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
+                   float(params.contact_slop), bool(params.ground), bool(params.self_collision),
+                   bool(params.arena_collision))
+        object.__setattr__(params, "_step_args", scalars)
+    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena = scalars
+    if not pbd:
+        if params.solver == "witkin":
+            return witkin.step(model, state, cmd, params, terrain, parallel)
         return dem.step(model, state, cmd, params, terrain, parallel)
-    out_pos = np.empty_like(state.pos)
+    if parallel is None:
+        threads = numba.get_num_threads()
+        parallel = threads > 1 and B >= 16 * threads
+    else:
+        threads = numba.get_num_threads() if parallel else 1
+    key = (parallel, threads)
+    plan = plans.get(key)
+    if plan is None:
+        lanes = chunk_lanes(B, threads if parallel else 1)
+        plan = plans[key] = (_step_parallel if parallel else _step_serial, hot_of(model),
+                             workspace_of(model, lanes))
+    kernel, hot, work = plan
+    out_pos = np.empty_like(pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
     out_contact = np.empty((B, P), dtype=np.bool_)
-    threads = numba.get_num_threads()
-    if parallel is None:
-        parallel = threads > 1 and B >= 16 * threads
-    lanes = chunk_lanes(B, threads if parallel else 1)
-    kernel = _step_parallel if parallel else _step_serial
-    work = workspace_of(model, lanes)
-    kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-           hot_of(model), work, terrain.table, terrain.blocks, float(params.dt),
-           int(params.substeps), int(params.iterations), float(params.gravity),
-           float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
-           float(params.contact_slop),
-           bool(params.ground), bool(params.self_collision and model.pair_a.shape[0] > 0))
-    if params.arena_collision and B > 1:
+    kernel(pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
+           hot, work, terrain.table, terrain.blocks, dt, substeps, iterations, gravity, damping,
+           bounce, push, slop, ground, self_coll and pairs)
+    if arena and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
-    return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)
+    return State(out_pos, out_vel, out_len, out_contact, state.time + dt)
 
 
 def substeps_for(model: Model, params: SimParams) -> int:
@@ -244,3 +262,4 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
 
 
 _FLAT = Terrain.flat()
+_DEFAULT = SimParams()
