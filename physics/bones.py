@@ -62,11 +62,11 @@ def prepare_bones(rest, hot, b0, n):
 
 
 @njit(cache=True)
-def orient_bones(x, rest, hot, n):
+def orient_bones(x, rest, bone_a, bone_b, n):
     """Rows 2-3 of ``rest``: each bone's unit direction at the start of the substep, x_i - x_j."""
-    for e in range(hot.bone_a.shape[0]):
-        i = hot.bone_a[e]
-        j = hot.bone_b[e]
+    for e in range(bone_a.shape[0]):
+        i = bone_a[e]
+        j = bone_b[e]
         xi = x[i, 0]
         yi = x[i, 1]
         xj = x[j, 0]
@@ -83,12 +83,13 @@ def orient_bones(x, rest, hot, n):
 
 
 @njit(cache=True)
-def solve_bones(p, rest, lam, hot, b0, n, h):
+def solve_bones(p, rest, lam, bone_a, bone_b, soft_bones, rigid_bones, inv_mass, compliance, max_force,
+                b0, n, h):
     """One Gauss-Seidel sweep over the bones. ``lam : (E, LANES)`` accumulates over a substep.
 
     Written branch-free over whole lane rows so that the compiler vectorises across creatures;
     a degenerate bone (zero length, or two pinned spheres) leaves its spheres where they are.
-    Muscles and soft bones go first and rigid bones last (``hot.soft_bones``, ``hot.rigid_bones``;
+    Muscles and soft bones go first and rigid bones last (``soft_bones``, ``rigid_bones`` from hot;
     two plain loops rather than one with a branch per bone, which measured 4x slower): a sweep
     leaves its
     last constraints the best satisfied, and the skeleton matters more than a muscle reaching
@@ -97,29 +98,27 @@ def solve_bones(p, rest, lam, hot, b0, n, h):
     after the relaxation loop, 4 %.)"""
     inv_h2 = 1.0 / (h * h)
     h2 = h * h
-    bone_a, bone_b, inv_mass = hot.bone_a, hot.bone_b, hot.inv_mass
-    compliance, max_force = hot.bone_compliance, hot.bone_max_force
-    for e in hot.soft_bones:
+    for e in soft_bones:
         _solve_soft_bone(p, rest, lam, bone_a[e], bone_b[e], inv_mass, compliance, max_force, e, b0, n,
                          inv_h2, h2)
-    for e in hot.rigid_bones:
+    for e in rigid_bones:
         _solve_rigid_bone(p, rest, bone_a[e], bone_b[e], inv_mass, e, b0, n)
 
 
 @njit(cache=True)
-def settle_bones(p, rest, hot, b0, n):
+def settle_bones(p, rest, bone_a, bone_b, rigid_bones, inv_mass, b0, n):
     """A last sweep over the rigid bones only, along their current directions, after the
     relaxation loop: it removes what the loop left (current directions converge better) and its
     corrections are too small to change the angular momentum measurably."""
-    for e in hot.rigid_bones:
-        i = hot.bone_a[e]
-        j = hot.bone_b[e]
+    for e in rigid_bones:
+        i = bone_a[e]
+        j = bone_b[e]
         xi = p[i, 0]
         yi = p[i, 1]
         xj = p[j, 0]
         yj = p[j, 1]
-        w_i = hot.inv_mass[i, b0:b0 + n]
-        w_j = hot.inv_mass[j, b0:b0 + n]
+        w_i = inv_mass[i, b0:b0 + n]
+        w_j = inv_mass[j, b0:b0 + n]
         r = rest[e, 0]
         w = rest[e, 1]
         for l in range(n):

@@ -20,20 +20,20 @@ from numba import njit
 
 
 @njit(cache=True)
-def solve_self_collisions(x, p, hot, b0, n):
+def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
     """Separate overlapping spheres of the same creature (candidate pairs from the model), along
     their centre line at the substep's start, as bones do (angular momentum is kept)."""
-    for c in range(hot.pair_a.shape[0]):
-        i = hot.pair_a[c]
-        j = hot.pair_b[c]
+    for c in range(pair_a.shape[0]):
+        i = pair_a[c]
+        j = pair_b[c]
         for l in range(n):
             b = b0 + l
-            wi = hot.inv_mass[i, b]
-            wj = hot.inv_mass[j, b]
+            wi = inv_mass[i, b]
+            wj = inv_mass[j, b]
             dx = p[i, 0, l] - p[j, 0, l]
             dy = p[i, 1, l] - p[j, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
-            pen = hot.radius[i, b] + hot.radius[j, b] - d
+            pen = radius[i, b] + radius[j, b] - d
             if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0):  # so that NaN stays out
                 continue
             ux = x[i, 0, l] - x[j, 0, l]

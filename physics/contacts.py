@@ -30,7 +30,7 @@ CONTACT_MARGIN = 0.1
 
 
 @njit(cache=True)
-def find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop):
+def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
     """Contact generation, once per substep: the terrain near each sphere's predicted position
     as a half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from
     the closest point of the terrain. The sweeps then solve the plane, which is cheap and
@@ -49,7 +49,7 @@ def find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop):
         nx = plane[i, 0]
         ny = plane[i, 1]
         c = plane[i, 2]
-        rad = hot.radius[i, b0:b0 + n]
+        rad = radius[i, b0:b0 + n]
         x0 = x[i, 0]
         y0 = x[i, 1]
         near = 0
@@ -76,7 +76,7 @@ def find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop):
 
 
 @njit(cache=True)
-def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
+def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_friction, b0, n):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
@@ -86,7 +86,8 @@ def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
     this projection's push (kinetic; over a substep that adds up to ``mu_k * dn``). Judging the
     static case on the slide friction has already shortened made a sliding contact stick again
     the next sweep, as if the coefficient were mu_s + mu_k. Done inside the sweeps, so the bones
-    that follow repair what friction moved."""
+    that follow repair what friction moved. (``inv_mass``, ``friction``, ``kinetic_friction``
+    are the hot arrays, passed alone: the whole hot tuple is copied at every call.)"""
     for i in range(p.shape[0]):
         if not active[i]:
             continue
@@ -99,9 +100,9 @@ def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
         c = plane[i, 2]
         push = dn[i]
         cut_so_far = fric[i]
-        w = hot.inv_mass[i, b0:b0 + n]
-        mu_s = hot.friction[i, b0:b0 + n]
-        mu_k = hot.kinetic_friction[i, b0:b0 + n]
+        w = inv_mass[i, b0:b0 + n]
+        mu_s = friction[i, b0:b0 + n]
+        mu_k = kinetic_friction[i, b0:b0 + n]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
@@ -123,7 +124,7 @@ def solve_ground(x, p, plane, active, dn, fric, hot, b0, n):
 
 
 @njit(cache=True)
-def finish_ground(p, v, plane, dn, touching, vn_in, hot, table, blocks, b0, n, slop):
+def finish_ground(p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
     the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
@@ -141,8 +142,8 @@ def finish_ground(p, v, plane, dn, touching, vn_in, hot, table, blocks, b0, n, s
         nx = plane[i, 0]
         ny = plane[i, 1]
         c = plane[i, 2]
-        rad = hot.radius[i, b0:b0 + n]
-        w = hot.inv_mass[i, b0:b0 + n]
+        rad = radius[i, b0:b0 + n]
+        w = inv_mass[i, b0:b0 + n]
         push = dn[i]
         check = 0
         for l in range(n):
@@ -181,7 +182,7 @@ def finish_ground(p, v, plane, dn, touching, vn_in, hot, table, blocks, b0, n, s
 
 
 @njit(cache=True)
-def reject_ground_velocity(v, plane, touching, vn_in, dn, hot, b0, n, bounce_speed, push_speed, h):
+def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h):
     """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
     the outward velocity the push-out created.
 
@@ -202,7 +203,7 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, hot, b0, n, bounce_spe
         touch = touching[i]
         approach_v = vn_in[i]
         push = dn[i]
-        e = hot.restitution[i, b0:b0 + n]
+        e = restitution[i, b0:b0 + n]
         for l in range(n):
             vn = vx[l] * nx[l] + vy[l] * ny[l]
             target = max(vn, 0.0)

@@ -330,14 +330,15 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
                 vk = vk if w > 0.0 else 0.0
                 v[i, k, l] = vk
                 p[i, k, l] = x[i, k, l] + vk * h
-    orient_bones(x, rest, hot, n)
+    orient_bones(x, rest, hot.bone_a, hot.bone_b, n)
     LAM[c][:, :] = 0.0
     lam[:, :] = 0.0
     for it in range(iterations):
-        solve_bones(p, rest, LAM[c], hot, b0, n, h)
+        solve_bones(p, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, hot.inv_mass,
+                    hot.bone_compliance, hot.bone_max_force, b0, n, h)
         solve_joints(x, p, lam, hot, b0, n, h)
         solve_clusters(x, p, hot, b0, n)
-    settle_bones(p, rest, hot, b0, n)
+    settle_bones(p, rest, hot.bone_a, hot.bone_b, hot.rigid_bones, hot.inv_mass, b0, n)
     solve_joints(x, p, lam, hot, b0, n, h, True)
     recover_velocity(x, p, v, h, n)
     for i in range(P):

@@ -10,12 +10,12 @@ from numba import njit
 
 
 @njit(cache=True)
-def predict(x, v, p, hot, b0, gx, gy, h, drag, n):
+def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n):
     """Apply gravity and drag to the velocities, then move the predicted positions. Pinned
     spheres (inverse mass 0) stay where they are."""
     keep = max(0.0, 1.0 - drag * h)
     for i in range(x.shape[0]):
-        w = hot.inv_mass[i, b0:b0 + n]
+        w = inv_mass[i, b0:b0 + n]
         for k, g in ((0, gx), (1, gy)):
             xr = x[i, k]
             vr = v[i, k]

@@ -91,31 +91,43 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 v[i, k, l] = vel[b0 + l, i, k]
     drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
     prepare_bones(rest, hot, b0, n)
+    # The stages in the loops get the hot arrays they read one by one: numba passes a tuple by
+    # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
+    # which was a third of the step's time for one creature. Stages with nothing to do are not
+    # called at all.
+    bone_a, bone_b, soft, rigid = hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones
+    inv_mass, radius, compliance, max_force = hot.inv_mass, hot.radius, hot.bone_compliance, hot.bone_max_force
+    joints = hot.joint_c.shape[0] > 0
+    clusters = hot.cluster_start.shape[0] > 1
     for s in range(substeps):
-        predict(x, v, p, hot, b0, 0.0, -gravity, h, drag, n)
-        orient_bones(x, rest, hot, n)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n)
+        orient_bones(x, rest, bone_a, bone_b, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
         fric[:, :] = 0.0
         if ground:
-            find_contacts(x, p, plane, active, hot, table, blocks, b0, n, slop)
+            find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
         for it in range(iterations):
-            solve_bones(p, rest, lam, hot, b0, n, h)
-            solve_joints(x, p, lamj, hot, b0, n, h)
-            solve_clusters(x, p, hot, b0, n)
+            solve_bones(p, rest, lam, bone_a, bone_b, soft, rigid, inv_mass, compliance, max_force, b0, n, h)
+            if joints:
+                solve_joints(x, p, lamj, hot, b0, n, h)
+            if clusters:
+                solve_clusters(x, p, hot, b0, n)
             if self_collision:
-                solve_self_collisions(x, p, hot, b0, n)
+                solve_self_collisions(x, p, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
-                solve_ground(x, p, plane, active, dn, fric, hot, b0, n)
-        settle_bones(p, rest, hot, b0, n)
-        solve_joints(x, p, lamj, hot, b0, n, h, True)
-        if ground:
-            solve_ground(x, p, plane, active, dn, fric, hot, b0, n)  # friction sees that sweep too
-            finish_ground(p, v, plane, dn, touching, vn, hot, table, blocks, b0, n, slop)
+                solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+        settle_bones(p, rest, bone_a, bone_b, rigid, inv_mass, b0, n)
+        if joints:
+            solve_joints(x, p, lamj, hot, b0, n, h, True)
+        if ground:  # friction sees that sweep too
+            solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+            finish_ground(p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop)
         recover_velocity(x, p, v, h, n)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, dn, hot, b0, n, bounce_speed, push_speed, h)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, bounce_speed,
+                                   push_speed, h)
         # the substep's end is the next one's start
         for i in range(P):
             for k in range(2):
