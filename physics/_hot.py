@@ -10,7 +10,11 @@ Every loop over a chunk's lanes has a fixed cost (views, alias checks), paid per
 so chunks should be as wide as the work allows: :func:`chunk_lanes` makes one or two chunks per
 thread (one chunk in all when stepping serially), at most ``MAX_LANES`` wide. Measured on the walker,
 one thread, CPU time per creature-step at B = 1024: 64 lanes 1480 ns, 128: 889, 256: 743,
-512: 677. The public :class:`~physics.model.Model` keeps the batch axis first;
+512: 677. Every kernel is compiled with ``error_model="numpy"``: a float division by zero gives inf or NaN
+(which the NaN guards and the episode's rules catch) instead of a check and a branch that stops
+the compiler from vectorising the loop around it (a lane loop of ``sqrt`` and ``/`` measured
+4.2 ns per lane with the check, 1.0 without). Results are otherwise identical, bit for bit.
+The public :class:`~physics.model.Model` keeps the batch axis first;
 this is built once per model and cached on it, which is safe because a model's arrays are
 read-only (``Model.with_values`` makes a new model, with a hot copy of its own).
 """

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt):
     """Move each muscle's rest length toward its commanded length, rate-limited, and fill
     ``rest : (E, 4, LANES)`` with the rest length every bone has this step (row 0); rows 1-3 are
@@ -51,7 +51,7 @@ def drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt):
             rest[e, 0, l] = cur
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def prepare_bones(rest, hot, b0, n):
     """Row 1 of ``rest : (E, 4, LANES)``: ``w_i + w_j``, once per step."""
     for e in range(hot.bone_a.shape[0]):
@@ -61,7 +61,7 @@ def prepare_bones(rest, hot, b0, n):
             rest[e, 1, l] = hot.inv_mass[i, b0 + l] + hot.inv_mass[j, b0 + l]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def orient_bones(x, rest, bone_a, bone_b, n):
     """Rows 2-3 of ``rest``: each bone's unit direction at the start of the substep, x_i - x_j."""
     for e in range(bone_a.shape[0]):
@@ -82,7 +82,7 @@ def orient_bones(x, rest, bone_a, bone_b, n):
             uy[l] = dy * inv
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_bones(p, rest, lam, bone_a, bone_b, soft_bones, rigid_bones, inv_mass, compliance, max_force,
                 b0, n, h):
     """One Gauss-Seidel sweep over the bones. ``lam : (E, LANES)`` accumulates over a substep.
@@ -105,7 +105,7 @@ def solve_bones(p, rest, lam, bone_a, bone_b, soft_bones, rigid_bones, inv_mass,
         _solve_rigid_bone(p, rest, bone_a[e], bone_b[e], inv_mass, e, b0, n)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def settle_bones(p, rest, bone_a, bone_b, rigid_bones, inv_mass, b0, n):
     """A last sweep over the rigid bones only, along their current directions, after the
     relaxation loop: it removes what the loop left (current directions converge better) and its
@@ -135,7 +135,7 @@ def settle_bones(p, rest, bone_a, bone_b, rigid_bones, inv_mass, b0, n):
             yj[l] -= w_j[l] * s * dy
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _solve_rigid_bone(p, rest, i, j, inv_mass, e, b0, n):
     """A rigid bone: no compliance, no force limit, so no multiplier to keep. (The arrays it
     needs come one by one: the whole ``hot`` tuple would be copied onto the stack every call.)"""
@@ -167,7 +167,7 @@ def _solve_rigid_bone(p, rest, i, j, inv_mass, e, b0, n):
         yj[l] -= w_j[l] * s * diry
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _solve_soft_bone(p, rest, lam, i, j, inv_mass, compliance, max_force, e, b0, n, inv_h2, h2):
     """A muscle or compliant bone: XPBD with its multiplier clamped to the force limit."""
     xi = p[i, 0]

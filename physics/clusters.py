@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_clusters(x, p, hot, b0, n):
     """Pull every cluster's members toward its matched rigid shape by its stiffness."""
     for k in range(hot.cluster_start.shape[0] - 1):

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
     """Separate overlapping spheres of the same creature (candidate pairs from the model), along
     their centre line at the substep's start, as bones do (angular momentum is kept)."""
@@ -52,12 +52,12 @@ def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
             p[j, 1, l] -= wj * s * uy
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _cell_hash(cx, cy, mask):
     return ((cx * 73856093) ^ (cy * 19349663)) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def build_grid(pos, cell):
     """Bin all B * P spheres into a hashed uniform grid of ``cell``-sized squares.
 
@@ -91,7 +91,7 @@ def build_grid(pos, cell):
     return cx, cy, start, order
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def collide_arena(pos, vel, mass, inv_mass, radius, passes):
     """Separate overlapping spheres of different creatures and stop their approach.
 
@@ -115,7 +115,7 @@ def collide_arena(pos, vel, mass, inv_mass, radius, passes):
     return hits
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
     B, P = pos.shape[0], pos.shape[1]
     hits = 0

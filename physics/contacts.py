@@ -29,7 +29,7 @@ from .terrain import closest_on_terrain, terrain_top
 CONTACT_MARGIN = 0.1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
     """Contact generation, once per substep: the terrain near each sphere's predicted position
     as a half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from
@@ -75,7 +75,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
             c[l] = gx * px[l] + gy * py[l] - d + rad[l]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_friction, b0, n):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
@@ -123,7 +123,7 @@ def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_fric
             py[l] -= cut * ty
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def finish_ground(p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
@@ -181,7 +181,7 @@ def finish_ground(p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blo
             vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h):
     """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
     the outward velocity the push-out created.

@@ -114,7 +114,7 @@ def required_substeps(model, params, limit: float = np.inf) -> int:
 # contact forces
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pair_force(nx, ny, overlap, ux, uy, m_eff, mu, k, zeta, shear, h):
     """The force on a sphere from one contact (module docstring): normal n toward the sphere,
     relative velocity u, effective mass m_eff, substep h. Returns (fx, fy).
@@ -147,7 +147,7 @@ def _pair_force(nx, ny, overlap, ux, uy, m_eff, mu, k, zeta, shear, h):
     return fx, fy
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
                  ground, self_collision, k, zeta, shear, slop, h):
     """Contact forces inside creature ``b``: each sphere against the ground, and the model's
@@ -185,7 +185,7 @@ def dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, tab
             _sphere_pair(x, v, F, b, i, b, j, inv_mass, radius, mu, k, zeta, shear, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h):
     """Sphere (bi, i) against sphere (bj, j): equal and opposite forces if they overlap."""
     dx = x[bi, i, 0] - x[bj, j, 0]
@@ -207,7 +207,7 @@ def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h)
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
     """Contacts between spheres of different creatures, added to ``F``: the whole batch binned
     in the engine's hashed uniform grid (cells of the largest diameter), each sphere tested
@@ -240,7 +240,7 @@ def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
     return hits
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def _dem_forces_parallel(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
                          ground, self_collision, arena, k, zeta, shear, slop, h):
     for b in prange(x.shape[0]):
@@ -250,7 +250,7 @@ def _dem_forces_parallel(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b
         dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dem_forces(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks, ground,
                self_collision, arena, k, zeta, shear, slop, h):
     """All contact forces of a batch (``x, v, F : (B, P, 2)``, ``touching : (B, P)``), one
@@ -273,7 +273,7 @@ def dem_forces(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, b
 # self-collision stages: those are forces now).
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt):
     """Gather chunk ``c`` into its lanes; drive its muscles and prepare its bones (once a step)."""
     X, V, REST = work[0], work[2], work[3]
@@ -290,7 +290,7 @@ def _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt):
     prepare_bones(REST[c], hot, b0, n)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lanes_to_batch(c, work, xb, vb):
     """Copy chunk ``c``'s positions and velocities to creature-major ``xb, vb : (B, P, 2)``."""
     X, V = work[0], work[2]
@@ -305,7 +305,7 @@ def _lanes_to_batch(c, work, xb, vb):
                 vb[b0 + l, i, k] = V[c, i, k, l]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
     """One PBD substep of chunk ``c`` with the contact forces ``F : (B, P, 2)`` applied like
     gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
@@ -347,7 +347,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
                 x[i, k, l] = p[i, k, l]
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def _pbd_dem_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                       xb, vb, F, model_inv_mass, model_radius, model_mu, pair_a, pair_b, table,
                       blocks, dt, substeps, iterations, gravity, drag, slop, ground,
@@ -368,7 +368,7 @@ def _pbd_dem_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_
         _lanes_to_batch(c, work, out_pos, out_vel)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pbd_dem_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                     xb, vb, F, model_inv_mass, model_radius, model_mu, pair_a, pair_b, table,
                     blocks, dt, substeps, iterations, gravity, drag, slop, ground,
@@ -388,7 +388,7 @@ def _pbd_dem_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_co
         _lanes_to_batch(c, work, out_pos, out_vel)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ground_touching(x, touching, inv_mass, radius, table, blocks, slop):
     """Which spheres of ``x : (B, P, 2)`` are within ``slop`` of the ground (the contact sensor)."""
     top = blocks[2]

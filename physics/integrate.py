@@ -9,7 +9,7 @@ Störmer-Verlet ``x[n+1] = 2 x[n] - x[n-1] + a h^2`` is written as ``v += a h; p
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n):
     """Apply gravity and drag to the velocities, then move the predicted positions. Pinned
     spheres (inverse mass 0) stay where they are."""
@@ -27,7 +27,7 @@ def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n):
                 pr[l] = xr[l] + vk * h
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def recover_velocity(x, p, v, h, n):
     """Velocity is what the positions did over the substep."""
     inv_h = 1.0 / h

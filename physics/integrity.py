@@ -55,7 +55,7 @@ def rigid_bones(model: Model) -> np.ndarray:
     return np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b, joint_limited,
             joint_min, joint_max, table, blocks, ground, skip, out):
     """The three measures (strain, overshoot, penetration) of every creature ``b`` not in
@@ -109,7 +109,7 @@ def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joi
         out[b, 2] = penetration
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def within_limits(m):
     """Whether measures ``m`` (one creature's row) are all within their limits (False for NaN)."""
     return m[0] <= STRAIN_LIMIT and m[1] <= OVERSHOOT_LIMIT and m[2] <= PENETRATION_LIMIT

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _wrap(a):
     """Angle wrapped into (-pi, pi]."""
     while a > np.pi:
@@ -23,7 +23,7 @@ def _wrap(a):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def joint_angle(pa_x, pa_y, pc_x, pc_y, pb_x, pb_y):
     ux = pa_x - pc_x
     uy = pa_y - pc_y
@@ -32,7 +32,7 @@ def joint_angle(pa_x, pa_y, pc_x, pc_y, pb_x, pb_y):
     return np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _gradients(q, a, c, b, l):
     """d theta / d q_a and d theta / d q_b at positions q (d theta / d q_c is minus their sum)."""
     ux = q[a, 0, l] - q[c, 0, l]
@@ -46,7 +46,7 @@ def _gradients(q, a, c, b, l):
     return uy / uu, -ux / uu, -vy / vv, vx / vv, True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, alpha, lam0, along_start=True):
     """One XPBD angle correction for constraint value ``C`` (at p), moving the spheres along the
     angle's gradients at the substep's start x (so that angular momentum is kept, as for bones),
@@ -71,7 +71,7 @@ def _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, alpha, lam0, along_start=True
     return lam0 + dlam
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_joints(x, p, lam, hot, b0, n, h, limits_only=False):
     """One sweep over the joints: springs first (soft), then hinge limits (hard).
     ``lam : (J, LANES)`` holds the springs' multipliers over a substep. With ``limits_only``

@@ -16,7 +16,7 @@ __all__ = ["centre_of_mass", "com_velocity", "muscle_lengths", "bone_strain", "j
            "ground_contacts", "orientation", "kinetic_energy"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _weighted_mean(mass, a):
     out = np.empty((a.shape[0], 2))
     for b in range(a.shape[0]):
@@ -34,7 +34,7 @@ def com_velocity(model: Model, state: State) -> np.ndarray:
     return _weighted_mean(model.mass, state.vel)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _bone_lengths(pos, a, b):
     B = pos.shape[0]
     E = a.shape[0]
@@ -61,7 +61,7 @@ def bone_strain(model: Model, state: State) -> np.ndarray:
     return _bone_lengths(state.pos, model.bone_a, model.bone_b) / rest - 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _joint_angles(pos, a, c, b):
     B = pos.shape[0]
     J = c.shape[0]
@@ -83,7 +83,7 @@ def ground_contacts(model: Model, state: State) -> np.ndarray:
     return state.contact
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def creature_com(mass, a, b):
     """Mass-weighted mean of ``a[b] : (P, 2)`` (positions or velocities) of creature ``b``."""
     m = 0.0
@@ -96,7 +96,7 @@ def creature_com(mass, a, b):
     return x / m, y / m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def creature_rotation(mass, rest, pos, b):
     """Creature ``b``'s rotation from its rest pose as the unnormalised ``(sin, cos)`` pair whose
     atan2 is the best-matching angle (the shape-matching rotation of the whole body)."""
@@ -114,7 +114,7 @@ def creature_rotation(mass, rest, pos, b):
     return sn, cs
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _orientation(mass, rest, pos):
     out = np.empty(pos.shape[0])
     for b in range(pos.shape[0]):

@@ -60,7 +60,7 @@ __all__ = ["step", "rollout", "substeps_for"]
 ARENA_PASSES = 4
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
                 ground, self_collision):
@@ -142,7 +142,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 out_vel[b0 + l, i, k] = v[i, k, l]
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                    table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
                    slop, ground, self_collision):
@@ -152,7 +152,7 @@ def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                     push_speed, slop, ground, self_collision)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                  table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
                  slop, ground, self_collision):

@@ -146,7 +146,7 @@ def make_terrain(kind: str, seed: int = 0) -> Terrain:
     raise ValueError(f"unknown terrain {kind!r} (choose from {', '.join(TERRAIN_KINDS)})")
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def find_segment(xs, x):
     """Index k of the segment [xs[k], xs[k+1]] holding x (clamped to the first/last segment)."""
     lo = 0
@@ -164,7 +164,7 @@ def find_segment(xs, x):
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def height_at(xs, ys, x):
     """The terrain's height under ``x``: ``np.interp(x, xs, ys)`` for one x, bit for bit (the
     same search result and arithmetic), without the two arrays numba's ``np.interp`` allocates
@@ -195,7 +195,7 @@ def height_at(xs, ys, x):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def terrain_top(blocks, x0, x1):
     """Highest terrain point over [x0, x1] (an upper bound, from the broad-phase blocks)."""
     start = blocks[0]
@@ -210,7 +210,7 @@ def terrain_top(blocks, x0, x1):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def closest_on_terrain(table, px, py, reach):
     """Signed distance from point (px, py) to the terrain and the outward normal there.
 

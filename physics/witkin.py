@@ -225,7 +225,7 @@ def spring_substep(model, arrays: Arrays | None = None) -> float:
 # muscles
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _drive_muscles(muscle_len, cmd, out_len, ldot, a, dt):
     """The muscles' rest lengths at the step's end (the PBD solver's rule: toward
     ``rest * (1 + c * range)``, at most ``speed * rest * dt``), and their rates ``ldot : (B, M)``."""
@@ -251,7 +251,7 @@ def _drive_muscles(muscle_len, cmd, out_len, ldot, a, dt):
 # The small helpers called per row or per active-set round are inlined: a call passes the two
 # namedtuples of ~30 arrays each, and numba counts a reference up and down for every array of
 # them (measured: filling the walker's rows took 9.2 us per creature, inlined 1.1 us).
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _distance_row(b, r, i, j, L, Ld, x, v, wk):
     """Row r: ``|x_i - x_j| - L`` with ``dL/dt = Ld``. False for a zero-length bone."""
     dx = x[b, i, 0] - x[b, j, 0]
@@ -278,7 +278,7 @@ def _distance_row(b, r, i, j, L, Ld, x, v, wk):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_speed, slop):
     """Add creature b's springs to its applied forces ``wk.Q`` and fill its constraint rows, in
     order of priority (rigid bones, cluster pairs, active hinge limits, ground contacts,
@@ -373,7 +373,7 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
     return _bone_rows(b, nr, True, x, v, L0, Ldot, t, a, wk)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
     """Rows for the rigid bones (``muscles`` False) or the muscles (True) of creature b from row
     ``nr`` on; compliant ones become springs in ``wk.Q``. Returns the new row count."""
@@ -414,7 +414,7 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
     return nr
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _contact_rows(b, nr, x, v, h, a, wk, table, blocks, bounce_speed, slop):
     """Ground contacts as rows: for a sphere within ``slop`` of the ground, or that would reach
     it within the substep, ``c = gap >= 0`` along the normal (push only) and a friction row
@@ -457,7 +457,7 @@ def _contact_rows(b, nr, x, v, h, a, wk, table, blocks, bounce_speed, slop):
     return nr
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _diag(b, r, a, wk):
     """``(J W J^T)_rr``: row r's acceleration per newton of its own multiplier."""
     acc = 0.0
@@ -467,7 +467,7 @@ def _diag(b, r, a, wk):
     return acc
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _assemble(b, nr, a, wk, ka, kb):
     """``A = J W J^T`` and ``rhs = -J W Q - (dJ/dt) qdot - ka c - kb dc/dt`` for creature b."""
     A = wk.A[b]
@@ -501,7 +501,7 @@ def _assemble(b, nr, a, wk, ka, kb):
             A[r, r] *= 1.0 + MUSCLE_SOFTNESS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _cholesky_solve(b, nf, wk):
     """Solve the free rows ``wk.idx[b, :nf]`` of ``A lambda = y`` (``wk.y``) by Cholesky,
     dropping rows whose pivot vanishes (redundant constraints get lambda = 0). The solution
@@ -554,7 +554,7 @@ def _cholesky_solve(b, nf, wk):
         y[j] = s / L[j, j]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _solve_multipliers(b, nr, wk):
     """The active-set loop: solve for the rows in the system; take out the worst violation (a
     muscle beyond its strength is clamped there, a limit or contact that would pull lets go),
@@ -636,7 +636,7 @@ def _solve_multipliers(b, nr, wk):
         _solve_set(b, nr, wk)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _solve_set(b, nr, wk):
     """Solve for the rows in the system (``wk.free``), the others held at ``wk.fixv``; all
     multipliers into ``wk.lam``. Returns how many rows were solved for."""
@@ -666,7 +666,7 @@ def _solve_set(b, nr, wk):
     return nf
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _substep(b, x, v, F, use_forces, L0, Ldot, t, h, gravity, drag, ka, kb, a, wk, ground, table,
              blocks, bounce_speed, slop):
     """Creature b's constraint solve and velocity update over one substep (positions are moved
@@ -708,14 +708,14 @@ def _substep(b, x, v, F, use_forces, L0, Ldot, t, h, gravity, drag, ka, kb, a, w
         v[b, i, 1] += h * w * Q[b, i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _move(b, x, v, h):
     for i in range(x.shape[1]):
         x[b, i, 0] += h * v[b, i, 0]
         x[b, i, 1] += h * v[b, i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_collision, bounce_speed, slop):
     """Move creature b by its new velocities, then seed 003's contacts: the ground's velocity
     rejection with restitution, its push-out, Coulomb friction, and self-collisions (pairs
@@ -796,7 +796,7 @@ def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_colli
                 v[b, j, 1] -= wj * imp * ny
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _creature_steps(b, x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
                     drag, ka, kb, bounce_speed, slop, ground, self_collision):
     """Every substep of creature b with the PBD contacts (nothing couples creatures)."""
@@ -806,7 +806,7 @@ def _creature_steps(b, x, v, L0, Ldot, touching, a, wk, table, blocks, h, subste
         _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_collision, bounce_speed, slop)
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def _witkin_parallel(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, substeps, gravity, drag,
                      ka, kb, bounce_speed, slop, ground, self_collision, use_dem, arena, k, zeta, shear):
     B = x.shape[0]
@@ -824,7 +824,7 @@ def _witkin_parallel(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, subst
             _move(b, x, v, h)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _witkin_serial(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, substeps, gravity, drag,
                    ka, kb, bounce_speed, slop, ground, self_collision, use_dem, arena, k, zeta, shear):
     B = x.shape[0]
