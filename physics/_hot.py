@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import njit
 
 from .model import Model
 
@@ -51,21 +52,74 @@ Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE)
 
 
 def hot_of(model: Model) -> Hot:
-    """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array), cached."""
+    """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array), cached.
+    Its arrays are views into three flat buffers (:func:`packed_hot_of`)."""
     hot = model.__dict__.get("_hot")
     if hot is None:
         rigid = np.all((model.bone_compliance == 0.0) & np.isinf(model.bone_max_force), axis=0)
         derived = {"soft_bones": np.flatnonzero(~rigid).astype(np.int64),
                    "rigid_bones": np.flatnonzero(rigid).astype(np.int64)}
-        # fresh writeable copies: a read-only array is a different numba type, and every new
-        # combination of types compiles the step kernel again (~15 s each, measured)
-        arrays = [np.array(derived[n] if n in derived else getattr(model, n), order="C", copy=True)
-                  for n in _TOPOLOGY]
-        for n in _PER_CREATURE:
-            arrays.append(np.array(np.moveaxis(getattr(model, n), 0, -1), order="C", copy=True))
-        hot = Hot(*arrays)
+        arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
+        arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
+        # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
+        # every new combination of types compiles the step kernel again, ~15 s each), packed
+        # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
+        # the tuple inside (unpack_hot), since handing numba 32 arrays costs ~5 us per call
+        # to type and unbox them, a quarter of a one-creature step.
+        kinds = {np.dtype(np.float64): 0, np.dtype(np.int64): 1, np.dtype(np.bool_): 2}
+        sizes = [0, 0, 0]
+        layout = np.zeros((len(arrays), 5), dtype=np.int64)  # buffer, offset, then up to 3 dims
+        for k, a in enumerate(arrays):
+            kind = kinds[a.dtype]
+            layout[k, 0], layout[k, 1] = kind, sizes[kind]
+            layout[k, 2:2 + a.ndim] = a.shape
+            sizes[kind] += a.size
+        buffers = (np.zeros(sizes[0]), np.zeros(sizes[1], np.int64), np.zeros(sizes[2], np.bool_))
+        views = []
+        for k, a in enumerate(arrays):
+            kind, offset = layout[k, 0], layout[k, 1]
+            view = buffers[kind][offset:offset + a.size].reshape(a.shape)
+            view[...] = a
+            views.append(view)
+        hot = Hot(*views)
         object.__setattr__(model, "_hot", hot)
+        object.__setattr__(model, "_hot_packed", buffers + (layout,))
     return hot
+
+
+def packed_hot_of(model: Model) -> tuple:
+    """``(floats, ints, bools, layout)``: the buffers :func:`hot_of`'s arrays are views of, and
+    where each lies (row k: buffer, offset, shape), for :func:`unpack_hot`."""
+    hot_of(model)
+    return model.__dict__["_hot_packed"]
+
+
+@njit(cache=True, error_model="numpy")
+def _view1(buf, row):
+    return buf[row[1]:row[1] + row[2]]
+
+
+@njit(cache=True, error_model="numpy")
+def _view2(buf, row):
+    return buf[row[1]:row[1] + row[2] * row[3]].reshape((row[2], row[3]))
+
+
+@njit(cache=True, error_model="numpy")
+def _view3(buf, row):
+    return buf[row[1]:row[1] + row[2] * row[3] * row[4]].reshape((row[2], row[3], row[4]))
+
+
+@njit(cache=True, error_model="numpy")
+def unpack_hot(f, i, b, layout):
+    """The :data:`Hot` tuple over :func:`packed_hot_of`'s buffers, inside a kernel (no copy)."""
+    L = layout
+    return Hot(_view1(i, L[0]), _view1(i, L[1]), _view1(i, L[2]), _view1(i, L[3]), _view1(i, L[4]),
+               _view1(i, L[5]), _view1(i, L[6]), _view1(i, L[7]), _view1(b, L[8]), _view1(i, L[9]),
+               _view1(i, L[10]), _view1(i, L[11]), _view1(i, L[12]),
+               _view2(f, L[13]), _view2(f, L[14]), _view2(f, L[15]), _view2(f, L[16]), _view2(f, L[17]),
+               _view2(f, L[18]), _view2(f, L[19]), _view2(f, L[20]), _view2(f, L[21]), _view2(f, L[22]),
+               _view2(f, L[23]), _view2(f, L[24]), _view2(f, L[25]), _view2(f, L[26]), _view2(f, L[27]),
+               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from ._hot import chunk_lanes, hot_of, workspace_of
+from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
@@ -143,19 +143,21 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                   table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
+def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
+                   work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
                    slop, ground, self_collision):
     for c in prange(work[0].shape[0]):
+        hot = unpack_hot(hf, hi, hb, hl)  # per chunk: a tuple made outside cannot enter a prange
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
                     push_speed, slop, ground, self_collision)
 
 
 @njit(cache=True, error_model="numpy")
-def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
+def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
+                 work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
                  slop, ground, self_collision):
+    hot = unpack_hot(hf, hi, hb, hl)
     for c in range(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
@@ -229,15 +231,15 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     plan = plans.get(key)
     if plan is None:
         lanes = chunk_lanes(B, threads if parallel else 1)
-        plan = plans[key] = (_step_parallel if parallel else _step_serial, hot_of(model),
+        plan = plans[key] = (_step_parallel if parallel else _step_serial, *packed_hot_of(model),
                              workspace_of(model, lanes))
-    kernel, hot, work = plan
+    kernel, hf, hi, hb, hl, work = plan
     out_pos = np.empty_like(pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
     out_contact = np.empty((B, P), dtype=np.bool_)
     kernel(pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-           hot, work, terrain.table, terrain.blocks, dt, substeps, iterations, gravity, damping,
+           hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations, gravity, damping,
            bounce, push, slop, ground, self_coll and pairs)
     if arena and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)

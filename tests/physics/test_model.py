@@ -151,3 +151,25 @@ def test_with_values_rejects_a_bad_value_with_its_reason(values, message):
     model = physics.build_model(hinge_arm(), batch=2)
     with pytest.raises(ValueError, match=message):
         model.with_values(**values)
+
+
+def test_the_kernels_rebuild_the_hot_tuple_from_its_packed_buffers_exactly():
+    """The step kernels take the hot arrays as three flat buffers and a layout (cheaper to hand
+    to numba than 32 arrays) and rebuild the tuple inside: every field, on a body with joints,
+    springs, clusters and collision pairs, comes back with its dtype, shape and values, as a
+    view of the buffers (no copy)."""
+    from physics._hot import Hot, hot_of, packed_hot_of, unpack_hot
+    from physics_helpers import cluster_walker
+
+    springs = physics.build_model(cluster_walker(), batch=5).with_values(joint_stiffness=5.0)
+    pairs = physics.build_model(physics.examples.chain(), batch=3)
+    assert springs.n_joints and springs.n_clusters and springs.joint_spring.any() and pairs.pair_a.size
+    for model in (springs, pairs):
+        hot = hot_of(model)
+        floats, ints, bools, layout = packed_hot_of(model)
+        rebuilt = unpack_hot(floats, ints, bools, layout)
+        assert type(rebuilt) is Hot
+        for k, (name, a, b) in enumerate(zip(Hot._fields, hot, rebuilt)):
+            assert a.dtype == b.dtype and a.shape == b.shape, name
+            np.testing.assert_array_equal(a, b, err_msg=name)
+            assert b.size == 0 or np.shares_memory(b, (floats, ints, bools)[layout[k, 0]]), name
