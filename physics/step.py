@@ -164,6 +164,98 @@ def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_conta
                     push_speed, slop, ground, self_collision)
 
 
+@njit(cache=True, error_model="numpy")
+def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
+                   hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
+                   push_speed, slop, ground, self_collision):
+    """Chunk ``c`` through all the steps of ``cmds`` (T, B, M): step t reads what step t - 1
+    wrote, the two halves of ``buf_*`` (2, B, ...) in turn (the input state is not written);
+    positions after every ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`,
+    so the result is the one of stepping one call at a time, bit for bit."""
+    lanes = work[0].shape[3]
+    b0 = c * lanes
+    n = min(lanes, pos.shape[0] - b0)
+    for t in range(cmds.shape[0]):
+        w = t % 2
+        if t == 0:
+            _step_chunk(c, pos, vel, muscle_len, cmds[t], buf_pos[w], buf_vel[w], buf_len[w], out_contact,
+                        hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
+                        push_speed, slop, ground, self_collision)
+        else:
+            _step_chunk(c, buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w], cmds[t], buf_pos[w], buf_vel[w],
+                        buf_len[w], out_contact, hot, work, table, blocks, dt, substeps, iterations,
+                        gravity, drag, bounce_speed, push_speed, slop, ground, self_collision)
+        if every > 0 and (t + 1) % every == 0:
+            f = (t + 1) // every
+            for l in range(n):
+                for i in range(pos.shape[1]):
+                    frames[f, b0 + l, i, 0] = buf_pos[w, b0 + l, i, 0]
+                    frames[f, b0 + l, i, 1] = buf_pos[w, b0 + l, i, 1]
+
+
+@njit(parallel=True, cache=True, error_model="numpy")
+def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
+                      hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                      bounce_speed, push_speed, slop, ground, self_collision):
+    for c in prange(work[0].shape[0]):
+        hot = unpack_hot(hf, hi, hb, hl)
+        _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
+                       every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                       bounce_speed, push_speed, slop, ground, self_collision)
+
+
+@njit(cache=True, error_model="numpy")
+def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
+                    hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                    bounce_speed, push_speed, slop, ground, self_collision):
+    hot = unpack_hot(hf, hi, hb, hl)
+    for c in range(work[0].shape[0]):
+        _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
+                       every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                       bounce_speed, push_speed, slop, ground, self_collision)
+
+
+def _step_args(params: SimParams) -> tuple:
+    """A SimParams' kernel arguments, converted once (kept on the params, which are frozen):
+    ``(pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground,
+    self_collision, arena)``."""
+    scalars = params.__dict__.get("_step_args")
+    if scalars is None:
+        scalars = (params.solver == "pbd" and params.contacts == "pbd",
+                   float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
+                   float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
+                   float(params.contact_slop), bool(params.ground), bool(params.self_collision),
+                   bool(params.arena_collision))
+        object.__setattr__(params, "_step_args", scalars)
+    return scalars
+
+
+def _plans(model: Model) -> dict:
+    """What stepping ``model`` needs, made once per model: its sizes, and per (parallel,
+    threads) the hot buffers and the workspace."""
+    plans = model.__dict__.get("_plans")
+    if plans is None:
+        plans = {}
+        object.__setattr__(model, "_plans", plans)
+        plans["sizes"] = (model.batch, model.n_spheres, model.n_muscles, model.pair_a.shape[0] > 0)
+    return plans
+
+
+def _plan(model: Model, plans: dict, B: int, parallel) -> tuple:
+    """``(parallel, floats, ints, bools, layout, work)`` for a step of ``B`` creatures."""
+    if parallel is None:
+        threads = numba.get_num_threads()
+        parallel = threads > 1 and B >= 16 * threads
+    else:
+        threads = numba.get_num_threads() if parallel else 1
+    key = (parallel, threads)
+    plan = plans.get(key)
+    if plan is None:
+        lanes = chunk_lanes(B, threads if parallel else 1)
+        plan = plans[key] = (parallel, *packed_hot_of(model), workspace_of(model, lanes))
+    return plan
+
+
 def step(model: Model, state: State, commands, params: SimParams | None = None,
          terrain: Terrain | None = None, parallel: bool | None = None) -> State:
     """Advance every creature of the batch by ``params.dt``.
@@ -195,11 +287,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     terrain = terrain or _FLAT
     pos = state.pos
     B, P = pos.shape[0], pos.shape[1]
-    plans = model.__dict__.get("_plans")
-    if plans is None:  # checked once per model: the step's own sizes and flags
-        plans = {}
-        object.__setattr__(model, "_plans", plans)
-        plans["sizes"] = (model.batch, model.n_spheres, model.n_muscles, model.pair_a.shape[0] > 0)
+    plans = _plans(model)
     batch, spheres, M, pairs = plans["sizes"]
     if B != batch or P != spheres:
         raise ValueError(f"state is for {B} creatures of {P} spheres, model for {batch} of {spheres}")
@@ -209,31 +297,14 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         cmd = np.ascontiguousarray(commands, dtype=np.float64)
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
-    scalars = params.__dict__.get("_step_args")
-    if scalars is None:  # a SimParams is frozen: its kernel arguments are converted once
-        scalars = (params.solver == "pbd" and params.contacts == "pbd",
-                   float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
-                   float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
-                   float(params.contact_slop), bool(params.ground), bool(params.self_collision),
-                   bool(params.arena_collision))
-        object.__setattr__(params, "_step_args", scalars)
+    scalars = _step_args(params)
     pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena = scalars
     if not pbd:
         if params.solver == "witkin":
             return witkin.step(model, state, cmd, params, terrain, parallel)
         return dem.step(model, state, cmd, params, terrain, parallel)
-    if parallel is None:
-        threads = numba.get_num_threads()
-        parallel = threads > 1 and B >= 16 * threads
-    else:
-        threads = numba.get_num_threads() if parallel else 1
-    key = (parallel, threads)
-    plan = plans.get(key)
-    if plan is None:
-        lanes = chunk_lanes(B, threads if parallel else 1)
-        plan = plans[key] = (_step_parallel if parallel else _step_serial, *packed_hot_of(model),
-                             workspace_of(model, lanes))
-    kernel, hf, hi, hb, hl, work = plan
+    parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
+    kernel = _step_parallel if parallel else _step_serial
     out_pos = np.empty_like(pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
@@ -255,21 +326,60 @@ def substeps_for(model: Model, params: SimParams) -> int:
 
 
 def rollout(model: Model, state: State, commands, params: SimParams | None = None,
-            terrain: Terrain | None = None, every: int = 0):
+            terrain: Terrain | None = None, every: int = 0, parallel: bool | None = None):
     """Step through a sequence of commands of shape (T, B, M) (or a callable ``f(t, state)``
     returning (B, M), with ``T`` then given as ``commands=(f, T)``).
 
     Returns the final state, and with ``every > 0`` also the positions every ``every`` steps as
-    an array of shape (T // every + 1, B, P, 2)."""
+    an array of shape (T // every + 1, B, P, 2).
+
+    A sequence known in advance (open-loop commands) runs in one kernel call: each chunk of
+    creatures goes through all T steps without coming back to Python (no per-step call cost, and
+    on several threads no meeting point between steps). The result is bit for bit the one of
+    calling :func:`step` T times. A callable, the Witkin and DEM solvers and a shared arena
+    (which couples the chunks every step) are stepped one call at a time. ``parallel`` is
+    :func:`step`'s."""
+    params = params or _DEFAULT
+    terrain = terrain or _FLAT
     if isinstance(commands, tuple):
         f, T = commands
-    else:
-        seq = np.asarray(commands, dtype=np.float64)
-        T = seq.shape[0]
-        f = lambda t, s: seq[t]  # noqa: E731
+        return _rollout_by_steps(model, state, f, T, params, terrain, every, parallel)
+    seq = np.ascontiguousarray(commands, dtype=np.float64)
+    T = seq.shape[0]
+    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena = \
+        _step_args(params)
+    B, P = state.pos.shape[0], state.pos.shape[1]
+    plans = _plans(model)
+    batch, spheres, M, pairs = plans["sizes"]
+    if not pbd or (arena and B > 1) or T == 0:
+        return _rollout_by_steps(model, state, lambda t, s: seq[t], T, params, terrain, every, parallel)
+    if B != batch or P != spheres:
+        raise ValueError(f"state is for {B} creatures of {P} spheres, model for {batch} of {spheres}")
+    if seq.shape != (T, B, M):
+        raise ValueError(f"commands must have shape {(T, B, M)}, not {seq.shape}")
+    parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
+    kernel = _rollout_parallel if parallel else _rollout_serial
+    buf_pos = np.empty((2,) + state.pos.shape)
+    buf_vel = np.empty((2,) + state.vel.shape)
+    buf_len = np.empty((2,) + state.muscle_len.shape)
+    contact = np.empty((B, P), dtype=np.bool_)
+    frames = np.empty((T // every + 1 if every else 1, B, P, 2))
+    frames[0] = state.pos
+    kernel(state.pos, state.vel, state.muscle_len, seq, buf_pos, buf_vel, buf_len, contact, frames,
+           int(every), hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations,
+           gravity, damping, bounce, push, slop, ground, self_coll and pairs)
+    time = state.time
+    for _ in range(T):
+        time = time + dt   # as T calls of step() add it
+    w = (T - 1) % 2
+    state = State(buf_pos[w].copy(), buf_vel[w].copy(), buf_len[w].copy(), contact, time)
+    return (state, frames) if every else state
+
+
+def _rollout_by_steps(model, state, f, T, params, terrain, every, parallel):
     frames = [state.pos] if every else None
     for t in range(T):
-        state = step(model, state, f(t, state), params, terrain)
+        state = step(model, state, f(t, state), params, terrain, parallel)
         if every and (t + 1) % every == 0:
             frames.append(state.pos)
     return (state, np.stack(frames)) if every else state

@@ -1,0 +1,80 @@
+"""physics.rollout: open-loop commands run in one kernel call, bit for bit as calling
+physics.step once per step (positions, velocities, muscle lengths, contacts, time, frames)."""
+
+import numba
+import numpy as np
+import pytest
+
+import physics
+from physics import Terrain
+from physics_helpers import BODIES, bang_bang, run
+
+PARAMS = physics.SimParams()
+STEPS = 37  # odd: the kernel's last step lands in the second half of its buffers
+
+
+def _same(a: physics.State, b: physics.State) -> bool:
+    return (np.array_equal(a.pos, b.pos) and np.array_equal(a.vel, b.vel)
+            and np.array_equal(a.muscle_len, b.muscle_len) and np.array_equal(a.contact, b.contact)
+            and a.time == b.time)
+
+
+@pytest.mark.parametrize("name", sorted(BODIES))
+@pytest.mark.parametrize("batch, steps", [(1, STEPS), (40, STEPS + 1), (300, 12)])
+def test_rollout_in_one_call_is_stepping_one_call_at_a_time(name, batch, steps):
+    """On the hills, random full-strength commands: the same final state and the same frames
+    every 5 steps, for one creature, a batch in one chunk and one in several chunks."""
+    body = BODIES[name]()
+    model = physics.build_model(body, batch)
+    state = physics.initial_state(model, PARAMS, offset=(1.0, 0.05))
+    commands = bang_bang(np.random.default_rng(batch), steps, batch, model.n_muscles)
+    terrain = Terrain.hills(seed=3)
+    frames_by_step = [state.pos]
+    by_step = run(model, state, commands, PARAMS, terrain,
+                  each=lambda s: frames_by_step.append(s.pos))
+    by_kernel, frames = physics.rollout(model, state, commands, PARAMS, terrain, every=5)
+    assert _same(by_step, by_kernel)
+    np.testing.assert_array_equal(frames, np.stack(frames_by_step[::5]))
+    assert frames.shape == (steps // 5 + 1, batch, model.n_spheres, 2)
+
+
+def test_rollout_is_the_same_on_one_thread_and_two(numba_threads):
+    """Chunks run through all their steps in parallel, without meeting between steps: still the
+    same result as one thread."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread on this machine")
+    model = physics.build_model(physics.examples.walker(), 200)
+    state = physics.initial_state(model, PARAMS)
+    commands = bang_bang(np.random.default_rng(3), 30, 200, model.n_muscles)
+    numba_threads(1)
+    one = physics.rollout(model, state, commands, PARAMS)
+    numba_threads(2)
+    two = physics.rollout(model, state, commands, PARAMS, parallel=True)
+    assert _same(one, two)
+
+
+def test_rollout_leaves_its_input_state_alone_and_handles_no_steps():
+    model = physics.build_model(physics.examples.walker(), 3)
+    state = physics.initial_state(model, PARAMS)
+    before = state.pos.copy()
+    physics.rollout(model, state, np.ones((4, 3, model.n_muscles)), PARAMS)
+    np.testing.assert_array_equal(state.pos, before)
+    same, frames = physics.rollout(model, state, np.zeros((0, 3, model.n_muscles)), PARAMS, every=2)
+    assert same is state and frames.shape == (1, 3, model.n_spheres, 2)
+
+
+def test_rollout_refuses_commands_of_the_wrong_shape():
+    model = physics.build_model(physics.examples.walker(), 3)
+    state = physics.initial_state(model, PARAMS)
+    with pytest.raises(ValueError, match="commands must have shape"):
+        physics.rollout(model, state, np.zeros((5, 2, model.n_muscles)), PARAMS)
+
+
+def test_a_shared_arena_is_still_stepped_one_call_at_a_time():
+    """Creatures that meet couple the chunks every step: rollout steps them one call at a time,
+    which is what stepping does."""
+    params = physics.SimParams(arena_collision=True)
+    model = physics.build_model(physics.examples.walker(), 4)
+    state = physics.initial_state(model, params)
+    commands = bang_bang(np.random.default_rng(5), 20, 4, model.n_muscles)
+    assert _same(run(model, state, commands, params), physics.rollout(model, state, commands, params))
