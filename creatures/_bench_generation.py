@@ -21,6 +21,22 @@ times each, so their networks have hidden nodes, as in a mid-run generation.
   workers of our engine are. With ``quick``, one generation of the first 50 genomes is timed and
   scaled to 150 (each genome is its own task, so the cost is linear in their number).
 
+End to end (:func:`run_end_to_end`): whole generations of evolution, breeding and speciation
+included, on the same work (150 walker genomes, 20 s each, 2 workers, seed 0, the run's default neat
+config):
+
+- **creatures**: an ``evolution.run.Run`` in a temporary directory evolving its generations, as
+  ``creatures evolve`` does (checkpoints, statistics and champions written); each generation's
+  wall time (stats.csv's ``wall_seconds``: from the end of the one before, breeding, speciation,
+  evaluation, statistics and files) and its evaluation time (``eval_seconds``); the first
+  generation (worker start-up, the first population) is left out, the medians of the rest
+  reported, and the share of the wall time that is not evaluation.
+- **neat-python+pymunk**: neat-python's ``Population.run(ParallelEvaluator(2, eval_genome).evaluate,
+  n)`` over the baseline's ``eval_genome``, with the same config (neat's own ``DefaultGenome``
+  breeding and measuring distances; the species settings the run uses), each generation timed
+  from a reporter's ``start_generation`` to its ``end_generation`` (evaluation, breeding,
+  speciation), the evaluation inside it timed around ``ParallelEvaluator.evaluate``.
+
 Both report the fitness of the same genomes: the best distance of each and the rank correlation
 are printed as a sanity check (the physics differ, so they agree only roughly). Also reported:
 the cores other processes used while the generations were timed (the machine may be shared),
@@ -57,9 +73,17 @@ QUICK_GENERATIONS = 5
 BASELINE_GENERATIONS = 2
 QUICK_BASELINE_GENERATIONS = 1
 QUICK_BASELINE_GENOMES = 50
+#: end to end: generations our run evolves (the first, with the workers' start-up, not timed)
+#: and generations of the baseline's Population.run (the first, with its pool's, not timed)
+END_TO_END_GENERATIONS = 8
+QUICK_END_TO_END_GENERATIONS = 3
+BASELINE_END_TO_END_GENERATIONS = 3
+QUICK_BASELINE_END_TO_END_GENERATIONS = 2
 #: the issue's targets
 TARGET_SECONDS = 0.5
 TARGET_RATIO = 10.0
+#: end to end: at most this share of a generation's wall time outside evaluation
+TARGET_NON_EVAL_SHARE = 0.15
 
 
 # ---------------------------------------------------------------------------------------------
@@ -456,4 +480,172 @@ def format_generation(rows: list[dict]) -> str:
     if "rank_correlation" in ours:
         lines.append(f"sanity: rank correlation of the two engines' distances {ours['rank_correlation']:+.2f} "
                      "(the physics differ: alike only roughly)")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# end to end: whole generations of evolution, breeding and speciation included
+
+
+def _end_to_end_row(engine: str, wall: list[float], evaluation: list[float], first: float,
+                    population: int, steps: int, workers: int, other) -> dict:
+    """A ``generation_end_to_end`` row from per-generation wall and evaluation times (the first
+    generation left out when there are more)."""
+    timed = slice(1, None) if len(wall) > 1 else slice(None)
+    wall, evaluation = wall[timed], evaluation[timed]
+    non_eval = [w - e for w, e in zip(wall, evaluation)]
+    return {"work": "generation_end_to_end", "engine": engine,
+            "wall_seconds": statistics.median(wall), "eval_seconds": statistics.median(evaluation),
+            "non_eval_seconds": statistics.median(non_eval),
+            "non_eval_share": sum(non_eval) / sum(wall) if sum(wall) > 0 else float("nan"),
+            "generations_timed": len(wall), "wall_times_s": wall, "eval_times_s": evaluation,
+            "first_generation_s": first, "population": population, "steps": steps, "workers": workers,
+            "statistic": "median", "other_processes_cores": other.cores}
+
+
+def time_run_end_to_end(generations: int = END_TO_END_GENERATIONS, population: int = POPULATION,
+                        seconds: float = SECONDS, workers: int = WORKERS, seed: int = SEED) -> dict:
+    """Our end to end: an ``evolution.run.Run`` evolving ``generations`` generations in a
+    temporary directory; wall and evaluation time per generation from its statistics (stats.csv's
+    ``wall_seconds`` and ``eval_seconds``)."""
+    from creatures.bestiary import resolve_design
+    from evolution.run import Run, RunSettings
+
+    design = resolve_design(DESIGN)
+    settings = RunSettings(design_name=design.name, design_text=design.text, task=TASK, seconds=seconds,
+                           generations=generations, population=population, seed=seed, workers=workers)
+    stats = []
+    saved = random.getstate(), np.random.get_state()
+    try:
+        with tempfile.TemporaryDirectory() as tmp, OtherLoad() as other:
+            run = Run.create(Path(tmp) / "run", settings, design.body)
+            run.evolve(on_generation=stats.append)
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
+    row = _end_to_end_row("creatures", [s.wall_seconds for s in stats], [s.eval_seconds for s in stats],
+                          stats[0].wall_seconds, population, run.episode.steps, workers, other)
+    row.update({"species": [s.species for s in stats], "best_fitness": max(s.best for s in stats),
+                "how": "evolution.run.Run"})
+    return row
+
+
+def _generation_clock():
+    """A neat reporter noting when each generation starts and ends (``Population.run`` calls
+    ``start_generation`` before the evaluation and ``end_generation`` after the speciation)."""
+    import neat
+
+    class GenerationClock(neat.reporting.BaseReporter):
+        def __init__(self):
+            self.starts, self.ends, self.species = [], [], []
+
+        def start_generation(self, generation):
+            self.starts.append(time.perf_counter())
+
+        def end_generation(self, config, population, species_set):
+            self.ends.append(time.perf_counter())
+            self.species.append(len(species_set.species))
+
+    return GenerationClock()
+
+
+def baseline_neat_config(episode, population: int = POPULATION):
+    """The run's default neat config with neat-python's own genome: its breeding and its
+    distances (our faster, bit-identical ones off); the same species settings as the run."""
+    import neat
+
+    from evolution.breeding import FAST
+    from evolution.genomes import load_neat_config, neat_config_text
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = load_neat_config(neat_config_text(episode.n_inputs(), episode.n_outputs(), population),
+                                  Path(tmp) / "neat.cfg")
+    config.genome_type = neat.DefaultGenome
+    setattr(config.genome_config, FAST, False)
+    return config
+
+
+def time_baseline_end_to_end(episode, generations: int = BASELINE_END_TO_END_GENERATIONS,
+                             population: int = POPULATION, workers: int = WORKERS, seed: int = SEED) -> dict:
+    """The baseline end to end: ``neat.Population(config).run(ParallelEvaluator(workers,
+    eval_genome).evaluate, generations)``, each generation timed by a reporter."""
+    import neat
+
+    config = baseline_neat_config(episode, population)
+    bench_setup = baseline_setup(episode)
+    clock = _generation_clock()
+    evaluation = []
+    saved = random.getstate()
+    try:
+        with neat.ParallelEvaluator(workers, eval_genome, initializer=_init_baseline,
+                                    initargs=(bench_setup,)) as evaluator:
+            def evaluate(genomes, config):
+                t0 = time.perf_counter()
+                evaluator.evaluate(genomes, config)
+                evaluation.append(time.perf_counter() - t0)
+
+            pop = neat.Population(config, seed=seed)
+            pop.add_reporter(clock)
+            with OtherLoad() as other:
+                pop.run(evaluate, generations)
+    finally:
+        random.setstate(saved)
+    wall = [b - a for a, b in zip(clock.starts, clock.ends)]
+    row = _end_to_end_row("neat-python+pymunk", wall, evaluation[:len(wall)], wall[0], population,
+                          episode.steps, workers, other)
+    row.update({"species": clock.species, "best_fitness": float(pop.best_genome.fitness),
+                "how": "neat.Population.run + ParallelEvaluator"})
+    return row
+
+
+def run_end_to_end(quick: bool = False, baseline: bool = True) -> list[dict]:
+    """Rows ``{"work": "generation_end_to_end", "engine": ..., "wall_seconds": ...,
+    "eval_seconds": ..., "non_eval_share": ...}`` for our run and (unless ``baseline`` is False)
+    neat-python's ``Population.run`` over pymunk."""
+    from creatures.bestiary import resolve_design
+    from evolution.rollout import Episode
+
+    ours = time_run_end_to_end(QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS)
+    ours["meets_share_target"] = bool(ours["non_eval_share"] <= TARGET_NON_EVAL_SHARE)
+    rows = [ours]
+    if baseline:
+        episode = Episode.make(resolve_design(DESIGN).body, TASK, seconds=SECONDS)
+        base = time_baseline_end_to_end(episode, QUICK_BASELINE_END_TO_END_GENERATIONS if quick
+                                        else BASELINE_END_TO_END_GENERATIONS)
+        rows.append(base)
+        ours["vs_baseline"] = base["wall_seconds"] / ours["wall_seconds"]
+        ours["meets_ratio_target"] = bool(ours["vs_baseline"] >= TARGET_RATIO)
+    for r in rows:
+        r.update({"design": DESIGN, "task": TASK, "simulated_s": SECONDS})
+    return rows
+
+
+def format_end_to_end(rows: list[dict]) -> str:
+    ours = rows[0]
+    lines = [
+        f"end to end: whole generations of evolution ({ours['population']} {ours['design']} genomes, "
+        f"{ours['simulated_s']:g} s each, {ours['workers']} workers): breeding, speciation, evaluation, "
+        "statistics and files",
+        "",
+        f"{'engine':<18} {'wall s/gen':>10} {'eval s/gen':>10} {'other s/gen':>11} {'share':>6} "
+        f"{'vs baseline':>11} {'others':>6}  how",
+    ]
+    for r in rows:
+        ratio = r.get("vs_baseline")
+        others = r.get("other_processes_cores")
+        lines.append(f"{r['engine']:<18} {r['wall_seconds']:>10.3f} {r['eval_seconds']:>10.3f} "
+                     f"{r['non_eval_seconds']:>11.3f} {100 * r['non_eval_share']:>5.1f}% "
+                     f"{(f'{ratio:.1f}x' if ratio else ''):>11} {('' if others is None else f'{others:.2f}'):>6}"
+                     f"  {r['how']}; median of {r['generations_timed']} "
+                     f"generation{'s' if r['generations_timed'] > 1 else ''} after a first of "
+                     f"{r['first_generation_s']:.2f} s; species {', '.join(map(str, r['species']))}")
+    lines.append("share: the part of a generation's wall time outside evaluation (breeding, speciation, "
+                 "statistics, files)")
+    verdict = [f"{100 * ours['non_eval_share']:.1f}% of a generation outside evaluation "
+               f"({'meets' if ours['meets_share_target'] else 'MISSES'} the target of <= "
+               f"{100 * TARGET_NON_EVAL_SHARE:g}%)"]
+    if "vs_baseline" in ours:
+        verdict.append(f"{ours['vs_baseline']:.1f}x the baseline end to end "
+                       f"({'meets' if ours['meets_ratio_target'] else 'MISSES'} the target of >= {TARGET_RATIO:g}x)")
+    lines.append("targets: " + "; ".join(verdict))
     return "\n".join(lines)

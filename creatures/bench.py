@@ -22,7 +22,10 @@ Then a whole generation (``creatures/_bench_generation.py``): 150 walker genomes
 20 simulated seconds each, sensors + networks + physics on 2 cores, through the evaluator of
 ``creatures evolve``; against the same work done the usual way, pymunk for the body, neat-python's
 ``activate`` for the brain and its ``ParallelEvaluator`` for the two cores. Targets: at most
-0.5 s per generation, and at least 10x the baseline.
+0.5 s per generation, and at least 10x the baseline. And end to end: whole generations of a real
+``evolution.run.Run`` (breeding, speciation, evaluation, statistics, files) against neat-python's
+``Population.run`` over the same baseline evaluation; targets: at most 15 % of a generation's
+wall time outside evaluation, and at least 10x the baseline end to end.
 """
 
 from __future__ import annotations
@@ -48,10 +51,11 @@ from . import _bench_generation as generation
 
 EXAMPLES = """examples:
   creatures bench                              populations 1, 150 and 1000 per core and on all
-                                               cores, medians of 3, and a whole generation
-                                               against the baseline (~2 min)
-  creatures bench --quick                      shorter runs, one repetition; a shorter
-                                               generation benchmark (~30 s)
+                                               cores, medians of 3, a whole generation against
+                                               the baseline, and whole generations of evolution
+                                               end to end against neat-python's (~3 min)
+  creatures bench --quick                      shorter runs, one repetition; shorter generation
+                                               and end-to-end benchmarks (~1 min)
   creatures bench --no-generation --markdown   the README's physics table
   creatures bench --json                       the same as a JSON list of rows
   creatures bench --populations 1,150 --steps 600 --repeats 5
@@ -143,9 +147,13 @@ def first_call() -> dict:
 
 
 def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS, cores: int = 1,
-                   warmup: int = WARMUP_STEPS) -> dict:
-    """Creature-steps per second of our engine: the whole population in one batched step call per
-    step, on 1 numba thread (``cores=1``) or on ``cores`` threads (at most numba's own count)."""
+                   warmup: int = WARMUP_STEPS, calls: str = "rollout") -> dict:
+    """Creature-steps per second of our engine on 1 numba thread (``cores=1``) or on ``cores``
+    threads (at most numba's own count). ``calls``: "rollout", each window's commands (known in
+    advance, as pymunk's are) in one ``physics.rollout`` call; "step", one batched
+    ``physics.step`` call per step (what a brain in the loop pays)."""
+    if calls not in ("rollout", "step"):
+        raise ValueError(f"calls must be rollout or step, not {calls!r}")
     import numba
     threads = max(1, min(cores, numba.config.NUMBA_NUM_THREADS))
     before = numba.get_num_threads()
@@ -157,14 +165,22 @@ def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS, 
         # on one thread the serial kernel, as the engine itself chooses when it has one thread
         parallel = None if threads > 1 else False
         state = physics.initial_state(model, PARAMS)
-        for t in range(warmup):  # per-model scratch memory, caches
+        if calls == "rollout":  # the kernel (loaded from numba's cache), scratch memory, caches
+            state = physics.rollout(model, state, np.ascontiguousarray(cmd[np.arange(warmup) % period]),
+                                    PARAMS, parallel=parallel)
+        for t in range(warmup if calls == "step" else 0):
             state = physics.step(model, state, cmd[t % period], PARAMS, parallel=parallel)
         start = warmup
         times = []
         for _ in range(repeats):  # each repetition carries on where the last one stopped
-            t0 = time.perf_counter()
-            for t in range(start, start + steps):
-                state = physics.step(model, state, cmd[t % period], PARAMS, parallel=parallel)
+            if calls == "rollout":
+                window = np.ascontiguousarray(cmd[np.arange(start, start + steps) % period])
+                t0 = time.perf_counter()
+                state = physics.rollout(model, state, window, PARAMS, parallel=parallel)
+            else:
+                t0 = time.perf_counter()
+                for t in range(start, start + steps):
+                    state = physics.step(model, state, cmd[t % period], PARAMS, parallel=parallel)
             times.append(time.perf_counter() - t0)
             start += steps
     finally:
@@ -173,6 +189,7 @@ def time_creatures(population: int, steps: int = STEPS, repeats: int = REPEATS, 
         raise RuntimeError("our engine produced non-finite positions during the benchmark")
     row = _row("creatures", population, cores, steps, warmup, times)
     row["threads"] = threads
+    row["calls"] = calls
     return row
 
 
@@ -479,11 +496,12 @@ def physics_rows(populations=POPULATIONS, steps: int = STEPS, repeats: int = REP
             if c > 1 and n < c:
                 continue
             s = window_steps(n, steps, budget)
-            ours = time_creatures(n, s, repeats, c, warmup)
-            rows.append(ours)
+            ours = [time_creatures(n, s, repeats, c, warmup, calls) for calls in ("rollout", "step")]
+            rows += ours
             if pymunk:
                 theirs = time_pymunk(n, s, repeats, c, warmup)
-                ours["vs_pymunk"] = ours["creature_steps_per_s"] / theirs["creature_steps_per_s"]
+                for row in ours:
+                    row["vs_pymunk"] = row["creature_steps_per_s"] / theirs["creature_steps_per_s"]
                 rows.append(theirs)
     return rows
 
@@ -491,7 +509,8 @@ def physics_rows(populations=POPULATIONS, steps: int = STEPS, repeats: int = REP
 def layouts(cores: int) -> dict:
     """One line per side: how each engine is laid out on ``cores`` cores."""
     if cores == 1:
-        return {"creatures": "1 numba thread, the whole population in one batched physics.step call per step",
+        return {"creatures": "1 numba thread, the whole population batched: all the window's steps in one "
+                             "physics.rollout call (rollout), or one physics.step call per step (step)",
                 "pymunk": "1 process, one Space per creature, each creature stepped through all its steps in turn"}
     return {"creatures": f"{cores} numba threads, the same batched call, the population in chunks over the threads",
             "pymunk": f"{cores} processes, each with its share of the creatures stepped as on 1 core; wall time "
@@ -543,13 +562,14 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
     for cores in sorted({r["cores"] for r in rows}):
         lines += ["", f"{'per core' if cores == 1 else f'all {cores} cores'}:"]
         lines += [f"  {engine:<9} {layout}" for engine, layout in layouts(cores).items()]
-        lines.append(f"  {'engine':<9} {'population':>10} {'creature-steps/s':>17} {'vs pymunk':>10} "
+        lines.append(f"  {'engine':<19} {'population':>10} {'creature-steps/s':>17} {'vs pymunk':>10} "
                      f"{'warm-up + steps x reps':>23} {'s/rep':>7}")
         for r in rows:
             if r["cores"] != cores:
                 continue
             ratio = r.get("vs_pymunk")
-            lines.append(f"  {r['engine']:<9} {r['population']:>10} {r['creature_steps_per_s']:>17,.0f} "
+            engine = r["engine"] + (f" ({r['calls']})" if "calls" in r else "")
+            lines.append(f"  {engine:<19} {r['population']:>10} {r['creature_steps_per_s']:>17,.0f} "
                          f"{(f'{ratio:.1f}x' if ratio else ''):>10} "
                          f"{r['warmup_steps']:>7} + {r['steps']:>5} x {r['repeats']:<5} {r['seconds']:>7.3f}")
     lines.append("")
@@ -564,16 +584,21 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
 
 def format_markdown(rows: list[dict]) -> str:
     """The README's physics table: per core first, then all cores; a ratio where both ran."""
-    rate = {(r["engine"], r["cores"], r["population"]): r for r in rows}
-    lines = ["| cores | population | steps x repetitions | creatures (creature-steps/s) | "
-             "pymunk (creature-steps/s) | ratio |", "|---|---|---|---|---|---|"]
+    rate = {(r["engine"] + ("/" + r["calls"] if "calls" in r else ""), r["cores"], r["population"]): r
+            for r in rows}
+    lines = ["| cores | population | steps x repetitions | creatures, one rollout call (creature-steps/s) | "
+             "creatures, one call per step | pymunk (creature-steps/s) | ratio | ratio, one call per step |",
+             "|---|---|---|---|---|---|---|---|"]
     for cores, population in sorted({(r["cores"], r["population"]) for r in rows}):
-        ours, theirs = rate.get(("creatures", cores, population)), rate.get(("pymunk", cores, population))
-        any_ = ours or theirs
+        roll, step = (rate.get((f"creatures/{calls}", cores, population)) for calls in ("rollout", "step"))
+        theirs = rate.get(("pymunk", cores, population))
+        any_ = roll or step or theirs
         cells = [str(cores), f"{population:,}", f"{any_['steps']:,} x {any_['repeats']}",
-                 f"{ours['creature_steps_per_s']:,.0f}" if ours else "",
+                 f"{roll['creature_steps_per_s']:,.0f}" if roll else "",
+                 f"{step['creature_steps_per_s']:,.0f}" if step else "",
                  f"{theirs['creature_steps_per_s']:,.0f}" if theirs else "",
-                 f"{ours['vs_pymunk']:.1f}x" if ours and "vs_pymunk" in ours else ""]
+                 f"{roll['vs_pymunk']:.1f}x" if roll and "vs_pymunk" in roll else "",
+                 f"{step['vs_pymunk']:.1f}x" if step and "vs_pymunk" in step else ""]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -609,11 +634,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help=f"physics: {QUICK_REPEATS} repetition and at most {QUICK_BUDGET:,} "
                              f"creature-steps per window; whole generation: {generation.QUICK_GENERATIONS} of "
-                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline")
+                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline; end to "
+                             f"end: {generation.QUICK_END_TO_END_GENERATIONS} generations of ours, "
+                             f"{generation.QUICK_BASELINE_END_TO_END_GENERATIONS} of the baseline (the first "
+                             "of each not timed)")
     parser.add_argument("--no-pymunk", action="store_true",
                         help="time our engine only (also skips the generation baseline)")
     parser.add_argument("--no-generation", action="store_true",
-                        help="skip the whole-generation benchmark")
+                        help="skip the whole-generation and end-to-end benchmarks")
     parser.add_argument("--generations", type=_positive, default=None,
                         help="whole generation: our generations timed after the first (default "
                              f"{generation.GENERATIONS}, with --quick {generation.QUICK_GENERATIONS}); "
@@ -685,22 +713,26 @@ def run(args) -> int:
         r["first_call_cache"] = first["cache"]
         r["layout"] = layouts(r["cores"])[r["engine"]]
         r.update(checks.get(r["engine"], {}))
-    gen_rows = []
+    gen_rows, end_rows = [], []
     if not args.no_generation and not args.markdown:
         baseline = not args.no_pymunk and importlib.util.find_spec("pymunk") is not None
         gen_rows = generation.run_generation(args.quick, baseline=baseline, generations=args.generations)
+        end_rows = generation.run_end_to_end(args.quick, baseline=baseline)
     info = machine()
     if args.markdown:
         print(format_markdown(rows))
     elif args.json:
-        for r in rows + gen_rows:
+        for r in rows + gen_rows + end_rows:
             r.update(info)
-        print(json.dumps(rows + gen_rows, indent=2))
+        print(json.dumps(rows + gen_rows + end_rows, indent=2))
     else:
         print(format_table(rows, info, first, checks, args.steps))
         if gen_rows:
             print()
             print(generation.format_generation(gen_rows))
+        if end_rows:
+            print()
+            print(generation.format_end_to_end(end_rows))
     for engine, c in checks.items():
         if not c["stands"]:
             print(f"creatures bench: WARNING: the {engine} walker does not stand (lowest centre of mass "

@@ -8,7 +8,9 @@ for bit as the uninterrupted one would have:
 - the population, in its dict order, each genome with its nodes and connections in the genome's
   own order (mutations pick from ``list(genome.nodes)``, crossover walks the parents' dicts);
 - the species: ids, creation and last-improved generations, representatives, members in order,
-  fitness histories (stagnation reads them), and the species id counter;
+  fitness histories (stagnation reads them), and the species id counter; and with a dynamic
+  compatibility threshold (:mod:`evolution.species`), the threshold it has moved to
+  (``species.threshold``; a checkpoint without it starts from the config's);
 - the reproduction's genome id counter, the innovation tracker (global counter and this
   generation's innovations) and the genome config's node id counter;
 - the best genome seen so far.
@@ -59,7 +61,9 @@ def _genome_row(genome) -> dict:
     return {"key": int(genome.key), "fitness": None if fitness is None else float(fitness),
             "nodes": [[int(k), float(n.bias), float(n.response), n.activation, n.aggregation]
                       for k, n in genome.nodes.items()],
-            "connections": [[int(k[0]), int(k[1]), float(c.weight), bool(c.enabled), int(c.innovation)]
+            # connection genes hold plain ints, floats and bools by construction (neat makes
+            # them so, genome_from_dict converts): no conversions, the bulk of a checkpoint
+            "connections": [[k[0], k[1], c.weight, c.enabled, c.innovation]
                             for k, c in genome.connections.items()]}
 
 
@@ -128,7 +132,8 @@ def population_state(population: neat.Population) -> dict:
         "population": [_genome_row(g) for g in population.population.values()],
         "ancestors": [[int(k), [int(p) for p in repro.ancestors.get(k, ())]] for k in population.population],
         "species": {"next": int(species_next), "species": species,
-                    "genome_to_species": [[int(g), int(s)] for g, s in species_set.genome_to_species.items()]},
+                    "genome_to_species": [[int(g), int(s)] for g, s in species_set.genome_to_species.items()],
+                    **_threshold_state(species_set)},
         "best": None if best is None else _genome_row(best),
     }
 
@@ -177,6 +182,7 @@ def _restore(config, state: dict) -> neat.Population:
         s.fitness_history = [float(f) for f in sd["fitness_history"]]
         species_set.species[s.key] = s
     species_set.genome_to_species = {int(g): int(s) for g, s in sdata["genome_to_species"]}
+    _restore_threshold(species_set, sdata)
 
     population = neat.Population(config, (genomes, species_set, int(state["generation"])))
     repro = population.reproduction
@@ -204,6 +210,26 @@ def _restore(config, state: dict) -> neat.Population:
     np.random.set_state((str(n["name"]), np.array(n["keys"], dtype=np.uint32), int(n["pos"]),
                          int(n["has_gauss"]), float(n["cached_gaussian"])))
     return population
+
+
+def _threshold_state(species_set) -> dict:
+    """The moving compatibility threshold, if the species set has one (configs without
+    ``target_species`` write checkpoints as before)."""
+    if not getattr(species_set, "dynamic", False):
+        return {}
+    return {"threshold": float(species_set.compatibility_threshold)}
+
+
+def _restore_threshold(species_set, sdata: dict) -> None:
+    """Put back the threshold :func:`_threshold_state` saved (absent: the config's, where a
+    run starts; ignored if the config no longer moves it)."""
+    if "threshold" not in sdata or not getattr(species_set, "dynamic", False):
+        return
+    value = sdata["threshold"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e300:
+        raise CheckpointError("the species' compatibility threshold (species.threshold) is not a "
+                              "finite number, 0 or more")
+    species_set.compatibility_threshold = float(value)
 
 
 def _number(v):

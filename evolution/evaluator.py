@@ -1,12 +1,14 @@
 """Evaluating a generation: one chunk of the population per worker process, each chunk one
 batched rollout.
 
-Workers receive genomes as plain dicts (:mod:`evolution.genomes`) and compile them into batched
-networks themselves, exactly as a replay does. Creatures do not interact, and neither the
-physics nor the networks depend on which other creatures share a batch, so the fitness of every
-genome is bit-identical whatever the number of workers. Worker processes are started with
-``spawn`` (forking a process whose numba threads are running can deadlock) and step the physics
-without threads of their own: the workers already fill the cores.
+Workers receive genomes as plain data and compile them into batched networks themselves, exactly
+as a replay does: :func:`pack_genome`'s tuples (what ``creatures evolve`` sends: a third of the
+time of making dicts, and less to pickle) or :func:`evolution.genomes.genome_to_dict`'s dicts.
+Creatures do not interact, and neither the physics nor the networks depend on which other
+creatures share a batch, so the fitness of every genome is bit-identical whatever the number of
+workers. Worker processes are started with ``spawn`` (forking a process whose numba threads are
+running can deadlock) and step the physics without threads of their own: the workers already fill
+the cores.
 
 The Ray backend (:mod:`evolution.ray_backend`, ``backend="ray"``) sends the same chunks to a Ray
 cluster as tasks; both backends score a chunk with :func:`evaluate_chunk`, so they agree bit for
@@ -25,13 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from neat.genes import DefaultConnectionGene, DefaultNodeGene
 
 from . import limits
+from .breeding import DefaultGenome
 from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
 __all__ = ["BACKENDS", "Evaluator", "Evaluation", "evaluate_chunk", "gather", "load_config_text",
-           "make_brains", "make_evaluator", "split_chunks"]
+           "make_brains", "make_evaluator", "pack_genome", "split_chunks", "unpack_genome"]
 
 #: workers report progress every this many steps
 PROGRESS_EVERY = 30
@@ -57,6 +61,39 @@ def make_brains(genomes, config, kind: str):
     return NetworkBatch(compile_networks(genomes, config, kind))
 
 
+def pack_genome(genome) -> tuple:
+    """A genome as a worker needs it, in plain tuples: ``(key, nodes, connections)``, the nodes
+    ``(key, bias, response, activation, aggregation, time_constant)`` by key, the connections
+    ``(in, out, weight, enabled, innovation)`` in the genome's order. :func:`unpack_genome`
+    makes of it the genome ``genome_from_dict(genome_to_dict(genome))`` makes, without its
+    fitness (a network does not read it), in a third of the time, and it pickles smaller."""
+    return (genome.key,
+            [(k, n.bias, n.response, n.activation, n.aggregation, getattr(n, "time_constant", 1.0))
+             for k, n in sorted(genome.nodes.items())],
+            [(k[0], k[1], c.weight, c.enabled, c.innovation) for k, c in genome.connections.items()])
+
+
+def unpack_genome(data: tuple):
+    """The genome of :func:`pack_genome`'s tuples (an :class:`evolution.breeding.DefaultGenome`
+    with neat's genes)."""
+    key, nodes, connections = data
+    genome = DefaultGenome(int(key))
+    genome_nodes, genome_connections = genome.nodes, genome.connections
+    new = object.__new__  # the genes' constructors only check the key's and innovation's types
+    for k, bias, response, activation, aggregation, time_constant in nodes:
+        ng = new(DefaultNodeGene)
+        ng.key = k = int(k)
+        ng.bias, ng.response, ng.activation, ng.aggregation = bias, response, activation, aggregation
+        ng.time_constant = time_constant
+        genome_nodes[k] = ng
+    for i, o, weight, enabled, innovation in connections:
+        cg = new(DefaultConnectionGene)
+        cg.key = k = (int(i), int(o))
+        cg.innovation, cg.weight, cg.enabled = int(innovation), float(weight), bool(enabled)
+        genome_connections[k] = cg
+    return genome
+
+
 def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
     """Indices of ``n`` genomes in at most ``chunks`` contiguous, nearly equal, non-empty chunks."""
     return [c for c in np.array_split(np.arange(n), max(1, chunks)) if len(c)]
@@ -68,13 +105,14 @@ def load_config_text(neat_text: str):
         return load_neat_config(neat_text, Path(tmp) / "neat.cfg")
 
 
-def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list[dict], report=None):
-    """Score one chunk of genome dicts in one batched rollout: what every backend's workers run.
+def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, report=None):
+    """Score one chunk of genomes (dicts or :func:`pack_genome`'s tuples) in one batched rollout:
+    what every backend's workers run.
 
     ``report(creature_steps)`` is called every :data:`PROGRESS_EVERY` steps, if given. Returns
     ``(fitness (B,), failed (B,), nonfinite (B,), warnings)``. A plug-in that raises stops it
     with a :class:`evolution.PluginError`."""
-    genomes = [genome_from_dict(d) for d in genome_dicts]
+    genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     brains = make_brains(genomes, config, kind)
     B = len(genomes)
 
@@ -154,6 +192,8 @@ class Evaluator:
             wait(started)
         else:
             _init_worker(episode, neat_text, kind, self.counter)
+            # this evaluator's own: the module's globals are the last in-process evaluator's
+            self._local = (episode, _CONFIG, kind)
 
     def evaluate(self, genome_dicts: list[dict], on_progress=None) -> Evaluation:
         """Fitness of every genome. ``on_progress(done, total)`` is called as creature-steps
@@ -164,7 +204,9 @@ class Evaluator:
         self.counter.value = 0
         chunks = split_chunks(n, self.workers)
         if self.pool is None:
-            parts = [_evaluate_chunk([genome_dicts[i] for i in c]) for c in chunks]
+            episode, config, kind = self._local
+            parts = [evaluate_chunk(episode, config, kind, [genome_dicts[i] for i in c], report=self._count)
+                     for c in chunks]
         else:
             futures = [self.pool.submit(_evaluate_chunk, [genome_dicts[i] for i in c]) for c in chunks]
             pending = futures
@@ -176,6 +218,10 @@ class Evaluator:
         if on_progress is not None:
             on_progress(total, total)
         return gather(parts, time.perf_counter() - t0)
+
+    def _count(self, creature_steps: int) -> None:
+        with self.counter.get_lock():
+            self.counter.value += creature_steps
 
     def close(self) -> None:
         if self.pool is not None:

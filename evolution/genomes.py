@@ -23,7 +23,9 @@ from pathlib import Path
 import neat
 
 from . import limits
+from .breeding import DefaultGenome
 from .jsonread import is_int, is_number
+from .species import DefaultSpeciesSet, check_settings
 
 __all__ = ["genome_to_dict", "genome_from_dict", "neat_config_text", "load_neat_config",
            "NETWORK_KINDS", "NeatConfigError", "read_neat_config", "check_neat_config",
@@ -63,8 +65,9 @@ def genome_to_dict(genome) -> dict:
 def genome_from_dict(data: dict, genome_config=None):
     """Rebuild a neat ``DefaultGenome`` from :func:`genome_to_dict`'s dict. The connections keep
     their order, which is the order a network sums its inputs in: floating-point sums in another
-    order would replay a champion slightly differently from how evolution scored it."""
-    genome = neat.DefaultGenome(int(data["key"]))
+    order would replay a champion slightly differently from how evolution scored it. The genome is
+    an :class:`evolution.breeding.DefaultGenome` (a ``neat.DefaultGenome`` that breeds faster)."""
+    genome = DefaultGenome(int(data["key"]))
     for nd in data["nodes"]:
         ng = neat.genome.DefaultNodeGene(int(nd["key"]))
         for f in _NODE_FIELDS:
@@ -88,10 +91,23 @@ def _plain(v):
     return float(v) if isinstance(v, float) else v
 
 
+#: the written config's species settings (:mod:`evolution.species`): the threshold it starts from
+#: (the walker's new genomes are 0.6-1.9 apart, median 1.1: 1.3 makes 3 species of them), its step
+#: and its floor; chosen by measuring the walker's run (README, "How well it evolves")
+THRESHOLD, THRESHOLD_STEP, THRESHOLD_MIN = 1.3, 0.1, 0.3
+
+
+def target_species(population: int) -> int:
+    """The number of species the written config steers toward: 8 for 150 genomes, fewer for a
+    smaller population (one species per 16 genomes, at least 1)."""
+    return max(1, min(8, population // 16))
+
+
 def neat_config_text(n_inputs: int, n_outputs: int, population: int, kind: str = "feedforward") -> str:
     """The neat-python config a run uses unless the user brings their own: tanh outputs in
     [-1, 1] are muscle commands; networks start fully connected from inputs to outputs, with no
-    hidden nodes, and grow."""
+    hidden nodes, and grow; the compatibility threshold moves to keep about
+    :func:`target_species` species."""
     if kind not in NETWORK_KINDS:
         raise ValueError(f"network kind must be one of {', '.join(NETWORK_KINDS)}")
     return f"""# neat-python config written by creatures; edit a copy and pass it with --neat-config
@@ -148,7 +164,14 @@ node_add_prob         = 0.2
 node_delete_prob      = 0.1
 
 [DefaultSpeciesSet]
-compatibility_threshold = 3.0
+# the threshold moves to keep target_species species: after each speciation it goes down by
+# threshold_step while there are fewer (not below threshold_min), and up by a step when the
+# speciation founded species past the target; new species never take the count past it.
+# compatibility_threshold is where it starts; without target_species (or 0) it stays there.
+compatibility_threshold = {THRESHOLD}
+target_species          = {target_species(population)}
+threshold_step          = {THRESHOLD_STEP}
+threshold_min           = {THRESHOLD_MIN}
 
 [DefaultStagnation]
 species_fitness_func = max
@@ -187,10 +210,10 @@ def load_neat_config(text: str, path: Path, source: str = "the neat config"):
                               f"{', '.join(f'[{n}]' for n in NEAT_SECTIONS)})")
     path.write_text(text, encoding="utf-8")
     try:
-        return neat.Config(neat.DefaultGenome, neat.DefaultReproduction, neat.DefaultSpeciesSet,
+        return neat.Config(DefaultGenome, neat.DefaultReproduction, DefaultSpeciesSet,
                            neat.DefaultStagnation, str(path))
     except (RuntimeError, ValueError, TypeError, KeyError, AttributeError, AssertionError,
-            ArithmeticError, configparser.Error) as exc:
+            ArithmeticError, configparser.Error, neat.config.UnknownConfigItemError) as exc:
         detail = _one_line(exc) or type(exc).__name__
         if isinstance(exc, AssertionError) or detail == "AssertionError":
             detail = "a value neat-python does not accept (initial_connection?)"
@@ -220,6 +243,9 @@ def check_neat_config(config, source: str = "the neat config") -> None:
     if min_species > population:
         raise NeatConfigError(f"{source}: min_species_size is {min_species}, more than the population "
                               f"({population}): neat-python could not breed it")
+    wrong = check_settings(config.species_set_config)
+    if wrong:
+        raise NeatConfigError(f"{source}: {wrong}")
     genes = population * (nodes + connections)
     if genes > limits.MAX_GENERATION_GENES:
         raise NeatConfigError(f"{source}: {population} new genomes of up to {nodes + connections} genes "

@@ -606,7 +606,7 @@ def benchmark(batch: int = 150, steps: int = 1200, inputs: int = 12, outputs: in
         config.genome_config.innovation_tracker = neat.innovation.InnovationTracker()
         genomes = []
         for key in range(batch):
-            genome = neat.DefaultGenome(key)
+            genome = config.genome_type(key)  # evolution.breeding.DefaultGenome
             genome.configure_new(config.genome_config)
             for _ in range(mutations):
                 genome.mutate(config.genome_config)

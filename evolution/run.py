@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import gc
 import io
 import json
 import random
@@ -50,7 +51,8 @@ import neat
 import physics
 
 from . import checkpoint, limits, rundir
-from .evaluator import BACKENDS, make_evaluator
+from .breeding import SpeciationScope, distance_scope
+from .evaluator import BACKENDS, make_evaluator, pack_genome
 from .files import WriteError, make_directory, write_atomic
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, check_neat_config, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
@@ -280,6 +282,32 @@ def _raised_by_neat(exc: BaseException) -> bool:
 
 
 @contextmanager
+def _steady_heap():
+    """Python's cyclic garbage collector, tuned for a run for the ``with`` block, as it was after.
+
+    A generation makes and drops some 40,000 gene objects; the collector's full collections, one
+    almost every generation, traverse every object of the process (numba's, numpy's, the modules':
+    ~40 ms each on the project's machine), and its youngest generation is collected every 700
+    allocations. What exists when the run starts is frozen (``gc.freeze``: left out of
+    collections; refcounting still frees it) and the youngest generation collected every 10,000
+    allocations: measured, 81 -> 53 ms a generation outside evaluation. Genomes hold no cycles,
+    and when the collector runs does not change what a run computes. Left alone where the
+    collector is off or something froze objects already (a program that manages it itself)."""
+    if not gc.isenabled() or gc.get_freeze_count():
+        yield
+        return
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], 10_000), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
+@contextmanager
 def _random_untouched():
     """Python's and numpy's global generators as they were, whatever the block draws from them."""
     python, numpy_ = random.getstate(), np.random.get_state()
@@ -435,9 +463,9 @@ class Run:
             def evaluate(genomes, config):
                 if self._pending is not None and self._pending.done():
                     self._wait_for_checkpoint()  # a checkpoint that failed stops the run now
-                dicts = [genome_to_dict(g) for _, g in genomes]
+                packed = [pack_genome(g) for _, g in genomes]
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
-                    result = evaluator.evaluate(dicts, on_progress)
+                    result = evaluator.evaluate(packed, on_progress)
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of this generation come after it
@@ -446,25 +474,34 @@ class Run:
                 if on_generation is not None:
                     on_generation(stats)
 
-            while population.generation < s.generations:
-                before = population.generation
-                try:
-                    population.run(evaluate, 1)
-                except RuntimeError as exc:  # neat-python's own, for a config it cannot breed from
-                    if type(exc) is not RuntimeError or not _raised_by_neat(exc):
-                        raise
-                    raise RunError(f"{self.dir / 'neat.cfg'}: neat-python cannot breed the next generation "
-                                   f"with this config: {' '.join(str(exc).split())}") from None
-                if population.generation == before:  # a user's neat config hit its fitness threshold
-                    break
-                self._checkpoint(population)
+            with _steady_heap():  # Python's garbage collector: see _steady_heap
+                while population.generation < s.generations:
+                    before = population.generation
+                    try:
+                        population.run(evaluate, 1)
+                    except RuntimeError as exc:  # neat-python's own, for a config it cannot breed from
+                        if type(exc) is not RuntimeError or not _raised_by_neat(exc):
+                            raise
+                        raise RunError(f"{self.dir / 'neat.cfg'}: neat-python cannot breed the next generation "
+                                       f"with this config: {' '.join(str(exc).split())}") from None
+                    finally:
+                        SpeciationScope.close(self.config.genome_config)
+                    if population.generation == before:  # a user's neat config hit its fitness threshold
+                        break
+                    self._checkpoint(population)
             self._wait_for_checkpoint()
             self._writer = None
         return population.best_genome
 
     def _start(self) -> neat.Population:
         """The population to go on from: the checkpoint's, with the files trimmed back to it,
-        or a new one from the seed."""
+        or a new one from the seed. Its breeding and speciation measure distances on arrays
+        (:class:`evolution.breeding.SpeciationScope`)."""
+        population = self._population()
+        population.add_reporter(SpeciationScope())
+        return population
+
+    def _population(self) -> neat.Population:
         path = self.dir / CHECKPOINT
         if path.exists():
             try:
@@ -478,7 +515,8 @@ class Run:
         s = self.settings
         random.seed(s.seed)
         np.random.seed(s.seed % 2**32)
-        population = neat.Population(self.config, seed=s.seed)
+        with distance_scope(self.config.genome_config):  # its first speciation
+            population = neat.Population(self.config, seed=s.seed)
         self._trim(0)
         self._checkpoint(population)
         return population

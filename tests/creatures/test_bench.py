@@ -4,6 +4,7 @@ Nothing here is timed: tiny populations and windows, checked for what was run, n
 
 import json
 import os
+import statistics
 
 import numba
 import pytest
@@ -23,10 +24,12 @@ def rows():
 
 
 def _pairs(rows):
-    """``{(cores, population): {engine: row}}``"""
+    """``{(cores, population): {engine: row}}``, our engine as ``creatures/rollout`` and
+    ``creatures/step``"""
     out = {}
     for r in rows:
-        out.setdefault((r["cores"], r["population"]), {})[r["engine"]] = r
+        engine = r["engine"] + ("/" + r["calls"] if "calls" in r else "")
+        out.setdefault((r["cores"], r["population"]), {})[engine] = r
     return out
 
 
@@ -42,24 +45,26 @@ def test_rows_have_the_fields_of_the_report(rows):
 
 def test_every_population_per_core_and_those_as_large_as_the_cores_on_all():
     rows = bench.physics_rows((1, 2), 2, 1, cores=(1, 2), warmup=1, pymunk=False)
-    assert [(r["cores"], r["population"]) for r in rows] == [(1, 1), (1, 2), (2, 2)]
+    assert [(r["cores"], r["population"], r["calls"]) for r in rows] == [
+        (1, 1, "rollout"), (1, 1, "step"), (1, 2, "rollout"), (1, 2, "step"), (2, 2, "rollout"), (2, 2, "step")]
 
 
 def test_both_sides_of_each_comparison_did_the_same_work(rows):
     pairs = _pairs(rows)
     assert set(pairs) == {(1, 1), (1, 5), (2, 5)}
     for key, pair in pairs.items():
-        ours, theirs = pair["creatures"], pair["pymunk"]
-        for field in ("steps", "warmup_steps", "repeats", "statistic", "population", "cores"):
-            assert ours[field] == theirs[field], (key, field)
-        for worker in theirs["workers"]:  # what each pymunk process says it ran
-            assert worker["steps"] == ours["steps"] and worker["warmup_steps"] == ours["warmup_steps"]
-        assert ours["vs_pymunk"] == pytest.approx(ours["creature_steps_per_s"] / theirs["creature_steps_per_s"])
+        theirs = pair["pymunk"]
+        for ours in (pair["creatures/rollout"], pair["creatures/step"]):
+            for field in ("steps", "warmup_steps", "repeats", "statistic", "population", "cores"):
+                assert ours[field] == theirs[field], (key, field)
+            for worker in theirs["workers"]:  # what each pymunk process says it ran
+                assert worker["steps"] == ours["steps"] and worker["warmup_steps"] == ours["warmup_steps"]
+            assert ours["vs_pymunk"] == pytest.approx(ours["creature_steps_per_s"] / theirs["creature_steps_per_s"])
 
 
 def test_per_core_is_one_numba_thread_against_pymunk_in_this_one_process(rows):
     for pair in (p for (cores, _), p in _pairs(rows).items() if cores == 1):
-        assert pair["creatures"]["threads"] == 1
+        assert pair["creatures/rollout"]["threads"] == pair["creatures/step"]["threads"] == 1
         assert pair["pymunk"]["processes"] == 1
         assert [w["pid"] for w in pair["pymunk"]["workers"]] == [os.getpid()]
 
@@ -71,7 +76,8 @@ def test_all_cores_pymunk_splits_the_population_over_that_many_processes(rows):
     pids = {w["pid"] for w in workers}
     assert len(pids) == 2 and os.getpid() not in pids
     assert sorted(w["creatures"] for w in workers) == [2, 3]
-    assert pair["creatures"]["threads"] == min(2, numba.config.NUMBA_NUM_THREADS)
+    assert pair["creatures/rollout"]["threads"] == min(2, numba.config.NUMBA_NUM_THREADS)
+    assert pair["creatures/step"]["threads"] == min(2, numba.config.NUMBA_NUM_THREADS)
 
 
 def test_shares_sum_to_the_population_and_differ_by_at_most_one():
@@ -107,3 +113,64 @@ def test_quick_runs_both_core_counts_and_prints_json(run_creatures):
     assert {r["engine"] for r in rows} == {"creatures", "pymunk"}
     assert all(r["repeats"] == bench.QUICK_REPEATS and r["steps"] == 20 for r in rows)
     assert all(r["stands"] for r in rows)
+
+
+# --- end to end: whole generations, breeding and speciation included ---------------------------
+
+#: tiny: 6 genomes, 6 steps each, one worker process (ours) / pool process (the baseline)
+E2E = dict(population=6, workers=1)
+
+
+@pytest.fixture(scope="module")
+def end_to_end_rows():
+    from creatures import _bench_generation as generation
+    from creatures.bestiary import resolve_design
+    from evolution.rollout import Episode
+
+    ours = generation.time_run_end_to_end(generations=3, seconds=0.1, **E2E)
+    episode = Episode.make(resolve_design("walker").body, "run", seconds=0.1)
+    theirs = generation.time_baseline_end_to_end(episode, generations=2, **E2E)
+    return ours, theirs
+
+
+def test_end_to_end_rows_time_each_generation_after_the_first(end_to_end_rows):
+    ours, theirs = end_to_end_rows
+    assert (ours["engine"], theirs["engine"]) == ("creatures", "neat-python+pymunk")
+    assert ours["generations_timed"] == 2 and theirs["generations_timed"] == 1
+    for r in (ours, theirs):
+        assert r["work"] == "generation_end_to_end" and r["statistic"] == "median"
+        assert r["population"] == 6 and r["steps"] == 6 and r["workers"] == 1
+        assert len(r["wall_times_s"]) == len(r["eval_times_s"]) == r["generations_timed"]
+        assert all(w >= e > 0 for w, e in zip(r["wall_times_s"], r["eval_times_s"]))
+        assert 0 <= r["non_eval_share"] < 1
+        assert r["non_eval_seconds"] == statistics.median(w - e for w, e in zip(r["wall_times_s"], r["eval_times_s"]))
+        assert r["wall_seconds"] == statistics.median(r["wall_times_s"])
+    assert len(ours["species"]) == 3 and len(theirs["species"]) == 2
+    json.dumps([ours, theirs])
+
+
+def test_the_baseline_breeds_with_neats_own_genome_and_the_runs_config():
+    import neat
+
+    from creatures import _bench_generation as generation
+    from creatures.bestiary import resolve_design
+    from evolution.breeding import FAST
+    from evolution.rollout import Episode
+
+    config = generation.baseline_neat_config(Episode.make(resolve_design("walker").body, "run", seconds=0.1), 6)
+    assert config.genome_type is neat.DefaultGenome and getattr(config.genome_config, FAST) is False
+    assert config.pop_size == 6
+
+
+def test_the_end_to_end_table_names_both_engines_and_the_targets(end_to_end_rows):
+    from creatures import _bench_generation as generation
+
+    ours, theirs = (dict(r) for r in end_to_end_rows)
+    ours["vs_baseline"] = theirs["wall_seconds"] / ours["wall_seconds"]
+    ours["meets_share_target"] = ours["non_eval_share"] <= generation.TARGET_NON_EVAL_SHARE
+    ours["meets_ratio_target"] = ours["vs_baseline"] >= generation.TARGET_RATIO
+    for r in (ours, theirs):
+        r.update(design="walker", task="run", simulated_s=0.1)
+    text = generation.format_end_to_end([ours, theirs])
+    assert "creatures" in text and "neat-python+pymunk" in text
+    assert "outside evaluation" in text and "the baseline end to end" in text

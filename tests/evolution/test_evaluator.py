@@ -143,3 +143,13 @@ def test_evolutions_numba_cache_is_stamped_with_physics_sources_too():
     evolution.prepare_process()
     assert (numba_cache_dir(here) / STAMP_NAME).read_text() == sources_digest(here, phys)
     assert (numba_cache_dir(phys) / STAMP_NAME).read_text() == sources_digest(phys)
+
+
+def test_packed_genomes_score_as_their_dicts(serial, pool, dicts, reference):
+    """``creatures evolve`` sends pack_genome's tuples (dicts and tuples may even be mixed)."""
+    from evolution.evaluator import pack_genome
+
+    packed = [pack_genome(genome_from_dict(d)) for d in dicts]
+    assert np.array_equal(bits(serial.evaluate(packed).fitness), bits(reference.fitness))
+    mixed = [p if k % 2 else d for k, (p, d) in enumerate(zip(packed, dicts))]
+    assert np.array_equal(bits(pool.evaluate(mixed).fitness), bits(reference.fitness))

@@ -10,6 +10,8 @@ import pytest
 
 from evolution import PluginError, Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
 from evolution import neat_config_text
+from evolution.genomes import THRESHOLD
+from evolution.species import DefaultSpeciesSet
 from evolution.run import STATS_FIELDS, RunError
 from evolution_helpers import bits, design, read_stats, run_files, stick, tiny_settings
 
@@ -204,7 +206,7 @@ def _user_config(feed_forward=True) -> str:
     """A neat config with the wrong sizes and some changed settings."""
     text = neat_config_text(3, 1, 999, "feedforward" if feed_forward else "recurrent")
     return (text.replace("conn_add_prob         = 0.5", "conn_add_prob = 0.9")
-                .replace("compatibility_threshold = 3.0", "compatibility_threshold = 2.5")
+                .replace(f"compatibility_threshold = {THRESHOLD}", "compatibility_threshold = 2.5")
                 .replace("activation_default    = tanh", "activation_default    = sigmoid"))
 
 
@@ -223,7 +225,8 @@ def test_user_neat_config_gets_the_runs_sizes(tmp_path):
     assert run.config.genome_config.num_inputs == run.episode.n_inputs()
     assert run.config.genome_config.num_outputs == run.episode.n_outputs()
     assert run.config.pop_size == 14
-    loaded = neat.Config(neat.DefaultGenome, neat.DefaultReproduction, neat.DefaultSpeciesSet,
+    # (neat-python's own DefaultSpeciesSet does not know target_species and its kin: ours does)
+    loaded = neat.Config(neat.DefaultGenome, neat.DefaultReproduction, DefaultSpeciesSet,
                          neat.DefaultStagnation, str(tmp_path / "neat.cfg"))
     assert (loaded.genome_config.num_inputs, loaded.genome_config.num_outputs, loaded.pop_size) == \
            (run.episode.n_inputs(), run.episode.n_outputs(), 14)
