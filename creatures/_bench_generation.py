@@ -504,21 +504,22 @@ def _end_to_end_row(engine: str, wall: list[float], evaluation: list[float], fir
 
 
 def time_run_end_to_end(generations: int = END_TO_END_GENERATIONS, population: int = POPULATION,
-                        seconds: float = SECONDS, workers: int = WORKERS, seed: int = SEED) -> dict:
+                        seconds: float = SECONDS, workers: int = WORKERS, seed: int = SEED,
+                        design_name: str = DESIGN) -> dict:
     """Our end to end: an ``evolution.run.Run`` evolving ``generations`` generations in a
     temporary directory; wall and evaluation time per generation from its statistics (stats.csv's
     ``wall_seconds`` and ``eval_seconds``)."""
     from creatures.bestiary import resolve_design
     from evolution.run import Run, RunSettings
 
-    design = resolve_design(DESIGN)
+    design = resolve_design(design_name)
     settings = RunSettings(design_name=design.name, design_text=design.text, task=TASK, seconds=seconds,
                            generations=generations, population=population, seed=seed, workers=workers)
     stats = []
     saved = random.getstate(), np.random.get_state()
     try:
         with tempfile.TemporaryDirectory() as tmp, OtherLoad() as other:
-            run = Run.create(Path(tmp) / "run", settings, design.body)
+            run = Run.create(Path(tmp) / "run", settings, design.body, design.genes)
             run.evolve(on_generation=stats.append)
     finally:
         random.setstate(saved[0])
@@ -648,4 +649,58 @@ def format_end_to_end(rows: list[dict]) -> str:
         verdict.append(f"{ours['vs_baseline']:.1f}x the baseline end to end "
                        f"({'meets' if ours['meets_ratio_target'] else 'MISSES'} the target of >= {TARGET_RATIO:g}x)")
     lines.append("targets: " + "; ".join(verdict))
+    return "\n".join(lines)
+
+
+#: body evolution (``creatures bench --bodies``): the design whose body evolves, against the
+#: fixed one it is drawn from; its generations may take at most this much longer
+EVOLVING_DESIGN = "walker-evolving"
+TARGET_BODY_OVERHEAD = 0.15
+BODY_ROUNDS = 3
+QUICK_BODY_ROUNDS = 1
+
+
+def run_bodies(quick: bool = False) -> list[dict]:
+    """Whole generations of the fixed walker and of the walker whose legs evolve
+    (:data:`EVOLVING_DESIGN`), the same work otherwise (150 genomes, 20 s each, 2 workers, seed
+    0, the run task), end to end as :func:`time_run_end_to_end` times them, in alternating
+    rounds (so that a machine that slows down slows both): rows ``{"work": "body_evolution",
+    "design": ..., "wall_seconds": median, "eval_seconds": median, ...}``, the evolving one's
+    ``vs_fixed`` its wall time over the fixed one's."""
+    rounds = QUICK_BODY_ROUNDS if quick else BODY_ROUNDS
+    generations = QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS
+    timed = {DESIGN: [], EVOLVING_DESIGN: []}
+    for _ in range(rounds):
+        for name in timed:
+            timed[name].append(time_run_end_to_end(generations, design_name=name))
+    rows = []
+    for name, runs in timed.items():
+        wall = [w for r in runs for w in r["wall_times_s"]]
+        evaluation = [e for r in runs for e in r["eval_times_s"]]
+        rows.append({"work": "body_evolution", "engine": "creatures", "design": name,
+                     "wall_seconds": statistics.median(wall), "eval_seconds": statistics.median(evaluation),
+                     "generations_timed": len(wall), "rounds": rounds, "population": POPULATION,
+                     "simulated_s": SECONDS, "workers": WORKERS, "task": TASK, "statistic": "median",
+                     "other_processes_cores": max(r["other_processes_cores"] or 0.0 for r in runs)})
+    fixed, evolving = rows
+    evolving["vs_fixed"] = evolving["wall_seconds"] / fixed["wall_seconds"]
+    evolving["meets_target"] = bool(evolving["vs_fixed"] <= 1.0 + TARGET_BODY_OVERHEAD)
+    return rows
+
+
+def format_bodies(rows: list[dict]) -> str:
+    fixed, evolving = rows
+    lines = [f"body evolution: whole generations ({fixed['population']} genomes, {fixed['simulated_s']:g} s "
+             f"each, {fixed['workers']} workers, the {fixed['task']} task), {fixed['design']} against "
+             f"{evolving['design']}, in {fixed['rounds']} alternating rounds",
+             "",
+             f"{'design':<18} {'wall s/gen':>10} {'eval s/gen':>10} {'vs fixed':>8} {'others':>6}  generations"]
+    for r in rows:
+        ratio = r.get("vs_fixed")
+        lines.append(f"{r['design']:<18} {r['wall_seconds']:>10.3f} {r['eval_seconds']:>10.3f} "
+                     f"{(f'{ratio:.3f}x' if ratio else ''):>8} {r['other_processes_cores']:>6.2f}  "
+                     f"median of {r['generations_timed']}")
+    lines.append(f"target: a generation of evolving bodies within {100 * TARGET_BODY_OVERHEAD:g} % of the "
+                 f"fixed body's: {100 * (evolving['vs_fixed'] - 1):+.1f} % "
+                 f"({'meets' if evolving['meets_target'] else 'MISSES'} it)")
     return "\n".join(lines)

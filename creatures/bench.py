@@ -62,6 +62,7 @@ EXAMPLES = """examples:
   creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
   creatures bench --no-generation              the physics rows only
   creatures bench --tasks                      what a task written in pure numpy costs a generation
+  creatures bench --bodies                     a generation of evolving bodies against fixed ones
   creatures bench --env                        env-steps/s of the Gymnasium environment
 """
 
@@ -650,6 +651,9 @@ def add_arguments(parser) -> None:
                              f"{generation.POPULATION})")
     parser.add_argument("--viewer", action="store_true",
                         help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen)")
+    parser.add_argument("--bodies", action="store_true",
+                        help="instead: whole generations of the walker whose legs evolve against the "
+                             "fixed walker (end to end, alternating rounds)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
     parser.add_argument("--markdown", action="store_true",
                         help="print the physics rows as the README's markdown table instead (no "
@@ -685,6 +689,13 @@ def run(args) -> int:
             print(json.dumps(rows, indent=2))
         else:
             print(format_env_speed(result))
+        return 0
+    if getattr(args, "bodies", False):
+        rows = generation.run_bodies(args.quick)
+        info = machine()
+        for r in rows:
+            r.update(info)
+        print(json.dumps(rows, indent=2) if args.json else generation.format_bodies(rows))
         return 0
     if getattr(args, "tasks", False):
         from ._bench_tasks import format_tasks, run_tasks

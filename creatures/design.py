@@ -20,6 +20,15 @@ A design is one YAML document (units: metres, kilograms, degrees)::
     clusters:
       - {id: torso, spheres: [a, b, c], stiffness: 1.0}
 
+Bodies that evolve (:mod:`evolution.bodygenes`): a sphere's ``position`` components, ``radius``,
+``mass`` and ``friction``, a bone's ``compliance``, a muscle's ``strength``, ``range`` and
+``speed`` and a joint's ``min``, ``max`` and ``stiffness`` may be written as a range,
+``{evolve: [low, high]}`` or ``{evolve: [low, high], start: x}`` (the start is the middle unless
+given; ``position: [{evolve: [-0.5, -0.3]}, 0.9]``), in ``defaults:`` too (then every item that
+takes the default evolves its own value). A sphere, bone or joint may say ``optional: true``:
+evolution may switch it off. :attr:`Design.body` holds the start values; :attr:`Design.genes`
+the ranges and the optional parts.
+
 :func:`load_design` reads a file (or text) and returns a :class:`Design`, or raises
 :class:`DesignError` holding *every* problem found, each with its line and column. Nothing here
 shows a traceback to the user: the command prints ``file:line:column: message`` lines.
@@ -34,7 +43,10 @@ import yaml
 
 import physics
 from evolution import limits
-from evolution.yamlread import Problem, Reader, YamlError, compose, did_you_mean, one_line, read_text
+from evolution.bodygenes import FIELDS as GENE_FIELDS
+from evolution.bodygenes import NO_GENES, BodyGenes, Gene, Switch
+from evolution.yamlread import (Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line,
+                                read_text)
 
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 
@@ -48,7 +60,8 @@ class DesignError(YamlError):
 
 @dataclass
 class Design:
-    """A valid design: its metadata, the physics body, and the ids of its parts (in order)."""
+    """A valid design: its metadata, the physics body (with every evolvable value at its
+    start), the ids of its parts (in order), and its body genes."""
 
     name: str
     body: physics.Body
@@ -62,6 +75,8 @@ class Design:
     cluster_ids: list[str] = field(default_factory=list)
     source: str = ""
     text: str = ""
+    #: the evolvable values (ranges) and optional parts; empty for a design without any
+    genes: BodyGenes = NO_GENES
 
     def counts(self) -> dict:
         b = self.body
@@ -76,13 +91,13 @@ _REQUIRED = object()
 
 SPHERE_KEYS = {"id": ("str", _REQUIRED), "position": ("point", _REQUIRED), "radius": ("number", 0.1),
                "mass": ("number", 1.0), "friction": ("number", 0.8), "kinetic_friction": ("number", None),
-               "restitution": ("number", 0.0), "fixed": ("bool", False)}
+               "restitution": ("number", 0.0), "fixed": ("bool", False), "optional": ("bool", False)}
 BONE_KEYS = {"id": ("str", None), "spheres": ("refs2", _REQUIRED), "compliance": ("number", 0.0),
-             "muscle": ("muscle", None)}
+             "muscle": ("muscle", None), "optional": ("bool", False)}
 MUSCLE_KEYS = {"range": ("number", 0.2), "strength": ("number", 150.0), "speed": ("number", 2.0)}
 JOINT_KEYS = {"id": ("str", None), "sphere": ("ref", _REQUIRED), "bones": ("refs2", _REQUIRED),
               "kind": ("kind", "hinge"), "min": ("number", -180.0), "max": ("number", 180.0),
-              "stiffness": ("number", 0.0)}
+              "stiffness": ("number", 0.0), "optional": ("bool", False)}
 CLUSTER_KEYS = {"id": ("str", None), "spheres": ("refs", _REQUIRED), "stiffness": ("number", 1.0)}
 TOP_KEYS = {"name": "str", "description": "str", "author": "str", "licence": "str",
             "self_collision": "bool", "defaults": "defaults", "spheres": "list", "bones": "list",
@@ -90,6 +105,25 @@ TOP_KEYS = {"name": "str", "description": "str", "author": "str", "licence": "st
 ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "joint": JOINT_KEYS,
              "cluster": CLUSTER_KEYS}
 JOINT_KINDS = ("hinge", "free")
+#: the keys of each item whose numbers may be ranges (``{evolve: [low, high]}``); a position
+#: evolves component by component (genes ``x`` and ``y``)
+EVOLVABLE = {"sphere": ("position", "radius", "mass", "friction"), "bone": ("compliance",),
+             "muscle": ("strength", "range", "speed"), "joint": ("min", "max", "stiffness"), "cluster": ()}
+#: what a message says may evolve, by item
+EVOLVABLE_SHOWN = {"sphere": "position (x, y), radius, mass, friction",
+                   "bone": "compliance, and a muscle's strength, range, speed",
+                   "muscle": "strength, range, speed", "joint": "min, max, stiffness"}
+#: the keys of a range
+RANGE_KEYS = ("evolve", "start")
+#: where each evolvable value's range must stay, in the design's units (joint limits in degrees):
+#: (lowest, highest, whether the lowest itself is refused). The engine's bounds
+#: (``evolution.bodygenes``); positions are bounded as every coordinate is (limits.MAX_COORDINATE).
+RANGE_BOUNDS = {("sphere", "radius"): (0.0, 1e6, True), ("sphere", "mass"): (0.0, 1e6, True),
+                ("sphere", "friction"): (0.0, 1e6, False), ("bone", "compliance"): (0.0, 1e6, False),
+                ("muscle", "strength"): (0.0, 1e9, True),
+                ("muscle", "range"): (0.0, physics.MAX_MUSCLE_RANGE, True),
+                ("muscle", "speed"): (0.0, 1e6, True), ("joint", "min"): (-180.0, 180.0, False),
+                ("joint", "max"): (-180.0, 180.0, False), ("joint", "stiffness"): (0.0, 1e9, False)}
 #: how many of each item a design may have (:mod:`evolution.limits`)
 ITEM_LIMITS = {"sphere": limits.MAX_SPHERES, "bone": limits.MAX_BONES, "joint": limits.MAX_JOINTS,
                "cluster": limits.MAX_CLUSTERS}
@@ -97,11 +131,113 @@ ITEM_LIMITS = {"sphere": limits.MAX_SPHERES, "bone": limits.MAX_BONES, "joint": 
 
 @dataclass
 class _Item:
-    """One parsed sphere/bone/joint/cluster: its values, and the nodes to point problems at."""
+    """One parsed sphere/bone/joint/cluster: its values (an evolvable one at its start), the
+    nodes to point problems at, and its ranges by (part, field) of :data:`GENE_FIELDS`."""
 
     node: object
     values: dict
     nodes: dict
+    ranges: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Range:
+    """A value written ``{evolve: [low, high], start: x}`` (design units), already checked."""
+
+    low: float
+    high: float
+    start: float
+
+
+def _is_range(node) -> bool:
+    """Whether a node is written as a range (a mapping with 'evolve' or 'start')."""
+    return isinstance(node, yaml.MappingNode) and any(
+        isinstance(k, yaml.ScalarNode) and k.value in RANGE_KEYS for k, _ in node.value)
+
+
+def _cannot_evolve(label: str, part: str | None) -> str:
+    if part in EVOLVABLE_SHOWN:
+        return f"{label} cannot evolve; these can: {EVOLVABLE_SHOWN[part]}"
+    return f"{label} cannot evolve; nothing of a {part} can" if part else f"{label} cannot evolve"
+
+
+def _read_range(r: Reader, node, label: str, gene: tuple, limit: float, unit: str = "") -> _Range | None:
+    """A range, ``{evolve: [low, high], start: x}``, of the value ``gene`` = (part, field): two
+    numbers, low below high, within what the engine can hold, the start (else the middle) within."""
+    entries = r.mapping(node, label, RANGE_KEYS)
+    if entries is None:
+        return None
+    if "evolve" not in entries:
+        r.problem(node, f"{label} needs 'evolve: [low, high]' to be a range")
+        return None
+    enode = entries["evolve"][1]
+    if not isinstance(enode, yaml.SequenceNode) or len(enode.value) != 2:
+        shown = (f"a list of {len(enode.value)}" if isinstance(enode, yaml.SequenceNode)
+                 else describe_node(enode))
+        r.problem(enode, f"{label} evolve must be [low, high], two numbers, not {shown}")
+        return None
+    lo, hi = [_bounded(r, v, f"{label} evolve", limit, unit) for v in enode.value]
+    start = None
+    if "start" in entries:
+        start = _bounded(r, entries["start"][1], f"{label} start", limit, unit)
+        if start is None:
+            return None
+    if lo is None or hi is None:
+        return None
+    shown = f"{label} evolves over [{lo:g}, {hi:g}]"
+    if lo > hi:
+        r.problem(enode, f"{shown}, an empty range: its low end must be below its high end")
+        return None
+    if lo == hi:
+        r.problem(enode, f"{shown}, a single value: write {lo:g} itself, or a wider range")
+        return None
+    if gene in RANGE_BOUNDS:
+        low_bound, high_bound, open_low = RANGE_BOUNDS[gene]
+        if gene == ("muscle", "range") and not (lo > 0 and hi <= high_bound):
+            r.problem(enode, f"{shown}, outside what the engine can hold, (0, {high_bound:g}]")
+            return None
+        if gene[0] == "joint" and gene[1] in ("min", "max") and not (low_bound <= lo and hi <= high_bound):
+            r.problem(enode, f"{shown}, which must stay within {low_bound:g}..{high_bound:g} degrees")
+            return None
+        if open_low and not lo > low_bound:
+            r.problem(enode, f"{shown}, which must stay positive")
+            return None
+        if not lo >= low_bound:
+            r.problem(enode, f"{shown}, which must not go negative")
+            return None
+        if hi > high_bound:
+            r.problem(enode, f"{shown}, beyond {high_bound:g}: more than the engine can hold")
+            return None
+    if start is None:  # the middle, as written (0.075 for [0.05, 0.1], not 0.07500000000000001)
+        start = min(max(float(f"{(lo + hi) / 2:.15g}"), lo), hi)
+    elif not lo <= start <= hi:
+        r.problem(entries["start"][1], f"{label} start {start:g} is outside its range [{lo:g}, {hi:g}]")
+        return None
+    return _Range(lo, hi, start)
+
+
+def _take_ranges(values: dict, kind: str) -> dict:
+    """Replace every range in an item's ``values`` by its start; return the ranges by
+    (part, field) of :data:`GENE_FIELDS`."""
+    ranges = {}
+    for key, value in values.items():
+        if isinstance(value, _Range):
+            ranges[(kind, key)] = value
+            values[key] = value.start
+    if kind == "sphere" and isinstance(values.get("position"), tuple):
+        xy = values["position"]
+        for axis, c in zip("xy", xy):
+            if isinstance(c, _Range):
+                ranges[("sphere", axis)] = c
+        values["position"] = tuple(c.start if isinstance(c, _Range) else c for c in xy)
+    if kind == "bone" and isinstance(values.get("muscle"), dict):
+        m = dict(values["muscle"])   # a copy: a muscle from the defaults is shared
+        for key in MUSCLE_KEYS:
+            if isinstance(m.get(key), _Range):
+                ranges[("muscle", key)] = m[key]
+                m[key] = m[key].start
+        values["muscle"] = m
+    return ranges
 
 
 def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item | None:
@@ -127,8 +263,8 @@ def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item 
         knode, vnode = entries[key]
         nodes[key] = vnode
         label = f"{where}: '{key}'"
-        values[key] = _read_value(r, vnode, kind_of, label, defaults)
-    return _Item(node, values, nodes)
+        values[key] = _read_value(r, vnode, kind_of, label, defaults, kind, key)
+    return _Item(node, values, nodes, _take_ranges(values, kind))
 
 
 def _bounded(r: Reader, vnode, label: str, limit: float, unit: str = ""):
@@ -140,7 +276,23 @@ def _bounded(r: Reader, vnode, label: str, limit: float, unit: str = ""):
     return value
 
 
-def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
+def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict, part: str | None = None,
+                key: str | None = None):
+    """The value of ``key`` of an item of kind ``part`` (a :class:`_Range` where it is written
+    as one and may evolve)."""
+    if _is_range(vnode):
+        if kind_of == "point":
+            r.problem(vnode, f"{label} evolves component by component: write "
+                             f"[{{evolve: [low, high]}}, y] or [x, {{evolve: [low, high]}}]")
+            return None
+        if kind_of == "muscle":
+            r.problem(vnode, f"{label} cannot evolve as a whole; its strength, range and speed can "
+                             f"(muscle: {{strength: {{evolve: [low, high]}}}})")
+            return None
+        if kind_of == "number" and key in EVOLVABLE.get(part, ()):
+            return _read_range(r, vnode, label, (part, key), limits.MAX_VALUE)
+        r.problem(vnode, _cannot_evolve(label, part))
+        return None
     if kind_of == "number":
         return _bounded(r, vnode, label, limits.MAX_VALUE)
     if kind_of == "str":
@@ -159,7 +311,9 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
         if isinstance(vnode, yaml.SequenceNode) and len(items) != 2:
             r.problem(vnode, f"{label} must be [x, y], two numbers")
             return None
-        xy = [_bounded(r, v, label, limits.MAX_COORDINATE, " m") for v in items]
+        xy = [_read_range(r, v, f"{label} {axis}", ("sphere", axis), limits.MAX_COORDINATE, " m")
+              if _is_range(v) else _bounded(r, v, label, limits.MAX_COORDINATE, " m")
+              for axis, v in zip("xy", items)]
         return None if len(xy) != 2 or None in xy else (xy[0], xy[1])
     if kind_of in ("ref", "refs2", "refs"):
         if kind_of == "ref":
@@ -188,7 +342,7 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict):
             return None
         for key in MUSCLE_KEYS:
             if key in entries:
-                out[key] = _bounded(r, entries[key][1], f"{label} {key}", limits.MAX_VALUE)
+                out[key] = _read_value(r, entries[key][1], "number", f"{label} {key}", {}, "muscle", key)
         out["__node__"] = vnode
         return out
     raise AssertionError(kind_of)
@@ -206,7 +360,11 @@ def _read_defaults(r: Reader, node) -> dict:
         if sub is None:
             continue
         for key, (k2, v2) in sub.items():
-            value = _read_value(r, v2, spec[key][0], f"defaults.{kind}: '{key}'", {})
+            if key == "optional":  # a part at a time: which parts evolution may take away
+                r.problem(k2, f"defaults.{kind}: 'optional' is not a default: write 'optional: true' on "
+                              f"each {kind} that evolution may switch off")
+                continue
+            value = _read_value(r, v2, spec[key][0], f"defaults.{kind}: '{key}'", {}, kind, key)
             if value is not None:
                 out[kind][key] = value
     return out
@@ -423,6 +581,15 @@ def parse_design(text: str, source: str = "<design>") -> Design:
             r.problem(n["stiffness"], f"cluster '{kid}': stiffness must be within (0, 1]")
         body_clusters.append(members if None not in members else None)
 
+    # optional spheres: evolution switches them off, so nothing may hold them in place
+    in_cluster = {m for members in body_clusters if members for m in members}
+    for i, (sid, it) in enumerate(zip(sphere_ids, spheres)):
+        if it.values["optional"]:
+            if i in in_cluster:
+                r.problem(it.nodes["optional"], f"sphere '{sid}': a sphere in a cluster cannot be optional")
+            elif it.values["fixed"]:
+                r.problem(it.nodes["optional"], f"sphere '{sid}': a fixed sphere cannot be optional")
+
     # the body must hold together: one connected piece through bones and clusters
     P = len(spheres)
     if P == 0 and "spheres" in top and isinstance(top["spheres"][1], yaml.SequenceNode):
@@ -478,24 +645,59 @@ def parse_design(text: str, source: str = "<design>") -> Design:
 
     body = physics.Body(
         spheres=[physics.Sphere(tuple(s["position"]), s["radius"], s["mass"], s["friction"],
-                                s["kinetic_friction"], s["restitution"], s["fixed"]) for s in body_spheres],
+                                s["kinetic_friction"], s["restitution"], s["fixed"], bool(s["optional"]))
+                 for s in body_spheres],
         bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
                             muscle=None if v["muscle"] is None else physics.Muscle(
-                                v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]))
+                                v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]),
+                            optional=bool(v["optional"]))
                for v, e in zip(body_bones, bone_ends)],
         joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),
-                              max_angle=math.radians(v["max"]), stiffness=v["stiffness"])
+                              max_angle=math.radians(v["max"]), stiffness=v["stiffness"],
+                              optional=bool(v["optional"]))
                 for v, c, o in body_joints],
         clusters=[physics.Cluster(m, v.values["stiffness"]) for m, v in zip(body_clusters, clusters)],
         self_collision=self_collision, name=name)
+    genes = _body_genes(spheres, sphere_ids, bones, bone_ids, joints, joint_ids)
     try:
         limits.check_body(body)
         physics.build_model(body, batch=1)  # the engine's own last checks
+        genes.check(body)
     except ValueError as exc:
         raise DesignError(source, [Problem(1, 1, f"the engine cannot hold this design: {exc}")]) from None
     return Design(name=name, body=body, description=description, author=author, licence=licence,
                   sphere_ids=sphere_ids, bone_ids=bone_ids, muscle_ids=muscle_ids, joint_ids=joint_ids,
-                  cluster_ids=cluster_ids, source=source, text=text)
+                  cluster_ids=cluster_ids, source=source, text=text, genes=genes)
+
+
+def _body_genes(spheres, sphere_ids, bones, bone_ids, joints, joint_ids) -> BodyGenes:
+    """A checked design's ranges and optional parts as :class:`BodyGenes`: spheres, bones
+    (compliance, then the muscle's values) and joints in file order, each part's values in the
+    order of :data:`GENE_FIELDS`; joint limits in radians. A free joint's limits do not evolve
+    (it has none)."""
+    genes, switches = [], []
+    groups = (("sphere", spheres, sphere_ids, ("sphere",)), ("bone", bones, bone_ids, ("bone", "muscle")),
+              ("joint", joints, joint_ids, ("joint",)))
+    for kind, items_, ids, parts in groups:
+        for index, (ident, it) in enumerate(zip(ids, items_)):
+            if kind == "joint" and it.values["kind"] != "hinge":
+                ranges = {k: v for k, v in it.ranges.items() if k[1] not in ("min", "max")}
+            else:
+                ranges = it.ranges
+            for part in parts:
+                for f in GENE_FIELDS[part]:
+                    rg = ranges.get((part, f))
+                    if rg is None:
+                        continue
+                    low, high, start = rg.low, rg.high, rg.start
+                    if part == "joint" and f in ("min", "max"):
+                        low, high, start = math.radians(low), math.radians(high), math.radians(start)
+                    genes.append(Gene(f"{ident}.{f}", part, index, f, low, high, start))
+    for kind, items_, ids, _ in groups:
+        for index, (ident, it) in enumerate(zip(ids, items_)):
+            if it.values["optional"]:
+                switches.append(Switch(ident, kind, index))
+    return BodyGenes(tuple(genes), tuple(switches)) if genes or switches else NO_GENES
 
 
 def load_design(path) -> Design:

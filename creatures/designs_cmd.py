@@ -24,9 +24,10 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'design':12s} {'spheres':>7s} {'bones':>5s} {'muscles':>7s} {'joints':>6s} {'clusters':>8s}  description")
+    w = max([12] + [len(r["name"]) for r in rows])
+    print(f"{'design':{w}s} {'spheres':>7s} {'bones':>5s} {'muscles':>7s} {'joints':>6s} {'clusters':>8s}  description")
     for r in rows:
         desc = r["description"] if len(r["description"]) <= 60 else r["description"][:57] + "..."
-        print(f"{r['name']:12s} {r['spheres']:7d} {r['bones']:5d} {r['muscles']:7d} {r['joints']:6d} "
+        print(f"{r['name']:{w}s} {r['spheres']:7d} {r['bones']:5d} {r['muscles']:7d} {r['joints']:6d} "
               f"{r['clusters']:8d}  {desc}")
     return 0

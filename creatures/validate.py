@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import yaml
@@ -9,17 +10,19 @@ import yaml
 from evolution.terrains import MAX_TERRAIN_BYTES, TerrainFileError, parse_terrain
 from evolution.yamlread import YamlError, compose, read_text
 
+from .bestiary import DESIGN_DIR, builtin_names
 from .design import MAX_DESIGN_BYTES, DesignError, parse_design
 
 EXAMPLES = """examples:
   creatures validate my_spider.yaml
   creatures validate designs/*.yaml        several at once; exit status 2 if any is invalid
   creatures validate my_course.yaml        a terrain file (it has 'points' or 'pieces')
+  creatures validate walker-evolving       a built-in design, by name (creatures designs lists them)
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="design or terrain files (YAML)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="design or terrain files (YAML), or names of built-in designs")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
 
 
@@ -37,6 +40,8 @@ def is_terrain_file(text: str) -> bool:
 def run(args) -> int:
     status = 0
     for path in args.files:
+        if not os.path.exists(path) and path in builtin_names():  # a built-in design, by name
+            path = str(DESIGN_DIR / f"{path}.yaml")
         try:
             text = read_text(path, max(MAX_DESIGN_BYTES, MAX_TERRAIN_BYTES), DesignError)
             if is_terrain_file(text):
@@ -53,6 +58,11 @@ def run(args) -> int:
             continue
         if not args.quiet:
             c = design.counts()
+            evolving = ""
+            if design.genes:  # a body that evolves: how much of it
+                g = design.genes
+                evolving = (f"; {g.n_values} evolvable value{'' if g.n_values == 1 else 's'}, "
+                            f"{g.n_parts} optional part{'' if g.n_parts == 1 else 's'}")
             print(f"{path}: ok ({design.name}: {c['spheres']} spheres, {c['bones']} bones, "
-                  f"{c['muscles']} muscles, {c['joints']} joints, {c['clusters']} clusters)")
+                  f"{c['muscles']} muscles, {c['joints']} joints, {c['clusters']} clusters{evolving})")
     return status

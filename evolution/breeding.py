@@ -38,6 +38,7 @@ genomes are the same plain data (:mod:`evolution.genomes`, :mod:`evolution.check
 from __future__ import annotations
 
 import dis
+import math
 import random as _random_module
 import warnings
 from contextlib import contextmanager
@@ -53,7 +54,7 @@ from neat.attributes import BoolAttribute, FloatAttribute, StringAttribute
 from neat.genes import BaseGene, DefaultConnectionGene, DefaultNodeGene
 from numba import njit
 
-__all__ = ["DefaultGenome", "DistanceScope", "SpeciationScope", "distance_scope", "fast_breeding",
+__all__ = ["BODY_KEYS", "DefaultGenome", "DistanceScope", "SpeciationScope", "distance_scope", "fast_breeding",
            "FAST", "SCOPE"]
 
 #: the genome config's attribute that says whether its genes can be bred by the fast path
@@ -132,18 +133,75 @@ def _acyclic(connections) -> bool:
 _new = object.__new__
 
 
+#: the settings this module adds to neat's ``[DefaultGenome]`` for body genes, with their defaults:
+#: the chance that a child's evolvable value mutates, the mutation's standard deviation as a
+#: fraction of the value's range, the chance that an optional part flips, and the body term's
+#: weight in the compatibility distance (:meth:`DefaultGenome.body_distance`)
+BODY_KEYS = {"body_mutate_rate": 0.2, "body_mutate_power": 0.1, "body_flip_rate": 0.03,
+             "compatibility_body_coefficient": 1.0}
+
+
 class DefaultGenome(neat.DefaultGenome):
-    """neat-python's ``DefaultGenome``, bred faster with the same results (module docstring)."""
+    """neat-python's ``DefaultGenome``, bred faster with the same results (module docstring),
+    with body genes beside the brain's.
+
+    ``body_values`` (one float per evolvable value of the design) and ``body_parts`` (one bool
+    per optional part) follow the genome config's ``body_genes``
+    (:class:`evolution.bodygenes.BodyGenes`, set by the run; empty for a fixed design: then the
+    genome is neat's, drawing no more random numbers). A new genome starts with the design's
+    start values and every part on; a child inherits each body gene from either parent (as neat
+    inherits a node's attributes), then each value mutates with probability
+    ``body_mutate_rate`` by a Gaussian step of ``body_mutate_power`` times its range, clamped to
+    the range, and each part flips with probability ``body_flip_rate``. The compatibility
+    distance adds ``compatibility_body_coefficient`` times the mean difference of the body
+    genes (values as fractions of their ranges, parts 0 or 1).
+    """
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.body_values = []
+        self.body_parts = []
 
     @classmethod
     def parse_config(cls, param_dict):
+        param_dict = dict(param_dict)
+        body = {}
+        for name, default in BODY_KEYS.items():
+            text = param_dict.pop(name, None)
+            try:
+                body[name] = default if text is None else float(text)
+            except ValueError:
+                raise RuntimeError(f"{name} must be a number, not {text!r}") from None
+            if not (math.isfinite(body[name]) and body[name] >= 0.0):
+                raise RuntimeError(f"{name} must be a number >= 0, not {text!r}")
         config = super().parse_config(param_dict)   # the [DefaultGenome] section: see above
         setattr(config, FAST, fast_breeding(config))
+        for name, value in body.items():
+            setattr(config, name, value)
+        config.body_genes = None   # set by the run for a design with evolvable values or parts
         return config
+
+    def configure_new(self, config):
+        super().configure_new(config)
+        genes = getattr(config, "body_genes", None)
+        if genes:
+            self.body_values = genes.start_values()
+            self.body_parts = genes.start_parts()
 
     # --- crossover -----------------------------------------------------------------------------
 
     def configure_crossover(self, genome1, genome2, config):
+        self._configure_crossover(genome1, genome2, config)
+        genes = getattr(config, "body_genes", None)
+        if genes:
+            parent1, parent2 = (genome1, genome2) if genome1.fitness > genome2.fitness else (genome2, genome1)
+            random = _random
+            self.body_values = [a if random() > 0.5 else b
+                                for a, b in zip(parent1.body_values, parent2.body_values)]
+            self.body_parts = [a if random() > 0.5 else b
+                               for a, b in zip(parent1.body_parts, parent2.body_parts)]
+
+    def _configure_crossover(self, genome1, genome2, config):
         if not getattr(config, FAST, False) or self.connections or self.nodes:
             return super().configure_crossover(genome1, genome2, config)
         if genome1.fitness > genome2.fitness:
@@ -223,6 +281,21 @@ class DefaultGenome(neat.DefaultGenome):
     # --- mutation ------------------------------------------------------------------------------
 
     def mutate(self, config):
+        self._mutate(config)
+        genes = getattr(config, "body_genes", None)
+        if genes:
+            random, gauss = _random, _gauss
+            rate, power, flip = config.body_mutate_rate, config.body_mutate_power, config.body_flip_rate
+            values = self.body_values
+            for k, g in enumerate(genes.genes):
+                if random() < rate:
+                    values[k] = min(g.high, max(g.low, values[k] + gauss(0.0, power * (g.high - g.low))))
+            parts = self.body_parts
+            for k in range(len(parts)):
+                if random() < flip:
+                    parts[k] = not parts[k]
+
+    def _mutate(self, config):
         if not getattr(config, FAST, False):
             return super().mutate(config)
         random = _random
@@ -260,6 +333,25 @@ class DefaultGenome(neat.DefaultGenome):
     # --- speciation ----------------------------------------------------------------------------
 
     def distance(self, other, config):
+        d = self._distance(other, config)
+        genes = getattr(config, "body_genes", None)
+        if genes:
+            d += config.compatibility_body_coefficient * self.body_distance(other, genes)
+        return d
+
+    def body_distance(self, other, genes) -> float:
+        """The mean difference of two genomes' body genes: values as fractions of their ranges,
+        parts 0 (the same) or 1."""
+        total = 0.0
+        for g, a, b in zip(genes.genes, self.body_values, other.body_values):
+            if a != b:
+                total += abs(a - b) / (g.high - g.low)
+        for a, b in zip(self.body_parts, other.body_parts):
+            if a != b:
+                total += 1.0
+        return total / max(1, genes.n_values + genes.n_parts)
+
+    def _distance(self, other, config):
         if not getattr(config, FAST, False):
             return super().distance(other, config)
         scope = getattr(config, SCOPE, None)

@@ -25,7 +25,8 @@ import numpy as np
 import physics
 
 from . import limits
-from .genomes import NETWORK_KINDS, check_genome, genome_from_dict, load_neat_config, neat_config_text
+from .bodygenes import NO_GENES, BodyGenes
+from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
 from .jsonread import JsonFileError, loads, read_text
 from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
@@ -36,7 +37,9 @@ __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-VERSION = 2
+#: the newest format version: 3 for a champion whose body evolved (its design's ranges and its
+#: body genes, which older software could not replay), 2 otherwise (files as before)
+VERSION = 3
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 
@@ -87,7 +90,30 @@ class Champion:
     trusted: bool = False
     #: the plug-in files or modules the user named for it (``--plugin``), not saved
     named: tuple = ()
+    #: the design's evolvable values and optional parts, if its body evolved: ``body`` is then
+    #: the evolved body and the genome's ``body`` holds its genes
+    genes: BodyGenes = NO_GENES
     _episode: object = field(default=None, init=False, repr=False, compare=False)
+
+    def bodies(self):
+        """The champion's body genes as :meth:`Episode.model` takes them (None: a fixed body)."""
+        if not self.genes:
+            return None
+        body = self.genome.get("body") or {}
+        return [body.get("values", [])], [body.get("parts", [])]
+
+    def switched_off(self) -> list[str]:
+        """The labels of the optional parts the champion has switched off."""
+        return self.genes.off((self.genome.get("body") or {}).get("parts", [])) if self.genes else []
+
+    def episode_run(self, parallel: bool | None = False):
+        """An :class:`evolution.EpisodeRun` of the champion alone, as evolution scored it
+        (its brain, and its own body). Raises :class:`ChampionError` (one line)."""
+        from .rollout import EpisodeRun
+        try:
+            return EpisodeRun(self.episode(), self.brains(), 1, parallel, self.bodies())
+        except PluginError as exc:
+            raise ChampionError(str(exc)) from None
 
     def episode(self) -> Episode:
         """The episode it was scored in, its plug-ins found again (:attr:`named` stands for
@@ -99,7 +125,7 @@ class Champion:
             except PluginError as exc:
                 raise ChampionError(str(exc)) from None
             self._episode = Episode(self.body, task, self.terrain, sensors, self.seconds, self.sim,
-                                    self.clock_hz)
+                                    self.clock_hz, genes=self.genes)
         return self._episode
 
     def n_inputs(self) -> int:
@@ -144,15 +170,19 @@ class Champion:
         """Simulate the champion again, with the stepping code that scored it; its fitness.
         A plug-in that raises is a :class:`ChampionError` naming it."""
         try:
-            fitness, _ = run_episode(self.episode(), self.brains(), 1, on_step=on_step)
+            fitness, _ = run_episode(self.episode(), self.brains(), 1, on_step=on_step, bodies=self.bodies())
         except PluginError as exc:
             raise ChampionError(str(exc)) from None
         return float(fitness[0])
 
     def to_dict(self) -> dict:
+        creature = {"body": self.body.to_dict(), "design_yaml": self.design_yaml}
+        if self.genes:  # the design's ranges, and what the champion switched off (for people)
+            creature["evolve"] = self.genes.to_dict()
+            creature["switched_off"] = self.switched_off()
         return {
-            "format": FORMAT, "version": VERSION, "name": self.name,
-            "creature": {"body": self.body.to_dict(), "design_yaml": self.design_yaml},
+            "format": FORMAT, "version": VERSION if self.genes else 2, "name": self.name,
+            "creature": creature,
             "task": {**self.task.to_dict(), "measures": self.measures},
             "terrain": {**self.terrain_ref.to_dict(), **terrain_to_dict(self.terrain)},
             "sensors": [r.to_dict() for r in self.sensors],
@@ -265,6 +295,10 @@ def champion_from_dict(data) -> Champion:
         body = physics.Body.from_dict(_get(data, "creature", "body", kind=dict))
         limits.check_body(body)
         physics.build_model(body, 1)
+        genes = NO_GENES
+        if "evolve" in data["creature"]:
+            genes = BodyGenes.from_dict(data["creature"]["evolve"])
+            genes.check(body)
         sim = physics.SimParams.from_dict(_get(data, "physics", kind=dict))
         limits.check_sim(sim, seconds)
     except (ChampionError, PluginError) as exc:
@@ -275,6 +309,10 @@ def champion_from_dict(data) -> Champion:
     for key in ("nodes", "connections"):
         if not isinstance(genome.get(key), list):
             raise ChampionError(f"the genome has no '{key}' list")
+    try:
+        check_body(genome.get("body"), genes)
+    except ValueError as exc:
+        raise ChampionError(f"the genome's body genes: {exc}") from None
     software = data.get("software") or {}
     if not isinstance(software, dict):
         raise ChampionError("'software' must be an object")
@@ -290,7 +328,7 @@ def champion_from_dict(data) -> Champion:
         seconds=seconds, clock_hz=_number(data, "episode", "clock_hz", positive=True),
         sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
         generation=int(_get(data, "recorded", "generation", kind=int)), seed=int(seed),
-        software=software, name=str(data.get("name", "")))
+        software=software, name=str(data.get("name", "")), genes=genes)
 
 
 #: the tasks and terrains a version 1 champion may name (all built in)
@@ -334,7 +372,7 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     Every file it reads is checked (:mod:`evolution.rundir`): a :class:`ChampionError` naming
     the file otherwise."""
     from .run import RunSettings, read_terrain
-    from .rundir import best_generation, read_best, read_body
+    from .rundir import best_generation, read_best, read_body_and_genes
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise ChampionError(f"{run_dir} is not a run directory (not a directory)")
@@ -342,7 +380,7 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         raise ChampionError(f"{run_dir} is not a run directory (no settings.json)")
     try:
         settings = RunSettings.read(run_dir / "settings.json")
-        body = read_body(run_dir / "body.json")
+        body, genes = read_body_and_genes(run_dir / "body.json")
     except JsonFileError as exc:
         raise ChampionError(str(exc)) from None
     files = {n: p for p in (run_dir / "best").glob("gen_*.json") if (n := best_generation(p)) is not None}
@@ -359,6 +397,7 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         records = [read_best(p) for p in paths]
         record = max(records, key=lambda r: (r["fitness"], -r["generation"]))
         check_genome(record["genome"], None, sum(b.muscle is not None for b in body.bones), settings.network)
+        check_body(record["genome"].get("body"), genes)
     except JsonFileError as exc:
         raise ChampionError(str(exc)) from None
     except ValueError as exc:  # the genome
@@ -377,6 +416,9 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         raise ChampionError(str(exc)) from None
     except (PluginError, OSError, ValueError, TypeError, KeyError) as exc:
         raise ChampionError(f"{run_dir}: {exc}") from None
+    if genes:  # the champion's own body: the design's with its genes
+        genome_body = record["genome"]["body"]
+        body = genes.body(body, genome_body["values"], genome_body["parts"])
     return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,
                     terrain_ref=terrain_ref, sensors=sensor_refs, measures=measures,
                     seconds=settings.seconds, clock_hz=settings.clock_hz,
@@ -384,4 +426,5 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     genome=record["genome"], fitness=float(record["fitness"]),
                     generation=int(record["generation"]), seed=settings.seed,
                     software=software_versions(), trusted=True,
-                    name=f"{settings.design_name} {task_ref.short} gen {record['generation']}")
+                    name=f"{settings.design_name} {task_ref.short} gen {record['generation']}",
+                    genes=genes)

@@ -30,7 +30,7 @@ import neat
 import numpy as np
 
 from . import limits
-from .genomes import check_genome, genome_from_dict
+from .genomes import body_of_genome, check_body, check_genome, genome_from_dict
 
 #: node genes as rows, in this order (rows, not objects: a checkpoint is rewritten every generation)
 NODE_ROW = ("key", "bias", "response", "activation", "aggregation")
@@ -64,7 +64,8 @@ def _genome_row(genome) -> dict:
             # connection genes hold plain ints, floats and bools by construction (neat makes
             # them so, genome_from_dict converts): no conversions, the bulk of a checkpoint
             "connections": [[k[0], k[1], c.weight, c.enabled, c.innovation]
-                            for k, c in genome.connections.items()]}
+                            for k, c in genome.connections.items()],
+            **({"body": body} if (body := body_of_genome(genome)) is not None else {})}
 
 
 def _genome_from_row(data: dict, config=None):
@@ -74,8 +75,14 @@ def _genome_from_row(data: dict, config=None):
         "key": data["key"], "fitness": data["fitness"],
         "nodes": [dict(zip(NODE_ROW, row, strict=True)) for row in data["nodes"]],
         "connections": [dict(zip(CONNECTION_ROW, row, strict=True)) for row in data["connections"]]}
+    if "body" in data:
+        genome["body"] = data["body"]
     if config is not None:
         g = config.genome_config
+        try:
+            check_body(data.get("body"), getattr(g, "body_genes", None))
+        except ValueError as exc:
+            raise CheckpointError(f"genome {genome['key']}: {exc}") from None
         if not (isinstance(genome["key"], int) and not isinstance(genome["key"], bool)):
             raise CheckpointError("a genome's key is not a whole number")
         fitness = genome["fitness"]
@@ -118,8 +125,10 @@ def population_state(population: neat.Population) -> dict:
             "fitness": s.fitness, "adjusted_fitness": s.adjusted_fitness,
             "fitness_history": list(s.fitness_history)})
     best = population.best_genome
+    genes = getattr(gconf, "body_genes", None)
     return {
         "format": FORMAT, "version": VERSION,
+        **({"body_genes": genes.to_dict()} if genes else {}),
         "generation": int(population.generation),
         "random": {"version": version, "state": list(mt), "gauss_next": gauss},
         "numpy_random": {"name": np_name, "keys": np_keys.tolist(), "pos": int(np_pos),
@@ -156,6 +165,11 @@ def _restore(config, state: dict) -> neat.Population:
         raise CheckpointError("not a creatures checkpoint")
     if state.get("version") != VERSION:
         raise CheckpointError(f"checkpoint version {state.get('version')!r} is not supported (this is {VERSION})")
+    genes = getattr(config.genome_config, "body_genes", None)
+    recorded = state.get("body_genes")
+    if (recorded or None) != (genes.to_dict() if genes else None):
+        raise CheckpointError("the run's design evolves other values or optional parts than its checkpoint "
+                              "was made with (its ranges changed): it cannot be resumed; start a new run")
     genomes = {}
     if len(state["population"]) > limits.MAX_POPULATION:
         raise CheckpointError(f"the checkpoint holds {len(state['population'])} genomes; at most "

@@ -34,7 +34,7 @@ from .breeding import DefaultGenome
 from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
-__all__ = ["BACKENDS", "Evaluator", "Evaluation", "evaluate_chunk", "gather", "load_config_text",
+__all__ = ["BACKENDS", "Evaluator", "Evaluation", "bodies_of", "evaluate_chunk", "gather", "load_config_text",
            "make_brains", "make_evaluator", "pack_genome", "split_chunks", "unpack_genome"]
 
 #: workers report progress every this many steps
@@ -70,14 +70,17 @@ def pack_genome(genome) -> tuple:
     return (genome.key,
             [(k, n.bias, n.response, n.activation, n.aggregation, getattr(n, "time_constant", 1.0))
              for k, n in sorted(genome.nodes.items())],
-            [(k[0], k[1], c.weight, c.enabled, c.innovation) for k, c in genome.connections.items()])
+            [(k[0], k[1], c.weight, c.enabled, c.innovation) for k, c in genome.connections.items()],
+            (tuple(getattr(genome, "body_values", ())), tuple(getattr(genome, "body_parts", ()))))
 
 
 def unpack_genome(data: tuple):
     """The genome of :func:`pack_genome`'s tuples (an :class:`evolution.breeding.DefaultGenome`
     with neat's genes)."""
-    key, nodes, connections = data
+    key, nodes, connections = data[:3]
     genome = DefaultGenome(int(key))
+    if len(data) > 3:
+        genome.body_values, genome.body_parts = list(data[3][0]), list(data[3][1])
     genome_nodes, genome_connections = genome.nodes, genome.connections
     new = object.__new__  # the genes' constructors only check the key's and innovation's types
     for k, bias, response, activation, aggregation, time_constant in nodes:
@@ -92,6 +95,20 @@ def unpack_genome(data: tuple):
         cg.innovation, cg.weight, cg.enabled = int(innovation), float(weight), bool(enabled)
         genome_connections[k] = cg
     return genome
+
+
+def bodies_of(episode: Episode, genomes) -> tuple | None:
+    """``(values (B, V), parts (B, S))``: the body genes of ``genomes`` for ``episode``'s design
+    (None for a fixed design). Raises ValueError for a genome whose body genes do not fit it."""
+    genes = episode.genes
+    if not genes:
+        return None
+    values = np.array([g.body_values for g in genomes], dtype=np.float64).reshape(len(genomes), -1)
+    parts = np.array([g.body_parts for g in genomes], dtype=np.bool_).reshape(len(genomes), -1)
+    if values.shape[1] != genes.n_values or parts.shape[1] != genes.n_parts:
+        raise ValueError(f"a genome has {values.shape[1]} body values and {parts.shape[1]} parts; the "
+                         f"design evolves {genes.n_values} values and {genes.n_parts} optional parts")
+    return values, parts
 
 
 def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
@@ -115,13 +132,14 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     brains = make_brains(genomes, config, kind)
     B = len(genomes)
+    bodies = bodies_of(episode, genomes)
 
     def on_step(t, state, inputs, outputs):
         if (t + 1) % PROGRESS_EVERY == 0:
             report(PROGRESS_EVERY * B)
 
     fitness, run = run_episode(episode, brains, B, on_step=None if report is None else on_step,
-                               parallel=False)
+                               parallel=False, bodies=bodies)
     return fitness, run.failed.copy(), run.nonfinite.copy(), run.warnings
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import neat
 
 from . import limits
-from .breeding import DefaultGenome
+from .breeding import BODY_KEYS, DefaultGenome
 from .jsonread import is_int, is_number
 from .species import DefaultSpeciesSet, check_settings
 
@@ -57,9 +57,54 @@ def genome_to_dict(genome) -> dict:
         conns.append({"in": int(key[0]), "out": int(key[1]), "weight": float(cg.weight),
                       "enabled": bool(cg.enabled), "innovation": int(cg.innovation)})
     fitness = genome.fitness
-    return {"key": int(genome.key),
+    data = {"key": int(genome.key),
             "fitness": None if fitness is None or not math.isfinite(fitness) else float(fitness),
             "nodes": nodes, "connections": conns}
+    body = body_of_genome(genome)
+    if body is not None:
+        data["body"] = body
+    return data
+
+
+def body_of_genome(genome) -> dict | None:
+    """A genome's body genes as plain data, ``{"values": [...], "parts": [...]}`` (None for a
+    genome without any: a fixed design's)."""
+    values, parts = getattr(genome, "body_values", None), getattr(genome, "body_parts", None)
+    if not values and not parts:
+        return None
+    return {"values": [float(v) for v in values or ()], "parts": [bool(p) for p in parts or ()]}
+
+
+def check_body(body, genes) -> None:
+    """Raise ValueError (one line) unless ``body`` (a genome dict's ``"body"``, or None) holds
+    one value within its range per gene of ``genes`` (a :class:`evolution.bodygenes.BodyGenes`
+    or None: no body genes) and one true or false per optional part."""
+    n_values, n_parts = (genes.n_values, genes.n_parts) if genes else (0, 0)
+    if body is None:
+        if n_values or n_parts:
+            raise ValueError(f"it has no body genes; the design evolves {n_values} values and {n_parts} parts")
+        return
+    if not isinstance(body, dict) or set(body) - {"values", "parts"}:
+        raise ValueError("'body' must be an object with 'values' and 'parts'")
+    values, parts = body.get("values", []), body.get("parts", [])
+    if not isinstance(values, list) or not isinstance(parts, list):
+        raise ValueError("the body's 'values' and 'parts' must be lists")
+    if len(values) != n_values or len(parts) != n_parts:
+        raise ValueError(f"it has {len(values)} body values and {len(parts)} parts; the design evolves "
+                         f"{n_values} values and {n_parts} optional parts")
+    for v, g in zip(values, genes.genes if genes else ()):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not g.low <= v <= g.high:
+            raise ValueError(f"its body value for {g.label} is {v!r}, not a number within "
+                             f"[{g.low:g}, {g.high:g}]")
+    if not all(isinstance(p, bool) for p in parts):
+        raise ValueError("its body parts must be true or false")
+
+
+def set_body(genome, body: dict | None) -> None:
+    """Give ``genome`` the body genes of :func:`body_of_genome`'s dict (None: none)."""
+    body = body or {}
+    genome.body_values = [float(v) for v in body.get("values", ())]
+    genome.body_parts = [bool(p) for p in body.get("parts", ())]
 
 
 def genome_from_dict(data: dict, genome_config=None):
@@ -84,6 +129,7 @@ def genome_from_dict(data: dict, genome_config=None):
         genome.connections[key] = cg
     f = data.get("fitness")
     genome.fitness = None if f is None else float(f)
+    set_body(genome, data.get("body"))
     return genome
 
 
@@ -162,6 +208,12 @@ conn_add_prob         = 0.5
 conn_delete_prob      = 0.2
 node_add_prob         = 0.2
 node_delete_prob      = 0.1
+# body genes, for designs with evolvable values or optional parts (ignored without): the chance
+# a value mutates, its step as a fraction of its range, the chance an optional part flips
+body_mutate_rate      = {BODY_KEYS['body_mutate_rate']}
+body_mutate_power     = {BODY_KEYS['body_mutate_power']}
+body_flip_rate        = {BODY_KEYS['body_flip_rate']}
+compatibility_body_coefficient = {BODY_KEYS['compatibility_body_coefficient']}
 
 [DefaultSpeciesSet]
 # the threshold moves to keep target_species species: after each speciation it goes down by

@@ -24,6 +24,7 @@ import physics
 from physics.integrity import measure, rigid_bones, within_limits
 from physics.sensors import creature_com
 
+from .bodygenes import NO_GENES, BodyGenes
 from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
 from .tasks import WORST_FITNESS, Task
@@ -50,9 +51,12 @@ class Context:
     clock_hz : float
         The frequency of the brains' clock.
     body_size : float
-        The body's length scale (m): its rest extent (at least a sphere's diameter).
+        The design's length scale (m): its rest extent (at least a sphere's diameter).
     rest_height : float
-        The rest pose's centre-of-mass height above its lowest point (m).
+        The design's rest centre-of-mass height above its lowest point (m).
+    body_sizes, rest_heights : ndarray, shape (B,)
+        The same of each creature's own body (they differ when bodies evolve: a sensor that
+        measures in body lengths should use these).
     part_names : dict
         ``{"sphere": [...], "muscle": [...], "joint": [...]}`` from the design, if known.
     """
@@ -65,17 +69,45 @@ class Context:
     body_size: float = 1.0
     rest_height: float = 1.0
     part_names: dict = field(default_factory=dict)
+    body_sizes: np.ndarray = None
+    rest_heights: np.ndarray = None
+
+    def __post_init__(self):
+        B = self.model.batch
+        if self.body_sizes is None:
+            object.__setattr__(self, "body_sizes", np.full(B, self.body_size))
+        if self.rest_heights is None:
+            object.__setattr__(self, "rest_heights", np.full(B, self.rest_height))
+
+    @staticmethod
+    def _scales(model: physics.Model, b: int) -> tuple[float, float]:
+        """Creature ``b``'s length scale and rest height (of its spheres switched on)."""
+        on = model.sphere_on[b]
+        pos, radius, mass = model.rest_pos[b], model.radius[b], model.mass[b]
+        if not on.all():
+            pos, radius, mass = pos[on], radius[on], mass[on]
+        extent = np.ptp(pos, axis=0)
+        size = float(max(extent.max(), 2.0 * radius.max()))
+        com_y = float((mass * pos[:, 1]).sum() / mass.sum())
+        bottom = float((pos[:, 1] - radius).min())
+        return size, max(com_y - bottom, 1e-3)
 
     @classmethod
     def of(cls, model: physics.Model, terrain: physics.Terrain, sim: physics.SimParams, steps: int,
-           clock_hz: float = 1.0, part_names: dict | None = None) -> "Context":
-        pos = model.rest_pos[0]
-        extent = np.ptp(pos, axis=0)
-        size = float(max(extent.max(), 2.0 * model.radius[0].max()))
-        com_y = float((model.mass[0] * pos[:, 1]).sum() / model.mass[0].sum())
-        bottom = float((pos[:, 1] - model.radius[0]).min())
-        return cls(model, terrain, sim, int(steps), float(clock_hz), size, max(com_y - bottom, 1e-3),
-                   dict(part_names or {}))
+           clock_hz: float = 1.0, part_names: dict | None = None, design: physics.Model | None = None,
+           varied: bool = False) -> "Context":
+        """``design``: a model of the design's own body, for :attr:`body_size` and
+        :attr:`rest_height` (default: ``model``'s first creature); ``varied``: the creatures
+        have bodies of their own (else they all have the first one's scales)."""
+        size, height = cls._scales(design if design is not None else model, 0)
+        B = model.batch
+        if varied:
+            scales = np.array([cls._scales(model, b) for b in range(B)], dtype=np.float64).reshape(B, 2)
+            sizes, heights = scales[:, 0].copy(), scales[:, 1].copy()
+        else:
+            sizes, heights = np.full(B, size), np.full(B, height)
+        return cls(model, terrain, sim, int(steps), float(clock_hz), size, height,
+                   dict(part_names or {}), sizes, heights)
 
     @property
     def batch(self) -> int:
@@ -133,11 +165,14 @@ class Episode:
     sim: physics.SimParams = field(default_factory=physics.SimParams)
     clock_hz: float = 1.0
     part_names: dict = field(default_factory=dict)
+    #: the design's evolvable values and optional parts (:mod:`evolution.bodygenes`): each
+    #: creature's body is made of its genome's body genes (empty: every creature is ``body``)
+    genes: BodyGenes = NO_GENES
 
     @classmethod
     def make(cls, body: physics.Body, task="run", terrain=None, sensors=None, seed: int = 0,
              seconds: float = 20.0, sim: physics.SimParams | None = None, clock_hz: float = 1.0,
-             part_names: dict | None = None) -> "Episode":
+             part_names: dict | None = None, genes: BodyGenes = NO_GENES) -> "Episode":
         """An episode from plug-in names (or :class:`Plugin` s): ``terrain`` None is the task's
         default, made for ``seed``; ``sensors`` None is :data:`DEFAULT_SENSORS`, else a list of
         names or a ``--sensors`` string (:func:`evolution.sensors.sensor_list`). Raises
@@ -155,14 +190,29 @@ class Episode:
                 raise PluginError(str(exc)) from None
         sensors = tuple(s if isinstance(s, Plugin) else resolve("sensor", s) for s in sensors)
         return cls(body, task, terrain, sensors, seconds, sim or physics.SimParams(), clock_hz,
-                   dict(part_names or {}))
+                   dict(part_names or {}), genes)
 
     @property
     def steps(self) -> int:
         return max(1, int(round(self.seconds / self.sim.dt)))
 
     def context(self, model: physics.Model) -> Context:
-        return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names)
+        if not self.genes:
+            return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names)
+        return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names,
+                          design=physics.build_model(self.body, 1), varied=True)
+
+    def model(self, batch: int, bodies=None) -> tuple[physics.Model, np.ndarray]:
+        """The model of ``batch`` creatures and which of them have a refused body (bool (B,)):
+        ``bodies`` is ``(values (B, V), parts (B, S))`` of the design's body genes (None: the
+        design's start body for all)."""
+        if not self.genes:
+            if bodies is not None and (np.size(bodies[0]) or np.size(bodies[1])):
+                raise ValueError("body genes given for a design that has none")
+            return physics.build_model(self.body, batch), np.zeros(batch, dtype=np.bool_)
+        if bodies is None:
+            bodies = ([self.genes.start_values()] * batch, [self.genes.start_parts()] * batch)
+        return self.genes.model(self.body, *bodies)
 
     def input_names(self) -> list[str]:
         """A short name for every brain input, in order: each sensor's labels."""
@@ -220,9 +270,9 @@ class EpisodeRun:
         Plug-in problems that did not stop the episode (a fitness of the wrong shape, NaN).
     """
 
-    def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False):
+    def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False, bodies=None):
         self.episode, self.brains, self.parallel = episode, brains, parallel
-        self.model = physics.build_model(episode.body, batch)
+        self.model, self.refused = episode.model(batch, bodies)
         self.terrain = episode.terrain
         self.ctx = episode.context(self.model)
         self.task = self._create(episode.task)
@@ -246,8 +296,9 @@ class EpisodeRun:
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
         self.warnings: list[str] = []
-        self._start = physics.initial_state(self.model, episode.sim,
-                                            offset=physics.standing_offset(self.model, self.terrain))
+        offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes
+                  else physics.standing_offset(self.model, self.terrain))
+        self._start = physics.initial_state(self.model, episode.sim, offset=offset)
         self.reset()
 
     # --- calling plug-ins -----------------------------------------------------------------
@@ -301,9 +352,9 @@ class EpisodeRun:
             length[which], contact[which] = s0.muscle_len[which], s0.contact[which]
             self.state = physics.State(pos, vel, length, contact, s.time)
         self.clock.restart(which)
-        self.failed[which] = False
+        self.failed[which] = self.refused[which]  # a refused body has failed from the start
         self.nonfinite[which] = False
-        self.ended[which] = False
+        self.ended[which] = self.refused[which]
         self._all_ended = bool(self.ended.all())
         self.final[which] = 0.0
         self.outputs = np.where(which[:, None], 0.0, self.outputs)  # never into the brains' buffer
@@ -439,12 +490,13 @@ def _after_step(pos, mass, radius, bone_a, bone_b, bone_rest, rigid, joint_a, jo
     return changed
 
 
-def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False):
-    """Run ``batch`` creatures driven by ``brains`` through the whole episode.
+def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False, bodies=None):
+    """Run ``batch`` creatures driven by ``brains`` through the whole episode (with the bodies
+    ``bodies``, see :meth:`Episode.model`).
 
     Returns ``(fitness (B,), run)`` (the :class:`EpisodeRun`, for its failure flags and
     warnings). ``on_step(t, state, inputs, outputs)`` is called after every step if given."""
-    run = EpisodeRun(episode, brains, batch, parallel)
+    run = EpisodeRun(episode, brains, batch, parallel, bodies)
     while not run.done:
         run.step()
         if on_step is not None:

@@ -51,10 +51,12 @@ import neat
 import physics
 
 from . import checkpoint, limits, rundir
+from .bodygenes import NO_GENES, BodyGenes
 from .breeding import SpeciationScope, distance_scope
 from .evaluator import BACKENDS, make_evaluator, pack_genome
 from .files import WriteError, make_directory, write_atomic
-from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, check_neat_config, genome_to_dict,
+from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_neat_config,
+                      genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
 from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
@@ -324,18 +326,21 @@ class Run:
 
     def __init__(self, directory: Path, settings: RunSettings, body: physics.Body,
                  neat_text: str | None = None, terrain: physics.Terrain | None = None,
-                 plugins=None):
+                 plugins=None, genes: BodyGenes = NO_GENES):
         """``plugins``: ``(task, terrain, sensors)`` already resolved (else the recorded ones
-        are found again); ``terrain``: the run's ground (else made by the terrain plug-in)."""
+        are found again); ``terrain``: the run's ground (else made by the terrain plug-in);
+        ``genes``: the design's evolvable values and optional parts (its body evolves too)."""
         self.dir = Path(directory)
         self.settings = settings
         self.body = body
+        self.genes = genes
+        genes.check(body)
         sim = physics.SimParams.from_dict(settings.sim)
         task, maker, sensors = plugins or settings.resolve_plugins()
         if terrain is None:
             terrain = maker.make(settings.seed)
         self.episode = Episode(body, task, terrain, tuple(sensors), settings.seconds, sim,
-                               settings.clock_hz)
+                               settings.clock_hz, genes=genes)
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
         if n_out == 0:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
@@ -347,6 +352,7 @@ class Run:
         with tempfile.TemporaryDirectory() as tmp:  # nothing is written before everything checks out
             self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg", source)
         check_neat_config(self.config, source)  # the population's size, in genes
+        self.config.genome_config.body_genes = genes or None   # its genomes' body genes
         sizes = (self.config.genome_config.num_inputs, self.config.genome_config.num_outputs)
         if sizes != (n_in, n_out):
             raise ValueError(f"{source}: num_inputs and num_outputs are {sizes[0]} and {sizes[1]}, but the "
@@ -359,18 +365,22 @@ class Run:
         self._pending = None   # the checkpoint it is writing
 
     @classmethod
-    def create(cls, directory, settings: RunSettings, body: physics.Body) -> "Run":
+    def create(cls, directory, settings: RunSettings, body: physics.Body,
+               genes: BodyGenes = NO_GENES) -> "Run":
         """Check everything (the plug-ins too: a few steps of a small batch, for plug-ins that
         are not built in), then write the run directory's first files. Raises
         :class:`PluginError` for a plug-in that cannot be found or fails."""
         plugins = settings.resolve_plugins(recorded=False)
         settings.record_plugins(*plugins)
-        run = cls(directory, settings, body, plugins=plugins)
+        run = cls(directory, settings, body, plugins=plugins, genes=genes)
         run.check_plugins()
         directory = Path(directory)
         make_directory(directory / "best")
         write_atomic(directory / "neat.cfg", run.neat_text)
-        write_atomic(directory / "body.json", json.dumps(body.to_dict(), indent=1))
+        data = body.to_dict()
+        if genes:
+            data["evolve"] = genes.to_dict()
+        write_atomic(directory / "body.json", json.dumps(data, indent=1))
         write_atomic(directory / TERRAIN, json.dumps(terrain_to_dict(run.episode.terrain)))
         write_atomic(directory / "stats.csv", ",".join(STATS_FIELDS) + "\n")
         write_atomic(directory / "species.csv", "generation,species,size\n")
@@ -394,14 +404,14 @@ class Run:
             raise RunError(f"{directory} is not a run directory (no {', '.join(missing)})")
         try:
             settings = RunSettings.read(directory / "settings.json")
-            body = rundir.read_body(directory / "body.json")
+            body, genes = rundir.read_body_and_genes(directory / "body.json")
             terrain = read_terrain(directory, settings)
             neat_text = read_neat_config(directory / "neat.cfg", population=settings.population)
             history = cls._history_of(directory)
             plugins = settings.resolve_plugins(recorded=not reload_plugins)
             if reload_plugins and settings.plugins:
                 settings.record_plugins(*plugins)
-            run = cls(directory, settings, body, neat_text, terrain, plugins)
+            run = cls(directory, settings, body, neat_text, terrain, plugins, genes)
             if reload_plugins:
                 run.check_plugins()
                 write_atomic(directory / "settings.json", settings.to_json())
@@ -428,7 +438,8 @@ class Run:
             def activate(self, inputs):
                 return np.zeros((inputs.shape[0], ep.n_outputs()))
 
-        short = Episode(ep.body, ep.task, ep.terrain, ep.sensors, steps * ep.sim.dt, ep.sim, ep.clock_hz)
+        short = Episode(ep.body, ep.task, ep.terrain, ep.sensors, steps * ep.sim.dt, ep.sim, ep.clock_hz,
+                        genes=ep.genes)
         run_episode(short, _Still(), 2)
 
     @property
@@ -602,6 +613,8 @@ class Run:
         self.history.append(stats)
         best = max((g for _, g in genomes), key=lambda g: g.fitness)
         record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best)}
+        if self.genes:   # the generation's bodies, for charts of the body genes over generations
+            record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))
         self._append(self.dir / "stats.csv", [stats.row()])
         self._append(self.dir / "species.csv",

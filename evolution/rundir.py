@@ -65,6 +65,23 @@ def read_body(path) -> physics.Body:
     return body
 
 
+def read_body_and_genes(path):
+    """``(body, genes)`` of a run's ``body.json``: the creature (:func:`read_body`) and the
+    design's evolvable values and optional parts (its ``evolve`` object; none: a fixed design),
+    checked against the body."""
+    from .bodygenes import NO_GENES, BodyGenes
+    body = read_body(path)
+    data = read_object(path, what="creature's body")
+    if "evolve" not in data:
+        return body, NO_GENES
+    try:
+        genes = BodyGenes.from_dict(data["evolve"])
+        genes.check(body)
+    except ValueError as exc:
+        raise RunFileError(path, f"its evolvable values ('evolve'): {_plain(exc)}") from None
+    return body, genes
+
+
 def read_best(path) -> dict:
     """A run's ``best/gen_NNNN.json``: ``{"generation": int, "fitness": float, "genome": dict}``."""
     record = read_object(path, what="best-genome file")

@@ -212,7 +212,7 @@ class Height(Sensor):
 
     def read(self, state, clock, out) -> None:
         c, t = self.ctx, self.ctx.terrain
-        _read_height(state.pos, c.model.mass, t.xs, t.ys, c.rest_height, out)
+        _read_height(state.pos, c.model.mass, t.xs, t.ys, c.rest_heights, out)
 
 
 class Velocity(Sensor):
@@ -225,7 +225,7 @@ class Velocity(Sensor):
         return ["speed x", "speed y"]
 
     def read(self, state, clock, out) -> None:
-        _read_velocity(state.vel, self.ctx.model.mass, self.ctx.body_size, out)
+        _read_velocity(state.vel, self.ctx.model.mass, self.ctx.body_sizes, out)
 
 
 class Rays(Sensor):
@@ -246,7 +246,7 @@ class Rays(Sensor):
     def setup(self, ctx) -> None:
         a = np.radians(np.asarray(self.angles, dtype=np.float64))
         self.dirs = np.ascontiguousarray(np.stack([np.cos(a), np.sin(a)], axis=1))
-        self.distance = float(self.reach) * ctx.body_size
+        self.distance = float(self.reach) * ctx.body_sizes  # each creature's own body lengths
 
     def read(self, state, clock, out) -> None:
         c, t = self.ctx, self.ctx.terrain
@@ -308,15 +308,15 @@ def _read_tilt(pos, mass, rest_pos, out):
 def _read_height(pos, mass, xs, ys, rest_height, out):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
-        out[b, 0] = (cy - height_at(xs, ys, cx)) / rest_height
+        out[b, 0] = (cy - height_at(xs, ys, cx)) / rest_height[b]
 
 
 @njit(cache=True)
-def _read_velocity(vel, mass, size, out):
+def _read_velocity(vel, mass, sizes, out):
     for b in range(vel.shape[0]):
         vxs, vys = creature_com(mass, vel, b)
-        out[b, 0] = min(MAX_SPEED, max(-MAX_SPEED, vxs / size))
-        out[b, 1] = min(MAX_SPEED, max(-MAX_SPEED, vys / size))
+        out[b, 0] = min(MAX_SPEED, max(-MAX_SPEED, vxs / sizes[b]))
+        out[b, 1] = min(MAX_SPEED, max(-MAX_SPEED, vys / sizes[b]))
 
 
 @njit(cache=True)
@@ -366,7 +366,7 @@ def _read_rays(pos, mass, xs, ys, dirs, reach, ground, out):
             if not ground or not (np.isfinite(cx) and np.isfinite(cy)):
                 out[b, r] = 1.0
             else:
-                out[b, r] = ray_to_terrain(xs, ys, cx, cy, dirs[r, 0], dirs[r, 1], reach) / reach
+                out[b, r] = ray_to_terrain(xs, ys, cx, cy, dirs[r, 0], dirs[r, 1], reach[b]) / reach[b]
 
 
 register("sensor", "clock", Clock)

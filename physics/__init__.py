@@ -34,7 +34,7 @@ from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, 
 from .params import CONTACT_MODELS, SOLVERS, SimParams
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
                       kinetic_energy, muscle_lengths, orientation)
-from .state import State, initial_state, standing_offset
+from .state import State, initial_state, standing_offset, standing_offsets
 from .step import rollout, step, substeps_for
 from .terrain import TERRAIN_KINDS, Terrain, make_terrain
 
@@ -64,7 +64,7 @@ def prepare_process(*packages) -> None:
 __all__ = [
     "prepare_process", "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "Body", "Bone", "Cluster",
     "Joint", "Model", "Muscle", "Sphere", "build_model", "SimParams", "SOLVERS", "CONTACT_MODELS",
-    "State", "initial_state", "standing_offset", "step", "rollout", "substeps_for", "Terrain",
+    "State", "initial_state", "standing_offset", "standing_offsets", "step", "rollout", "substeps_for", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
     "integrity", "rigid_bones", "verdict",

@@ -56,9 +56,9 @@ def hot_of(model: Model) -> Hot:
     Its arrays are views into three flat buffers (:func:`packed_hot_of`)."""
     hot = model.__dict__.get("_hot")
     if hot is None:
-        rigid = np.all((model.bone_compliance == 0.0) & np.isinf(model.bone_max_force), axis=0)
-        derived = {"soft_bones": np.flatnonzero(~rigid).astype(np.int64),
-                   "rigid_bones": np.flatnonzero(rigid).astype(np.int64)}
+        soft = model.bone_soft  # a topology: the same whatever creatures share the batch
+        derived = {"soft_bones": np.flatnonzero(soft).astype(np.int64),
+                   "rigid_bones": np.flatnonzero(~soft).astype(np.int64)}
         arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and

@@ -34,7 +34,8 @@ def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
             dy = p[i, 1, l] - p[j, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             pen = radius[i, b] + radius[j, b] - d
-            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0):  # so that NaN stays out
+            # (so that NaN stays out; a sphere switched off has radius 0 and does not collide)
+            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0 and radius[i, b] > 0.0 and radius[j, b] > 0.0):
                 continue
             ux = x[i, 0, l] - x[j, 0, l]
             uy = x[i, 1, l] - x[j, 1, l]
@@ -141,7 +142,8 @@ def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
                     pen = radius[bk, ik] + radius[bq, iq] - d
                     wk = inv_mass[bk, ik]
                     wq = inv_mass[bq, iq]
-                    if not (pen > 0.0 and d >= 1e-12 and wk + wq > 0.0):  # NaN stays out
+                    if not (pen > 0.0 and d >= 1e-12 and wk + wq > 0.0 and radius[bk, ik] > 0.0
+                            and radius[bq, iq] > 0.0):  # NaN stays out; switched-off spheres too
                         continue
                     hits += 1
                     nx = dx / d

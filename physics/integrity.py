@@ -93,7 +93,7 @@ def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joi
                 px = pos[b, i, 0]
                 py = pos[b, i, 1]
                 r = radius[b, i]
-                if py - r > blocks[2]:   # above the terrain's highest point
+                if not r > 0.0 or py - r > blocks[2]:   # switched off, or above the terrain's top
                     continue
                 if straight:
                     d = (px - table[0, 0]) * table[2, 0] + (py - table[1, 0]) * table[3, 0]

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 import numpy as np
 
 __all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
-           "MAX_MUSCLE_RANGE", "SETTABLE"]
+           "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS"]
 
 #: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
 MAX_MUSCLE_RANGE = 0.9
@@ -41,7 +41,17 @@ SETTABLE = {
     "joint_stiffness": ("J", "joint springs (N m / rad), >= 0 (0: none); joint_compliance and "
                              "joint_spring follow"),
     "cluster_stiffness": ("K", "shape-matching stiffness of each cluster, within (0, 1]"),
+    "rest_pos": ("P2", "rest positions (m), finite; bone, muscle and joint rest lengths and angles "
+                       "and the clusters' rest shapes follow"),
+    "sphere_on": ("P", "which spheres are there (bool): a sphere switched off has no mass, no size "
+                       "and does not move"),
+    "bone_on": ("E", "which bones are there (bool): a bone switched off exerts no force (a muscle's "
+                     "command is ignored)"),
+    "joint_on": ("J", "which joints are there (bool): a joint switched off has no limit and no spring"),
 }
+
+#: the part masks among :data:`SETTABLE`
+MASKS = ("sphere_on", "bone_on", "joint_on")
 
 
 @dataclass
@@ -56,6 +66,7 @@ class Sphere:
     kinetic_friction: float | None = None
     restitution: float = 0.0
     fixed: bool = False  # pinned in place (infinite mass for the solver), e.g. a pendulum's pivot
+    optional: bool = False  # may be switched off per creature (Model.with_values(sphere_on=...))
 
 
 @dataclass
@@ -79,6 +90,7 @@ class Bone:
     rest: float | None = None
     compliance: float = 0.0
     muscle: Muscle | None = None
+    optional: bool = False  # may be switched off per creature (bone_on): solved as a soft bone
 
 
 @dataclass
@@ -96,6 +108,7 @@ class Joint:
     min_angle: float = -np.pi
     max_angle: float = np.pi
     stiffness: float = 0.0
+    optional: bool = False  # may be switched off per creature (joint_on)
 
 
 @dataclass
@@ -119,8 +132,14 @@ class Body:
     name: str = "body"
 
     def to_dict(self) -> dict:
-        """The body as plain JSON-able values (SI units, radians)."""
-        return asdict(self)
+        """The body as plain JSON-able values (SI units, radians). ``optional`` is written only
+        for the parts that are (a body without any reads as it always has)."""
+        data = asdict(self)
+        for key in ("spheres", "bones", "joints"):
+            for part in data[key]:
+                if not part.get("optional"):
+                    part.pop("optional", None)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Body":
@@ -159,6 +178,11 @@ class Model:
     pair_a, pair_b : ndarray of int64, shape (C,)
         Sphere pairs checked for self-collision (empty when it is off): every pair not joined by
         a bone, a joint or a cluster.
+    bone_soft : ndarray of bool, shape (E,)
+        Bones the solver treats as soft (XPBD with a multiplier and a force limit): muscles,
+        compliant bones and bones that may be switched off, in any creature of the batch. The
+        others are rigid (projected, then settled). A topology, so that a creature is solved
+        the same whatever other creatures share its batch.
 
     Per creature
     ------------
@@ -176,6 +200,11 @@ class Model:
     cluster_rest : ndarray, shape (B, Q, 2)
         Each member's rest offset from its cluster's centre of mass.
     cluster_stiffness : ndarray, shape (B, K)
+    sphere_on, bone_on, joint_on : ndarray of bool, shape (B, P), (B, E), (B, J)
+        Which parts each creature has (all True unless :meth:`with_values` switched some off).
+        A part switched off stays in the arrays, masked: a sphere has no mass (``mass`` and
+        ``inv_mass`` 0), no radius and stays where it was; a bone no force (``bone_max_force``
+        0, so a muscle's command does nothing); a joint no limit and no spring.
 
     Every array is read-only (writing into one raises ValueError): change per-creature values
     with :meth:`with_values`, which recomputes what derives from them. Caches built from a model
@@ -214,6 +243,10 @@ class Model:
     joint_spring: np.ndarray
     cluster_rest: np.ndarray
     cluster_stiffness: np.ndarray
+    bone_soft: np.ndarray = None
+    sphere_on: np.ndarray = None
+    bone_on: np.ndarray = None
+    joint_on: np.ndarray = None
 
     @property
     def batch(self) -> int:
@@ -244,51 +277,83 @@ class Model:
         return self.mass.sum(axis=1)
 
     def __post_init__(self):
+        B = self.rest_pos.shape[0]
+        if self.bone_soft is None:  # a model pickled before these fields: derived as it was then
+            rigid = np.all((self.bone_compliance == 0.0) & np.isinf(self.bone_max_force), axis=0)
+            object.__setattr__(self, "bone_soft", ~rigid)
+        for name, size in (("sphere_on", self.rest_pos.shape[1]), ("bone_on", self.bone_a.shape[0]),
+                           ("joint_on", self.joint_c.shape[0])):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, np.ones((B, size), dtype=np.bool_))
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False
 
     def __getstate__(self):
-        # the fields only: what is cached on the model (the hot copy, workspaces) is rebuilt on use
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        # the fields only: what is cached on the model (the hot copy, workspaces) is rebuilt on
+        # use; and the values of parts switched off (with_values)
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "_unmasked" in self.__dict__:
+            state["_unmasked"] = self.__dict__["_unmasked"]
+        return state
 
     def __setstate__(self, state):
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
+        for f in fields(self):
+            object.__setattr__(self, f.name, state.get(f.name))
         self.__post_init__()
+        if "_unmasked" in state:
+            object.__setattr__(self, "_unmasked", state["_unmasked"])
 
     def with_values(self, **values) -> "Model":
         """A new model of the same creatures with some per-creature values changed.
 
         Each keyword is a name of :data:`SETTABLE`; its value broadcasts to (B, X), X the axis
-        of its letter: a scalar sets every creature's every element, shape (X,) every creature
-        alike, (B, X) or (B, 1) creature by creature. Everything derived is recomputed:
-        ``inv_mass`` (fixed spheres stay fixed) and ``cluster_rest`` from ``mass``,
-        ``bone_max_force`` from ``muscle_strength``, ``joint_compliance`` and ``joint_spring``
-        from ``joint_stiffness``; the new model builds its own hot copy. Rest geometry
-        (``rest_pos``, rest lengths and angles) is not settable: build a model from a changed
-        :class:`Body`. Raises ValueError for an unknown name, a shape that does not broadcast,
-        or a value outside its range (one-line reasons, as :func:`build_model`). A state of
-        this model fits the new one.
+        of its letter (``rest_pos``: (B, P, 2)): a scalar sets every creature's every element,
+        shape (X,) every creature alike, (B, X) or (B, 1) creature by creature. Everything
+        derived is recomputed: ``inv_mass`` (fixed spheres stay fixed) and ``cluster_rest`` from
+        ``mass``, ``bone_max_force`` from ``muscle_strength``, ``joint_compliance`` and
+        ``joint_spring`` from ``joint_stiffness``; from ``rest_pos`` every bone's rest length
+        (the new distance between its spheres), the muscles' rest lengths, the joints' rest
+        angles and the clusters' rest shapes. The masks ``sphere_on``, ``bone_on`` and
+        ``joint_on`` switch parts off and on again (see :class:`Model`; a part switched back on
+        gets its values back). The new model builds its own hot copy. Raises ValueError for an
+        unknown name, a shape that does not broadcast, or a value outside its range (one-line
+        reasons, as :func:`build_model`). A state of this model fits the new one.
         """
+        B = self.batch
         sizes = {"P": self.n_spheres, "E": self.n_bones, "M": self.n_muscles, "J": self.n_joints,
                  "K": self.n_clusters}
         new = {}
         for name, value in values.items():
             if name not in SETTABLE:
                 raise ValueError(f"{name!r} cannot be set; settable: {', '.join(SETTABLE)}")
-            shape = (self.batch, sizes[SETTABLE[name][0]])
+            axis = SETTABLE[name][0]
+            shape = (B, self.n_spheres, 2) if axis == "P2" else (B, sizes[axis])
+            dtype = np.bool_ if name in MASKS else np.float64
             try:
-                new[name] = np.array(np.broadcast_to(np.asarray(value, dtype=np.float64), shape),
+                new[name] = np.array(np.broadcast_to(np.asarray(value, dtype=dtype), shape),
                                      order="C", copy=True)
             except ValueError:
                 raise ValueError(f"{name}: a value of shape {np.shape(value)} does not fit "
                                  f"{shape}") from None
-            if not np.all(np.isfinite(new[name])):
+            if dtype is np.float64 and not np.all(np.isfinite(new[name])):
                 raise ValueError(f"{name} must be finite")
-        get = lambda name: new[name] if name in new else getattr(self, name)  # noqa: E731
-        for name in ("mass", "radius", "muscle_strength", "muscle_speed"):
+        base = self.__dict__.get("_unmasked", {})
+
+        def get(name):  # a value as set, before the masks
+            if name in new:
+                return new[name]
+            return base[name] if name in base else getattr(self, name)
+
+        # a sphere switched off takes its bones and joints with it
+        on_p = get("sphere_on")
+        on_e = get("bone_on") & on_p[:, self.bone_a] & on_p[:, self.bone_b]
+        on_j = get("joint_on") & on_p[:, self.joint_a] & on_p[:, self.joint_c] & on_p[:, self.joint_b]
+        for name in ("mass", "radius"):
+            if np.any(~(get(name)[on_p] > 0)):
+                raise ValueError(f"{name} must be positive")
+        for name in ("muscle_strength", "muscle_speed"):
             if name in new and np.any(~(new[name] > 0)):
                 raise ValueError(f"{name} must be positive")
         # the settable values that are fields as they are; the rest are converted below
@@ -306,34 +371,81 @@ class Model:
             raise ValueError(f"muscle_range must be within (0, {MAX_MUSCLE_RANGE}]")
         if np.any(~((get("cluster_stiffness") > 0) & (get("cluster_stiffness") <= 1))):
             raise ValueError("cluster_stiffness must be within (0, 1]")
-        if "joint_min" in new or "joint_max" in new:
-            lo, hi, rest = get("joint_min"), get("joint_max"), self.joint_rest
-            bad = self.joint_limited & ~((-np.pi <= lo) & (lo <= rest + 1e-9) & (rest - 1e-9 <= hi)
-                                         & (hi <= np.pi))
+        masks = any(m in new for m in MASKS) or bool(base)
+        pos = get("rest_pos")
+        if "rest_pos" in new:
+            d = pos[:, self.bone_a] - pos[:, self.bone_b]
+            bone_rest = np.sqrt((d * d).sum(axis=2))
+            if np.any(~(bone_rest > 1e-9) & on_e):
+                raise ValueError("rest_pos gives a bone zero length")
+            changed["bone_rest"] = bone_rest
+            changed["muscle_rest"] = np.ascontiguousarray(bone_rest[:, self.muscle_bone])
+            u = pos[:, self.joint_a] - pos[:, self.joint_c]
+            v = pos[:, self.joint_b] - pos[:, self.joint_c]
+            changed["joint_rest"] = np.arctan2(u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0],
+                                               u[..., 0] * v[..., 0] + u[..., 1] * v[..., 1])
+        if "joint_min" in new or "joint_max" in new or "rest_pos" in new or masks:
+            lo, hi = get("joint_min"), get("joint_max")
+            rest = changed.get("joint_rest", self.joint_rest)
+            bad = self.joint_limited & on_j & ~((-np.pi <= lo) & (lo <= rest + 1e-9) & (rest - 1e-9 <= hi)
+                                                & (hi <= np.pi))
             if np.any(bad):
                 raise ValueError("joint limits must keep -pi <= min <= the rest angle <= max <= pi")
-        if "mass" in new:
-            mass = new["mass"]
-            changed["inv_mass"] = np.where(self.inv_mass == 0.0, 0.0, 1.0 / mass)
+        mass = get("mass")
+        if "mass" in new or "rest_pos" in new or masks:
+            fixed = base.get("inv_mass", self.inv_mass) == 0.0
+            changed["inv_mass"] = np.where(fixed | ~on_p, 0.0, 1.0 / np.where(on_p, mass, 1.0))
+            mass_on = np.where(on_p, mass, 0.0)
             rest = np.array(self.cluster_rest, copy=True)
             for k in range(self.n_clusters):
                 q = slice(self.cluster_start[k], self.cluster_start[k + 1])
                 idx = self.cluster_sphere[q]
-                m = mass[:, idx]
-                com = (m[..., None] * self.rest_pos[:, idx]).sum(1) / m.sum(1)[:, None]
-                rest[:, q] = self.rest_pos[:, idx] - com[:, None, :]
+                m = mass_on[:, idx]
+                total = m.sum(1)[:, None]
+                com = (m[..., None] * pos[:, idx]).sum(1) / np.where(total > 0, total, 1.0)
+                rest[:, q] = pos[:, idx] - com[:, None, :]
             changed["cluster_rest"] = rest
+        force = get("bone_max_force")
         if "muscle_strength" in new:
-            force = np.array(self.bone_max_force, copy=True)
+            force = np.array(force, copy=True)
             force[:, self.muscle_bone] = new["muscle_strength"]
-            changed["bone_max_force"] = force
+        k = None
         if "joint_stiffness" in new:
             k = new["joint_stiffness"]
             if np.any(k < 0):
                 raise ValueError("joint_stiffness must be >= 0")
-            changed["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
-            changed["joint_spring"] = k > 0
-        return replace(self, **changed)
+        if not masks:
+            if "muscle_strength" in new:
+                changed["bone_max_force"] = force
+            if k is not None:
+                changed["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
+                changed["joint_spring"] = k > 0
+        else:
+            # the values as set, kept for switching parts on again; the fields hold them masked
+            raw = {"sphere_on": on_p, "bone_on": get("bone_on"), "joint_on": get("joint_on"), "mass": mass, "inv_mass": base.get("inv_mass", self.inv_mass), "radius": get("radius"),
+                   "bone_max_force": force, "joint_min": get("joint_min"), "joint_max": get("joint_max"),
+                   "joint_compliance": get("joint_compliance"), "joint_spring": get("joint_spring")}
+            if k is not None:
+                raw["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
+                raw["joint_spring"] = k > 0
+            changed["sphere_on"], changed["bone_on"], changed["joint_on"] = on_p, on_e, on_j
+            changed["mass"] = np.where(on_p, raw["mass"], 0.0)
+            changed["radius"] = np.where(on_p, raw["radius"], 0.0)
+            changed["bone_max_force"] = np.where(on_e, raw["bone_max_force"], 0.0)
+            changed["joint_min"] = np.where(on_j, raw["joint_min"], -np.pi)
+            changed["joint_max"] = np.where(on_j, raw["joint_max"], np.pi)
+            changed["joint_compliance"] = np.where(on_j, raw["joint_compliance"], 0.0)
+            changed["joint_spring"] = on_j & raw["joint_spring"]
+        bone_force = changed.get("bone_max_force", self.bone_max_force)
+        rigid = np.all((changed.get("bone_compliance", self.bone_compliance) == 0.0) & np.isinf(bone_force),
+                       axis=0)
+        changed["bone_soft"] = np.array(self.bone_soft | ~rigid, copy=True)
+        model = replace(self, **changed)
+        if masks:
+            for a in raw.values():
+                a.flags.writeable = False
+            object.__setattr__(model, "_unmasked", raw)
+        return model
 
 
 def _angle(pa, pc, pb) -> float:
@@ -463,6 +575,12 @@ def build_model(body: Body, batch: int = 1) -> Model:
         a = np.asarray(a, dtype=dtype)
         return np.array(np.broadcast_to(a, (batch,) + a.shape), order="C", copy=True)
 
+    # soft: muscles, compliant bones, and bones that may be switched off (their own flag, or a
+    # sphere's they join)
+    soft = ~(np.isinf(bone_force) & (bone_comp == 0.0))
+    for e, bone in enumerate(body.bones):
+        if bone.optional or body.spheres[bone.a].optional or body.spheres[bone.b].optional:
+            soft[e] = True
     M = len(muscles)
     ints = lambda v: np.asarray(v, dtype=np.int64).reshape(-1)  # noqa: E731
     return Model(
@@ -483,4 +601,5 @@ def build_model(body: Body, batch: int = 1) -> Model:
         joint_spring=rep(np.asarray(joint_spring, dtype=np.bool_).reshape(J), dtype=np.bool_),
         cluster_rest=rep(np.asarray(cl_rest, dtype=np.float64).reshape(len(members), 2)),
         cluster_stiffness=rep(np.asarray(cl_k).reshape(len(cl_k))),
+        bone_soft=np.asarray(soft, dtype=np.bool_).reshape(E),
     )

@@ -15,7 +15,7 @@ import numpy as np
 from .model import Model
 from .params import SimParams
 
-__all__ = ["State", "initial_state", "standing_offset"]
+__all__ = ["State", "initial_state", "standing_offset", "standing_offsets"]
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,21 @@ def initial_state(model: Model, params: SimParams | None = None, offset=(0.0, 0.
                  np.zeros(model.rest_pos.shape[:2], dtype=np.bool_), 0.0)
 
 
-def standing_offset(model: Model, terrain, x: float = 0.0, gap: float = 1e-4) -> tuple[float, float]:
+def standing_offset(model: Model, terrain, x: float = 0.0, gap: float = 1e-4, creature: int = 0
+                    ) -> tuple[float, float]:
     """The offset that puts the rest pose's centre at ``x`` with its lowest sphere ``gap`` above
-    the terrain (``terrain`` is a :class:`~physics.terrain.Terrain`), for :func:`initial_state`."""
-    pos = model.rest_pos[0]
+    the terrain (``terrain`` is a :class:`~physics.terrain.Terrain`), for :func:`initial_state`:
+    of creature ``creature``'s body (its spheres switched on)."""
+    on = model.sphere_on[creature]
+    pos = model.rest_pos[creature] if on.all() else model.rest_pos[creature][on]
+    radius = model.radius[creature] if on.all() else model.radius[creature][on]
     dx = x - 0.5 * (pos[:, 0].min() + pos[:, 0].max())
-    clearance = pos[:, 1] - model.radius[0] - terrain.height(pos[:, 0] + dx)
+    clearance = pos[:, 1] - radius - terrain.height(pos[:, 0] + dx)
     return float(dx), float(gap - clearance.min())
+
+
+def standing_offsets(model: Model, terrain, x: float = 0.0, gap: float = 1e-4) -> np.ndarray:
+    """:func:`standing_offset` of every creature, shape (B, 2): for a batch whose creatures
+    have bodies of their own (``Model.with_values``)."""
+    return np.array([standing_offset(model, terrain, x, gap, b) for b in range(model.batch)],
+                    dtype=np.float64).reshape(model.batch, 2)

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from creatures.bestiary import DESIGN_DIR, builtin_names
+from creatures.design import parse_design
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "creatures" / "design.schema.json").read_text())
 
@@ -32,4 +33,49 @@ def test_schema_rejects_a_muscle_range_the_engine_cannot_hold():
     design = yaml.safe_load((DESIGN_DIR / "walker.yaml").read_text())
     design["bones"][7]["muscle"] = {"range": 1.5}
     with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(design, SCHEMA)
+
+
+def _walker():
+    return yaml.safe_load((DESIGN_DIR / "walker.yaml").read_text())
+
+
+def test_schema_accepts_ranges_and_optional_parts_where_the_loader_does():
+    design = _walker()
+    design["defaults"]["muscle"]["strength"] = {"evolve": [80, 300], "start": 150}
+    design["defaults"]["sphere"]["radius"] = {"evolve": [0.06, 0.1]}
+    design["spheres"][4]["position"] = [{"evolve": [-0.9, -0.6]}, 0.5]
+    design["spheres"][5]["friction"] = {"evolve": [0.8, 1.2]}
+    design["spheres"][5]["optional"] = True
+    design["bones"][0]["compliance"] = {"evolve": [0, 0.001]}
+    design["bones"][7]["muscle"] = {"range": {"evolve": [0.05, 0.15]}, "speed": {"evolve": [1, 3]}}
+    design["bones"][8]["optional"] = True
+    design["joints"] = [{"sphere": "knee_hind", "bones": ["thigh_hind", "shin_hind"], "optional": True,
+                         "min": {"evolve": [-180, 0], "start": -120}, "max": 180,
+                         "stiffness": {"evolve": [0, 2], "start": 1}}]
+    jsonschema.validate(design, SCHEMA)
+    genes = parse_design(yaml.safe_dump(design), "walker-with-ranges").genes   # and so does the loader
+    assert (genes.n_values, genes.n_parts) == (19, 3)
+
+
+@pytest.mark.parametrize("where, key, value", [
+    ("spheres", "radius", {"evolve": [0.05, 0.1], "strat": 0.08}),     # an unknown key in a range
+    ("spheres", "radius", {"evolve": [0.05, 0.1, 0.2]}),               # three numbers
+    ("spheres", "radius", {"start": 0.08}),                             # no evolve
+    ("spheres", "radius", {"evolve": [-0.05, 0.1]}),                    # a radius must stay positive
+    ("spheres", "restitution", {"evolve": [0, 0.5]}),                   # cannot evolve
+    ("spheres", "optional", "yes please"),
+    ("bones", "muscle", {"range": {"evolve": [0.1, 1.2]}}),            # beyond what the engine holds
+])
+def test_schema_rejects_what_the_loader_refuses_of_ranges(where, key, value):
+    design = _walker()
+    design[where][7 if where == "bones" else 0][key] = value
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(design, SCHEMA)
+
+
+def test_schema_rejects_optional_in_defaults():
+    design = _walker()
+    design["defaults"]["sphere"]["optional"] = True
+    with pytest.raises(jsonschema.ValidationError, match="optional"):
         jsonschema.validate(design, SCHEMA)

@@ -255,3 +255,27 @@ def test_run_settings_check_the_backend():
     with pytest.raises(ValueError, match="an address is for the ray backend"):
         tiny_settings(address="auto")
     assert tiny_settings(backend="ray", address="auto").address == "auto"
+
+
+def test_evolving_bodies_score_on_ray_as_locally(dicts):
+    """Genomes with body genes (the walker with evolvable legs: each creature its own body, some
+    with a bone switched off): Ray's tasks give the local evaluator's bits."""
+    import random as _random
+    from evolution.bodygenes import BodyGenes, Gene, Switch
+    body = design("walker").body
+    body = physics.Body.from_dict(body.to_dict())
+    body.bones[10].optional = True
+    genes = BodyGenes((Gene("knee.y", "sphere", 4, "y", 0.35, 0.65, 0.5),
+                       Gene("foot.radius", "sphere", 5, "radius", 0.05, 0.15, 0.1)),
+                      (Switch("thigh", "bone", 10),))
+    ep = Episode.make(body, "run", seconds=SECONDS, genes=genes)
+    text = neat_config_text(ep.n_inputs(), ep.n_outputs(), COUNT)
+    rng = _random.Random(3)
+    bodied = [{**d, "body": {"values": [rng.uniform(0.35, 0.65), rng.uniform(0.05, 0.15)],
+                             "parts": [rng.random() < 0.6]}} for d in dicts]
+    with Evaluator(ep, text, workers=1) as local, RayEvaluator(ep, text, workers=2) as remote:
+        mine, theirs = local.evaluate(bodied), remote.evaluate(bodied)
+    assert np.array_equal(bits(mine.fitness), bits(theirs.fitness))
+    with Evaluator(ep, text, workers=1) as local:
+        plain = local.evaluate([{**d, "body": {"values": [0.5, 0.1], "parts": [True]}} for d in dicts])
+    assert not np.array_equal(bits(mine.fitness), bits(plain.fitness))  # the bodies mattered

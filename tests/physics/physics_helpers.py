@@ -148,3 +148,36 @@ def polyline_distance(xs, ys, px, py, reach: float = 1.0) -> np.ndarray:
     d = np.hypot(qx - (ax + u * ex), qy - (ay + u * ey)).min(axis=1)
     above = qy[:, 0] >= np.interp(qx[:, 0], xs, ys)
     return np.where(above, d, -d).reshape(px.shape)
+
+
+def varied_model(body: Body, batch: int, rng, off: float = 0.3) -> physics.Model:
+    """``batch`` creatures of ``body``'s topology, each with a body of its own (what body
+    evolution makes, ``Model.with_values``): rest positions moved by up to 2 cm, radii, masses,
+    friction, muscle strengths, ranges and speeds, bone compliances and joint stiffnesses
+    drawn per creature, and each bone, joint and non-cluster sphere switched off with
+    probability ``off`` (a sphere switched off takes its bones and joints with it)."""
+    base = physics.build_model(body, batch)
+    P, E, J = base.n_spheres, base.n_bones, base.n_joints
+    in_cluster = np.zeros(P, dtype=bool)
+    in_cluster[base.cluster_sphere] = True
+    sphere_on = (rng.random((batch, P)) >= off / 3) | in_cluster
+    values = dict(
+        rest_pos=base.rest_pos + rng.uniform(-0.02, 0.02, base.rest_pos.shape),
+        radius=base.radius * rng.uniform(0.7, 1.3, (batch, P)),
+        mass=base.mass * rng.uniform(0.5, 2.0, (batch, P)),
+        friction=rng.uniform(0.5, 1.2, (batch, P)), kinetic_friction=0.4,
+        muscle_strength=rng.uniform(50.0, 300.0, (batch, base.n_muscles)),
+        muscle_range=rng.uniform(0.1, 0.4, (batch, base.n_muscles)),
+        muscle_speed=rng.uniform(1.0, 4.0, (batch, base.n_muscles)),
+        bone_compliance=np.where(rng.random((batch, E)) < 0.2, 1e-4, 0.0),
+        joint_stiffness=rng.uniform(0.0, 10.0, (batch, J)),
+        sphere_on=sphere_on, bone_on=rng.random((batch, E)) >= off, joint_on=rng.random((batch, J)) >= off)
+    # joint limits widened to hold the moved rest angles
+    u = values["rest_pos"][:, base.joint_a] - values["rest_pos"][:, base.joint_c]
+    v = values["rest_pos"][:, base.joint_b] - values["rest_pos"][:, base.joint_c]
+    rest = np.arctan2(u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0], (u * v).sum(-1))
+    values["joint_min"] = np.minimum(base.joint_min, rest - 1e-6)
+    values["joint_max"] = np.maximum(base.joint_max, rest + 1e-6)
+    values["joint_min"] = np.maximum(values["joint_min"], -np.pi)
+    values["joint_max"] = np.minimum(values["joint_max"], np.pi)
+    return base.with_values(**values)

@@ -134,7 +134,8 @@ def test_with_values_recomputes_what_derives_from_the_values():
 
 
 @pytest.mark.parametrize("values, message", [
-    ({"rest_pos": 0.0}, "'rest_pos' cannot be set"),
+    ({"bone_rest": 0.0}, "'bone_rest' cannot be set"),
+    ({"rest_pos": 0.0}, "rest_pos gives a bone zero length"),
     ({"inv_mass": 1.0}, "'inv_mass' cannot be set"),
     ({"mass": 0.0}, "mass must be positive"),
     ({"radius": np.nan}, "radius must be finite"),
