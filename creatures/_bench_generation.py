@@ -660,27 +660,29 @@ BODY_ROUNDS = 3
 QUICK_BODY_ROUNDS = 1
 
 
-def run_bodies(quick: bool = False) -> list[dict]:
+def run_bodies(quick: bool = False, rounds: int | None = None, generations: int | None = None,
+               population: int = POPULATION, seconds: float = SECONDS, workers: int = WORKERS) -> list[dict]:
     """Whole generations of the fixed walker and of the walker whose legs evolve
     (:data:`EVOLVING_DESIGN`), the same work otherwise (150 genomes, 20 s each, 2 workers, seed
     0, the run task), end to end as :func:`time_run_end_to_end` times them, in alternating
     rounds (so that a machine that slows down slows both): rows ``{"work": "body_evolution",
     "design": ..., "wall_seconds": median, "eval_seconds": median, ...}``, the evolving one's
     ``vs_fixed`` its wall time over the fixed one's."""
-    rounds = QUICK_BODY_ROUNDS if quick else BODY_ROUNDS
-    generations = QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS
+    rounds = rounds or (QUICK_BODY_ROUNDS if quick else BODY_ROUNDS)
+    generations = generations or (QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS)
     timed = {DESIGN: [], EVOLVING_DESIGN: []}
     for _ in range(rounds):
         for name in timed:
-            timed[name].append(time_run_end_to_end(generations, design_name=name))
+            timed[name].append(time_run_end_to_end(generations, population, seconds, workers,
+                                                   design_name=name))
     rows = []
     for name, runs in timed.items():
         wall = [w for r in runs for w in r["wall_times_s"]]
         evaluation = [e for r in runs for e in r["eval_times_s"]]
         rows.append({"work": "body_evolution", "engine": "creatures", "design": name,
                      "wall_seconds": statistics.median(wall), "eval_seconds": statistics.median(evaluation),
-                     "generations_timed": len(wall), "rounds": rounds, "population": POPULATION,
-                     "simulated_s": SECONDS, "workers": WORKERS, "task": TASK, "statistic": "median",
+                     "generations_timed": len(wall), "rounds": rounds, "population": population,
+                     "simulated_s": seconds, "workers": workers, "task": TASK, "statistic": "median",
                      "other_processes_cores": max(r["other_processes_cores"] or 0.0 for r in runs)})
     fixed, evolving = rows
     evolving["vs_fixed"] = evolving["wall_seconds"] / fixed["wall_seconds"]

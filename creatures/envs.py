@@ -141,7 +141,7 @@ class _EnvSource:
         task = ep.task.ref.short
         info = {"design": design_name, "task": task, "terrain": run.terrain.kind}
         labels = [design_name] if shown == 1 else [f"env {b}" for b in range(shown)]
-        shapes = [creature_shape(run.model, label, info) for label in labels]
+        shapes = [creature_shape(run.model, label, info, b) for b, label in enumerate(labels)]
         self.scene = _terrain_scene(run.terrain, shapes, ep.sim.dt, ep.seconds,
                                     f"{design_name} - {task} on {run.terrain.kind}",
                                     run.task.measures)

@@ -136,7 +136,7 @@ def run(args) -> int:
                                generations=args.generations, population=args.population, seed=args.seed,
                                workers=args.workers, network=args.network, neat_config=neat_text,
                                backend=args.backend, address=args.address)
-        run_ = Run.create(out, settings, design.body)
+        run_ = Run.create(out, settings, design.body, design.genes)
     except PluginError as exc:  # a plug-in that cannot be found, loaded or run
         print(plugin_error("evolve", exc), file=sys.stderr)
         return 2
@@ -149,7 +149,9 @@ def run(args) -> int:
 
     ep = run_.episode
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
-    print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles) to "
+    g = design.genes
+    evolving = f", {g.n_values} body values, {g.n_parts} optional parts" if g else ""
+    print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles{evolving}) to "
           f"{ep.task.ref.short} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}", flush=True)
@@ -253,8 +255,41 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
     top = max(h, key=lambda s: s.best)
     print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
           f"(generation {top.generation}); fitness is {run_.episode.task.sample.measures}")
+    for line in body_summary(run_, top.generation):
+        print(line)
     print(next_steps(out, f"{settings.design_name}-{_slug(settings.task)}.json"))
     return 0
+
+
+def body_summary(run_: Run, generation: int) -> list[str]:
+    """For a run whose body evolves, the lines that show the champion's body (the best genome of
+    ``generation``) against the design's start: each evolvable value ``start -> evolved``, its
+    range and units (angles in degrees), then each optional part ``on -> on|off``. Nothing for a
+    fixed body, or if the generation's best file cannot be read."""
+    genes = getattr(run_, "genes", None)
+    if not genes:
+        return []
+    from evolution.rundir import RunFileError, read_best
+
+    from .plot import gene_unit, in_units
+    try:
+        body = read_best(run_.dir / "best" / f"gen_{generation:04d}.json")["genome"]["body"]
+        values, parts = list(body["values"]), list(body["parts"])
+    except (RunFileError, KeyError, TypeError):
+        return []
+    if len(values) != genes.n_values or len(parts) != genes.n_parts:
+        return []
+    rows = []
+    for g, v in zip(genes.genes, values):
+        start, now, low, high = (float(in_units(g, x)) for x in (g.start, v, g.low, g.high))
+        unit = gene_unit(g)
+        rows.append((g.label, f"{start:.4g}", f"{now:.4g}", f"[{low:.4g}, {high:.4g}]" + (f" {unit}" if unit else "")))
+    rows += [(s.label, "on", "on" if on else "off", "") for s, on in zip(genes.switches, parts)]
+    width = [max(len(r[k]) for r in rows) for k in range(3)]
+    lines = [f"the champion's body (generation {generation}) against the design's start:"]
+    lines += [f"  {a.ljust(width[0])}   {b.rjust(width[1])} -> {c.ljust(width[2])}   {d}".rstrip()
+              for a, b, c, d in rows]
+    return lines
 
 
 def next_steps(out: Path, champion_file: str) -> str:

@@ -7,6 +7,10 @@ Two files, in the run directory unless ``--out`` says otherwise:
   bands shaded.
 - ``species.png``: how many creatures each species holds, stacked, so the stack's height is the
   population; every species keeps one colour in every chart (it follows from its id).
+- ``body.png``, only for a run whose body evolves: a small panel per evolvable value (titled
+  with its label, in its units, angles in degrees) with the population's median and middle
+  80 % per generation, the generation's champion marked and the design's start dashed; and a
+  panel per optional part with the share of the population that has it on.
 
 A run still evolving can be plotted: the charts show the generations finished so far (the run
 writes its CSV files atomically, so a reader never sees half a row).
@@ -21,6 +25,7 @@ import math
 import re
 import sys
 import textwrap
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,11 +33,13 @@ import numpy as np
 
 from evolution import PluginError, resolve
 from evolution import rundir
+from evolution.bodygenes import BodyGenes, Gene
 from evolution.files import make_directory, write_atomic
 from evolution.tasks import WORST_FITNESS
 
 EXAMPLES = """examples:
   creatures plot runs/walker-run-20261122-044002          writes fitness.png and species.png there
+                                                          (and body.png if its body evolves)
   creatures plot runs/my-run --out charts --size 1600x900
   creatures plot runs/my-run --size 1920x1080 --dpi 150    larger text and lines
 """
@@ -53,7 +60,30 @@ COLOURS = {
     "worst": "#d1352b",     # red, thin
     "band": "#d6e4f5",      # 10th..90th percentile
     "band_inner": "#b3cbeb",  # 25th..75th percentile
+    "champion": "#e08a00",  # orange dots: each generation's champion (body chart)
+    "start": "#707070",     # dashed grey: the design's start (body chart)
+    "on": "#7fb07a",        # green-grey: the share with an optional part on (body chart)
 }
+
+#: the units of each evolvable value, by (part, field), as the body chart and ``creatures
+#: evolve`` show them (joint limits in degrees, as designs write them)
+UNITS = {("sphere", "x"): "m", ("sphere", "y"): "m", ("sphere", "radius"): "m", ("sphere", "mass"): "kg",
+         ("sphere", "friction"): "", ("bone", "compliance"): "m/N", ("muscle", "strength"): "N",
+         ("muscle", "range"): "x rest length", ("muscle", "speed"): "rest lengths/s",
+         ("joint", "min"): "degrees", ("joint", "max"): "degrees", ("joint", "stiffness"): "N m/rad"}
+#: the body chart draws at most this many panels (values first, then optional parts)
+MAX_BODY_PANELS = 64
+
+
+def in_units(gene: Gene, values):
+    """A gene's values (the engine's units) as people read them: joint limits in degrees."""
+    if gene.part == "joint" and gene.field in ("min", "max"):
+        return np.degrees(values)
+    return values
+
+
+def gene_unit(gene: Gene) -> str:
+    return UNITS.get((gene.part, gene.field), "")
 
 STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
 SPECIES_COLUMNS = ("generation", "species", "size")
@@ -80,6 +110,8 @@ class RunData:
         every species id that ever appears, ascending (oldest first)
     species_sizes : ndarray, shape (K, N)
         members of each species in each generation; 0 while a species does not exist
+    body : BodyData or None
+        the body genes over generations, for a run whose body evolves (None otherwise)
     """
 
     directory: Path
@@ -88,6 +120,7 @@ class RunData:
     species_generations: np.ndarray
     species_ids: np.ndarray
     species_sizes: np.ndarray
+    body: "BodyData | None" = None
 
     @property
     def design(self) -> str:
@@ -132,6 +165,32 @@ class RunData:
         return f"population {self.population}, {gens}" if self.population else gens
 
 
+@dataclass
+class BodyData:
+    """The body genes of a run's generations (those whose ``best/gen_NNNN.json`` is there), in
+    the units :func:`in_units` shows.
+
+    genes : BodyGenes
+    generations : ndarray, shape (G,)
+    p10, median, p90 : ndarray, shape (G, V)
+        the population's 10th percentile, median and 90th percentile of each value
+    champion : ndarray, shape (G, V)
+        each generation's champion's values
+    on : ndarray, shape (G, S)
+        the share (0..1) of the population with each optional part on
+    champion_on : ndarray of bool, shape (G, S)
+    """
+
+    genes: BodyGenes
+    generations: np.ndarray
+    p10: np.ndarray
+    median: np.ndarray
+    p90: np.ndarray
+    champion: np.ndarray
+    on: np.ndarray
+    champion_on: np.ndarray
+
+
 # --- reading a run -------------------------------------------------------------------------------
 
 def read_run(run_dir) -> RunData:
@@ -173,7 +232,73 @@ def read_run(run_dir) -> RunData:
     sizes = np.zeros((len(ids), len(generations)), dtype=np.int64)
     for _, row in rows:
         sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
-    return RunData(directory, settings, stats, generations, ids, sizes)
+    body = read_body_genes(directory, stats["generation"])
+    return RunData(directory, settings, stats, generations, ids, sizes, body)
+
+
+def read_body_genes(directory: Path, generations) -> BodyData | None:
+    """The body genes of ``generations`` of the run in ``directory`` (their best files'
+    ``population_bodies`` and champion's ``body``), or None for a run whose body does not evolve.
+    A generation whose best file is missing is left out; a damaged one is a :class:`PlotError`
+    naming it."""
+    path = directory / "body.json"
+    if not path.is_file():
+        return None
+    try:
+        data = rundir.read_object(path, what="creature's body")
+    except rundir.RunFileError as exc:
+        raise PlotError(str(exc)) from None
+    if "evolve" not in data:
+        return None
+    try:
+        genes = BodyGenes.from_dict(data["evolve"])
+    except ValueError as exc:
+        raise PlotError(f"{path}: its evolvable values ('evolve'): {exc}") from None
+    if not genes:
+        return None
+    V, S = genes.n_values, genes.n_parts
+    gens, rows = [], {"p10": [], "median": [], "p90": [], "champion": [], "on": [], "champion_on": []}
+    for g in np.asarray(generations).tolist():
+        best = directory / "best" / f"gen_{g:04d}.json"
+        if not best.is_file():
+            continue
+        try:
+            record = rundir.read_best(best)
+        except rundir.RunFileError as exc:
+            raise PlotError(str(exc)) from None
+        bodies = record.get("population_bodies")
+        if not isinstance(bodies, list) or not bodies:
+            raise PlotError(f"{best}: no 'population_bodies' (the generation's bodies)")
+        values = np.empty((len(bodies), V))
+        parts = np.empty((len(bodies), S), dtype=bool)
+        for k, body in enumerate(bodies):
+            values[k], parts[k] = _body_genes(body, V, S, best, f"'population_bodies' item {k + 1}")
+        champion, champion_parts = _body_genes(record["genome"].get("body"), V, S, best, "the genome's 'body'")
+        q = np.percentile(values, [10, 50, 90], axis=0) if V else np.zeros((3, 0))
+        gens.append(g)
+        for name, row in (("p10", q[0]), ("median", q[1]), ("p90", q[2]), ("champion", champion),
+                          ("on", parts.mean(axis=0)), ("champion_on", champion_parts)):
+            rows[name].append(row)
+    G = len(gens)
+    arrays = {name: np.asarray(r, dtype=bool if name == "champion_on" else np.float64).reshape(G, -1)
+              for name, r in rows.items()}
+    for name in ("p10", "median", "p90", "champion"):  # in the units people read
+        for k, gene in enumerate(genes.genes):
+            arrays[name][:, k] = in_units(gene, arrays[name][:, k])
+    return BodyData(genes, np.asarray(gens, dtype=np.int64), **arrays)
+
+
+def _body_genes(body, V: int, S: int, path: Path, where: str):
+    """``(values (V,), parts (S,))`` of a genome's body genes as a best file holds them."""
+    if not isinstance(body, dict):
+        raise PlotError(f"{path}: {where} must be an object with 'values' and 'parts'")
+    values, parts = body.get("values"), body.get("parts")
+    if not (isinstance(values, list) and len(values) == V
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)):
+        raise PlotError(f"{path}: {where}: 'values' must be {V} finite numbers")
+    if not (isinstance(parts, list) and len(parts) == S and all(isinstance(p, bool) for p in parts)):
+        raise PlotError(f"{path}: {where}: 'parts' must be {S} true or false")
+    return np.asarray(values, dtype=np.float64), np.asarray(parts, dtype=bool)
 
 
 def _read_settings(path: Path) -> dict:
@@ -347,6 +472,82 @@ def species_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     return fig
 
 
+def body_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
+    """The body genes chart of a run whose body evolves, a matplotlib Figure of ``size`` pixels:
+    a grid of small panels, one per evolvable value (its label, its units) then one per optional
+    part (the share of the population with it on), generation along x."""
+    from matplotlib.ticker import MaxNLocator
+
+    body = run.body
+    genes = body.genes
+    panels = [("value", k, g) for k, g in enumerate(genes.genes)] + \
+             [("part", k, s) for k, s in enumerate(genes.switches)]
+    shown = panels[:MAX_BODY_PANELS]
+    n = max(len(shown), 1)
+    columns = max(1, min(n, round(math.sqrt(n * size[0] / size[1] / 1.3))))
+    rows = math.ceil(n / columns)
+    fig = _figure(size, dpi)
+    axes = fig.subplots(rows, columns, squeeze=False, sharex=True).reshape(-1)
+    g = body.generations
+    marker = "o" if len(g) == 1 else None
+    small = "small" if n <= 12 else "x-small"
+    for ax, (kind, k, item) in zip(axes, shown):
+        if kind == "value":
+            ax.fill_between(g, body.p10[:, k], body.p90[:, k], color=COLOURS["band"], lw=0, label="middle 80 %")
+            ax.plot(g, body.median[:, k], color=COLOURS["median"], lw=2, marker=marker, label="median")
+            ax.axhline(in_units(item, item.start), color=COLOURS["start"], lw=1, ls=(0, (4, 3)),
+                       label="the design's start")
+            ax.plot(g, body.champion[:, k], ls="none", marker="o", ms=3.5, color=COLOURS["champion"],
+                    clip_on=False, label="the generation's champion")
+            lo, hi = in_units(item, item.low), in_units(item, item.high)
+            pad = 0.05 * (hi - lo) or 0.05 * abs(lo) or 0.05
+            ax.set_ylim(lo - pad, hi + pad)
+            ax.set_title(item.label, fontsize=small, loc="left")
+            unit = gene_unit(item)
+            if unit:
+                ax.set_ylabel(unit, fontsize="x-small")
+        else:
+            share = 100.0 * body.on[:, k]
+            ax.fill_between(g, 0.0, share, color=COLOURS["on"], alpha=0.45, lw=0)
+            ax.plot(g, share, color=COLOURS["on"], lw=2, marker=marker, label="% of creatures with it on")
+            ax.plot(g, np.where(body.champion_on[:, k], 100.0, 0.0), ls="none", marker="o", ms=3.5,
+                    color=COLOURS["champion"], clip_on=False)
+            ax.set_ylim(-6, 106)
+            ax.set_title(f"{item.label} (optional): % on", fontsize=small, loc="left")
+        ax.tick_params(labelsize="x-small")
+        ax.grid(color="0.9", lw=0.6)
+        ax.set_axisbelow(True)
+    for ax in axes[len(shown):]:
+        ax.set_visible(False)
+    if len(g) == 1:
+        axes[0].set_xlim(g[0] - 0.5, g[0] + 0.5)
+    elif len(g):
+        axes[0].set_xlim(g[0], g[-1])
+    else:
+        axes[0].text(0.5, 0.5, "no bodies recorded yet", transform=axes[0].transAxes, ha="center", color="0.4")
+    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    for i, ax in enumerate(axes[:len(shown)]):
+        if i + columns >= len(shown):  # the lowest panel of its column: the generations below it
+            ax.tick_params(labelbottom=True)
+            ax.set_xlabel("generation", fontsize="x-small")
+    more = f" (the first {MAX_BODY_PANELS} of {len(panels)})" if len(panels) > len(shown) else ""
+    fig.suptitle(f"{run.title()}: body genes{more}", x=0.01, ha="left", fontweight="bold", fontsize="large")
+    handles, labels = [], []
+    for ax in axes[:len(shown)]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(h)
+                labels.append(label)
+    if handles:  # one row if it fits (as the fitness chart's legend), else two, else one column
+        em = 0.83 * 10 * dpi / 72
+        width = sum(0.6 * em * len(label) + 4.8 * em for label in labels)
+        columns = next((c for c in (len(labels), math.ceil(len(labels) / 2))
+                        if width * c / len(labels) < 0.95 * size[0]), 1)
+        fig.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False,
+                   fontsize="small")
+    return fig
+
+
 # --- writing -------------------------------------------------------------------------------------
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -371,14 +572,16 @@ def _check_size(size) -> None:
 
 def _png(fig) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
+    with warnings.catch_warnings():  # a grid of many small panels may not fit its layout: drawn anyway
+        warnings.filterwarnings("ignore", message=".*layout.*", category=UserWarning)
+        fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
     return buf.getvalue()
 
 
 def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None) -> list[Path]:
-    """Write ``fitness.png`` and ``species.png`` of the run in ``run_dir`` to ``out_dir`` (default:
-    the run directory), each ``size`` = (width, height) pixels; returns their paths. Raises
-    :class:`PlotError` with a one-line reason."""
+    """Write ``fitness.png`` and ``species.png`` of the run in ``run_dir`` (and ``body.png`` if
+    its body evolves) to ``out_dir`` (default: the run directory), each ``size`` = (width,
+    height) pixels; returns their paths. Raises :class:`PlotError` with a one-line reason."""
     size = (int(size[0]), int(size[1]))
     _check_size(size)
     dpi = auto_dpi(size) if dpi is None else float(dpi)
@@ -395,6 +598,8 @@ def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None)
     except OSError as exc:
         raise PlotError(f"cannot write to {out}: {exc.strerror or exc}") from None
     charts = {"fitness.png": fitness_figure(run, size, dpi), "species.png": species_figure(run, size, dpi)}
+    if run.body is not None:
+        charts["body.png"] = body_figure(run, size, dpi)
     images = {name: _png(fig) for name, fig in charts.items()}  # draw both before writing either
     paths = []
     try:
@@ -412,7 +617,8 @@ def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None)
 def add_arguments(parser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory made by 'creatures evolve'")
     parser.add_argument("--out", metavar="DIR", default=None,
-                        help="where to write fitness.png and species.png (default: RUN_DIR)")
+                        help="where to write fitness.png and species.png, and body.png for a run whose "
+                             "body evolves (default: RUN_DIR)")
     parser.add_argument("--size", metavar="WxH", default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
                         help=f"each chart's size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
     parser.add_argument("--dpi", metavar="N", default=None,

@@ -10,13 +10,14 @@ from evolution.champion import ChampionError
 
 from .plugin_args import add_plugin_argument
 
-from .watch import default_targets, not_a_design, parse_size
+from .watch import add_race_argument, default_targets, not_a_design, parse_size, race_generations
 
 EXAMPLES = """examples:
   creatures record saves/walker-run.json --out walker.gif
   creatures record saves/walker-run.json --out walker.mp4 --seconds 10 --size 1280x720 --fps 30
   creatures record a.json b.json --out race.gif       a race
   creatures record runs/walker-run-20261122-101500 --out best.gif --speed 2
+  creatures record runs/walker-run-20261122-101500 --race 1,last --out race.gif   first against last
 """
 
 FORMATS = (".gif", ".mp4")
@@ -26,6 +27,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="*", metavar="FILE_OR_RUN_DIR",
                         help="champion files or a run directory (default: the shipped walker)")
     parser.add_argument("--out", required=True, metavar="NAME.gif|NAME.mp4", help="the file to write")
+    add_race_argument(parser)
     parser.add_argument("--seconds", type=float, default=None,
                         help="simulated seconds to record (default: the whole episode)")
     parser.add_argument("--size", default="800x450", help="frame size WxH (default 800x450)")
@@ -54,7 +56,10 @@ def run(args) -> int:
         size = parse_size(args.size)
         not_a_design(args.targets)
         from .show import load_sources
-        source = load_sources(args.targets or default_targets(), plugins=args.plugin)
+        generations = race_generations(args)
+        if generations is not None and not args.targets:
+            raise ChampionError("--race needs a run directory: creatures record RUN_DIR --race 1,last --out race.gif")
+        source = load_sources(args.targets or default_targets(), plugins=args.plugin, generations=generations)
     except (ValueError, ChampionError) as exc:
         return _fail(str(exc))
     os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported: render offscreen

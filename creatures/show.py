@@ -2,8 +2,10 @@
 previewed. They implement ``render.scene.Source``.
 
 A champion is stepped by ``evolution.EpisodeRun``, the loop evolution scored it with, at the
-episode's own fixed ``dt``: its fitness at the end of the replay is the recorded one, bit for
-bit. Racing champions each run their own episode (creatures do not interact), on one terrain.
+episode's own fixed ``dt``, with its own body (``Champion.episode_run``: a body that evolved is
+not its design's): its fitness at the end of the replay is the recorded one, bit for bit. Racing
+champions each run their own episode (creatures do not interact), on one terrain, and each is
+drawn with its own body, the parts it switched off left out.
 """
 
 from __future__ import annotations
@@ -29,20 +31,25 @@ __all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "
 
 # --- one creature ------------------------------------------------------------------------------
 
-def creature_shape(model: physics.Model, label: str = "", info: dict | None = None) -> CreatureShape:
-    """How a creature of ``model`` looks (its first batch member)."""
-    rigid = np.isinf(model.bone_max_force[0]) & (model.bone_compliance[0] == 0.0)
+def creature_shape(model: physics.Model, label: str = "", info: dict | None = None, b: int = 0) -> CreatureShape:
+    """How creature ``b`` of ``model`` looks: its own radii and rest shape (a body that evolved
+    differs from its batch's others), and the parts it has switched off (not drawn)."""
+    rigid = np.isinf(model.bone_max_force[b]) & (model.bone_compliance[b] == 0.0)
     rigid[model.muscle_bone] = False
     clusters = []
     for k in range(model.n_clusters):
         members = model.cluster_sphere[model.cluster_start[k]:model.cluster_start[k + 1]]
-        rest = model.rest_pos[0, members]
+        rest = model.rest_pos[b, members]
         d = rest - rest.mean(axis=0)
         clusters.append(members[np.argsort(np.arctan2(d[:, 1], d[:, 0]))])  # around the centre
-    return CreatureShape(radius=model.radius[0].copy(), bone_a=model.bone_a.copy(),
+    sphere_on, bone_on, joint_on = model.sphere_on[b], model.bone_on[b], model.joint_on[b]
+    masks = {}
+    if not (sphere_on.all() and bone_on.all() and joint_on.all()):
+        masks = dict(sphere_on=sphere_on.copy(), bone_on=bone_on.copy(), joint_on=joint_on.copy())
+    return CreatureShape(radius=model.radius[b].copy(), bone_a=model.bone_a.copy(),
                          bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone.copy(),
                          rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
-                         info=dict(info or {}), clusters=tuple(clusters))
+                         info=dict(info or {}), clusters=tuple(clusters), **masks)
 
 
 def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:
@@ -68,7 +75,7 @@ class Race:
     """One or more champions replayed side by side on one terrain, as ghosts that do not
     collide. Raises :class:`ChampionError` (one line) for champions that cannot share a race."""
 
-    def __init__(self, champions: list[Champion], labels: list[str] | None = None):
+    def __init__(self, champions: list[Champion], labels: list[str] | None = None, title: str | None = None):
         if not champions:
             raise ChampionError("nothing to watch")
         labels = labels or [c.name or f"champion {k + 1}" for k, c in enumerate(champions)]
@@ -84,7 +91,8 @@ class Race:
                                     f"{first.sim.dt:g} s: a race needs one time step")
         self.champions = champions
         try:
-            self.runs = [EpisodeRun(c.episode(), c.brains(), 1) for c in champions]
+            # each with its own body (an evolved one differs from its design's)
+            self.runs = [c.episode_run() for c in champions]
         except PluginError as exc:
             raise ChampionError(str(exc)) from None
         self._slots = [None] * len(champions)
@@ -94,9 +102,10 @@ class Race:
                                                   "generation": c.generation})
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.short for c in champions})
-        title = (f"{first.body.name or 'champion'} - {first.task.short} on {terrain.kind}"
-                 if len(champions) == 1 else
-                 f"race of {len(champions)} - {'/'.join(tasks)} on {terrain.kind}")
+        if title is None:
+            title = (f"{first.body.name or 'champion'} - {first.task.short} on {terrain.kind}"
+                     if len(champions) == 1 else
+                     f"race of {len(champions)} - {'/'.join(tasks)} on {terrain.kind}")
         self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
                                     title, first.measures)
         self.message = None
@@ -363,15 +372,23 @@ def _builtin() -> list[str]:
 
 # --- what a command line names -------------------------------------------------------------------
 
-def load_sources(targets: list[str], follow: bool = False, plugins=()):
+def load_sources(targets: list[str], follow: bool = False, plugins=(), generations=None):
     """The source for ``creatures watch``/``record`` arguments: champion files (one, or several
-    racing) or a run directory (its best champion, or with ``follow`` the newest generation's).
-    ``plugins``: the plug-in files or modules the user named for champion files (``--plugin``).
-    Raises :class:`ChampionError` with one line."""
+    racing) or a run directory (its best champion, or with ``follow`` the newest generation's,
+    or with ``generations`` the champions of those generations racing: see
+    :func:`generation_race`). ``plugins``: the plug-in files or modules the user named for
+    champion files (``--plugin``). Raises :class:`ChampionError` with one line."""
     if follow:
+        if generations is not None:
+            raise ChampionError("--follow and --race do not go together: --follow plays each new "
+                                "generation's champion, --race the generations it names")
         if len(targets) != 1 or not Path(targets[0]).is_dir():
             raise ChampionError("--follow takes one run directory")
         return RunFollower(targets[0])
+    if generations is not None:
+        if len(targets) != 1 or not Path(targets[0]).is_dir():
+            raise ChampionError("--race takes one run directory")
+        return generation_race(targets[0], generations)
     champions, labels = [], []
     for t in targets:
         path = Path(t)
@@ -386,6 +403,71 @@ def load_sources(targets: list[str], follow: bool = False, plugins=()):
     if len(set(labels)) < len(labels):  # the same champion twice, say: tell them apart
         labels = [f"{k + 1}. {label}" for k, label in enumerate(labels)]
     return Race(champions, labels)
+
+
+#: at most this many generations race at once
+MAX_RACERS = 16
+
+
+def parse_generations(text: str) -> list:
+    """``--race`` text -> the generations it names: whole numbers (1 or more), ``last`` (the
+    newest finished generation) or ``best`` (the generation of the whole run's best champion),
+    comma-separated: ``1,last`` -> ``[1, "last"]``. Raises ValueError (one line)."""
+    words = [w.strip().lower() for w in str(text).split(",")]
+    wanted = []
+    for w in words:
+        if w in ("last", "best"):
+            wanted.append(w)
+        elif w.isdigit() and len(w) < 10 and int(w) >= 1:
+            wanted.append(int(w))
+        else:
+            raise ValueError(f"--race takes generations of the run, like 1,last or 1,25,50 (numbers from 1, "
+                             f"last, best), not {text!r}")
+    if len(wanted) > MAX_RACERS:
+        raise ValueError(f"--race names {len(wanted)} generations; at most {MAX_RACERS} race at once")
+    return wanted
+
+
+def generation_race(run_dir, generations) -> Race:
+    """The champions of some generations of one run racing, each with its own body (a body that
+    evolves shows how it changed) and labelled with its generation (``gen 1``, ``gen 50``).
+    ``generations``: what :func:`parse_generations` returns (or its text). Raises
+    :class:`ChampionError` with one line."""
+    from evolution.rundir import best_generation
+    run_dir = Path(run_dir)
+    if isinstance(generations, str):
+        try:
+            generations = parse_generations(generations)
+        except ValueError as exc:
+            raise ChampionError(str(exc)) from None
+    if not generations:
+        raise ChampionError("--race names no generation")
+    if not (run_dir / "settings.json").is_file():
+        raise ChampionError(f"{run_dir} is not a run directory (no settings.json)")
+    finished = sorted(n for p in (run_dir / "best").glob("gen_*.json") if (n := best_generation(p)) is not None)
+    if not finished:
+        raise ChampionError(f"{run_dir} has no finished generation yet")
+    champions, labels = [], []
+    for wanted in generations:
+        if wanted == "best":
+            champion = champion_from_run(run_dir)
+            label = f"best, gen {champion.generation}"
+        else:
+            champion = champion_from_run(run_dir, finished[-1] if wanted == "last" else int(wanted))
+            label = f"gen {champion.generation}"
+        try:
+            champion.brains()   # its genome checked against the creature, naming the run
+        except ChampionError as exc:
+            raise ChampionError(f"{run_dir}: {exc}") from None
+        champions.append(champion)
+        labels.append(label)
+    if len(set(labels)) < len(labels):
+        labels = [f"{k + 1}. {label}" for k, label in enumerate(labels)]
+    first = champions[0]
+    gens = sorted({c.generation for c in champions})
+    named = " vs ".join(f"gen {g}" for g in gens) if len(gens) > 1 else f"gen {gens[0]}"
+    title = f"{first.body.name or 'champion'} - {named} - {first.task.short} on {first.terrain.kind}"
+    return Race(champions, labels, title)
 
 
 def _load(path: Path, plugins=()) -> Champion:

@@ -1,7 +1,9 @@
 """Watch champions race in a window, replayed with the very stepping code that scored them.
 
 With no argument it plays a champion shipped in ``saves/``. Several files race side by side on
-one terrain, as ghosts that do not collide. Press H in the window for the controls.
+one terrain, as ghosts that do not collide; so do the champions of chosen generations of one run
+(``--race 1,last``), each with its own body when the body evolves. Press H in the window for the
+controls.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ EXAMPLES = """examples:
   creatures watch saves/walker-run.json my-walker.json     race two champions
   creatures watch runs/walker-run-20261122-101500  the best champion of a run
   creatures watch runs/walker-run-20261122-101500 --follow   each new generation's champion, live
+  creatures watch runs/walker-run-20261122-101500 --race 1,last    generation 1's champion against
+                                                   the last one's, each with its own (evolved) body
 """
 
 #: what ``creatures watch`` plays with no argument
@@ -43,8 +47,23 @@ def add_arguments(parser) -> None:
                         help=f"champion files or run directories (default: saves/{DEFAULT_SAVE})")
     parser.add_argument("--follow", action="store_true",
                         help="follow a running evolution: each finished generation's champion starts")
+    add_race_argument(parser)
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
     add_plugin_argument(parser)
+
+
+def add_race_argument(parser) -> None:
+    parser.add_argument("--race", metavar="GENS", default=None,
+                        help="race the champions of these generations of one run directory, each with "
+                             "its own body: numbers, last, best, comma-separated (e.g. 1,last)")
+
+
+def race_generations(args):
+    """The generations ``--race`` names (None without it); ValueError (one line) for bad text."""
+    if getattr(args, "race", None) is None:
+        return None
+    from .show import parse_generations
+    return parse_generations(args.race)
 
 
 def default_targets() -> list[str]:
@@ -75,7 +94,11 @@ def run(args) -> int:
         size = parse_size(args.size)
         not_a_design(args.targets)
         from .show import load_sources
-        source = load_sources(args.targets or default_targets(), follow=args.follow, plugins=args.plugin)
+        generations = race_generations(args)
+        if generations is not None and not args.targets:
+            raise ChampionError("--race needs a run directory: creatures watch RUN_DIR --race 1,last")
+        source = load_sources(args.targets or default_targets(), follow=args.follow, plugins=args.plugin,
+                              generations=generations)
     except (ValueError, ChampionError) as exc:
         print(f"creatures watch: {exc}", file=sys.stderr)
         return 2

@@ -43,6 +43,15 @@ class CreatureShape:
     clusters : tuple of ndarray of int
         Rigid clusters, each as its member spheres in outline order: drawn as a closed outline
         in the rigid bones' style (a cluster has no bones of its own).
+    sphere_on : ndarray, shape (P,), bool, or None
+        Which spheres this creature has (its body evolved, some optional parts switched off).
+        A sphere switched off is not drawn, nor are the bones and muscles it joins, the joints
+        at it, or its place in a cluster's outline; the camera and the label ignore it (it
+        stays where it was). None: every sphere is on.
+    bone_on : ndarray, shape (E,), bool, or None
+        Which bones (and muscles, which are bones) are drawn. None: every bone.
+    joint_on : ndarray, shape (J,), bool, or None
+        Which joints get an angle in the sensor overlay. None: every joint.
     """
 
     radius: np.ndarray
@@ -54,6 +63,9 @@ class CreatureShape:
     label: str = ""
     info: dict = field(default_factory=dict)
     clusters: tuple = ()
+    sphere_on: np.ndarray | None = None
+    bone_on: np.ndarray | None = None
+    joint_on: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

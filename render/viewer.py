@@ -150,6 +150,14 @@ def _disc_texture(name: str) -> arcade.Texture:
     return arcade.Texture(im, hash=f"creatures-{name}")
 
 
+def _mask(values, n: int) -> np.ndarray:
+    """A shape's part mask (``sphere_on``, ``bone_on``, ``joint_on``) as ``n`` booleans; None is
+    every part on."""
+    if values is None:
+        return np.ones(n, bool)
+    return np.asarray(values, bool).reshape(n)
+
+
 class _TextPool:
     """Text objects of one style in one batch, created as needed and reused; the ones past the
     count in use are hidden."""
@@ -336,20 +344,29 @@ class Viewer(arcade.View):
         self._sphere_offset = offsets
         self._radius = (np.concatenate([np.asarray(s.radius, np.float64) for s in shapes]) if n
                         else np.zeros(0))
-        a, b, kind, muscle_index, owner = [], [], [], [], []
+        a, b, kind, muscle_index, owner, keep = [], [], [], [], [], []
+        sphere_on, self._joint_on = [], []
         m0 = 0
         for i, s in enumerate(shapes):
             E = len(s.bone_a)
+            # the parts a creature has (an evolved body may have switched some off)
+            on_p = _mask(s.sphere_on, len(s.radius))
+            bone_a, bone_b = np.asarray(s.bone_a, np.int64), np.asarray(s.bone_b, np.int64)
+            on_e = _mask(s.bone_on, E) & on_p[bone_a] & on_p[bone_b]
+            js = np.asarray(s.joint_sphere, np.int64).reshape(-1)
+            sphere_on.append(on_p)
+            self._joint_on.append(_mask(s.joint_on, js.size) & on_p[js])
             k = np.where(np.asarray(s.rigid, bool).reshape(E), 0, 1) if E else np.zeros(0, int)
             mi = np.full(E, -1)
             mb = np.asarray(s.muscle_bone, np.int64).reshape(-1)
             k[mb] = 2
             mi[mb] = m0 + np.arange(mb.size)
             m0 += mb.size
-            # rigid clusters: closed outlines, drawn as rigid bones
-            ca, cb = [np.asarray(s.bone_a, np.int64)], [np.asarray(s.bone_b, np.int64)]
+            # rigid clusters: closed outlines (of the members it has), drawn as rigid bones
+            ca, cb = [bone_a], [bone_b]
             for members in s.clusters:
                 m = np.asarray(members, np.int64).reshape(-1)
+                m = m[on_p[m]]
                 if m.size >= 2:
                     ca.append(m if m.size > 2 else m[:1])
                     cb.append(np.roll(m, -1) if m.size > 2 else m[1:])
@@ -359,10 +376,13 @@ class Viewer(arcade.View):
             kind.append(np.concatenate([k, np.zeros(C, np.int64)]))
             muscle_index.append(np.concatenate([mi, np.full(C, -1)]))
             owner.append(np.full(E + C, i))
+            keep.append(np.concatenate([on_e, np.ones(C, bool)]))
         cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
-        self._bone_a, self._bone_b = cat(a, np.int64), cat(b, np.int64)
-        self._bone_kind, self._muscle_index = cat(kind, np.int64), cat(muscle_index, np.int64)
-        owner = cat(owner, np.int64)
+        keep = cat(keep, bool)      # bones and muscles switched off are not drawn at all
+        self._sphere_on = cat(sphere_on, bool)
+        self._bone_a, self._bone_b = cat(a, np.int64)[keep], cat(b, np.int64)[keep]
+        self._bone_kind, self._muscle_index = cat(kind, np.int64)[keep], cat(muscle_index, np.int64)[keep]
+        owner = cat(owner, np.int64)[keep]
         alpha = np.array([c[3] for c in self.colors], dtype=np.uint8)
         if n > 1:   # a race: each creature's skeleton in its own hue
             base = np.array([[label_color(c)[:3], _lighter(c), MUSCLE_REST] for c in self.colors], np.uint8)
@@ -378,12 +398,13 @@ class Viewer(arcade.View):
         self._sprites, self._rings = [], []
         for i, s in enumerate(shapes):
             for r in np.asarray(s.radius, np.float64):
+                r = max(float(r), 1e-6)     # a sphere switched off may have no radius (not drawn)
                 sp = arcade.Sprite(self._disc)
-                sp.width = sp.height = 2.0 * float(r)
+                sp.width = sp.height = 2.0 * r
                 sp.color = self.colors[i]
                 self._sprites.append(sp)
                 ring = arcade.Sprite(self._disc)
-                ring.width = ring.height = 3.0 * float(r)
+                ring.width = ring.height = 3.0 * r
                 ring.color = CONTACT + (255,)
                 ring.visible = False
                 self._rings.append(ring)
@@ -512,12 +533,19 @@ class Viewer(arcade.View):
             return self._prev_pos + (self._pos - self._prev_pos) * alpha
         return self._pos
 
+    def _spheres_on(self, i: int, n: int) -> np.ndarray:
+        """Which of creature ``i``'s ``n`` spheres it has (all, if its frame and its shape do not
+        agree on how many)."""
+        on = self._sphere_on[self._sphere_offset[i]:self._sphere_offset[i + 1]]
+        return on if on.size == n else np.ones(n, bool)
+
     def _follow_target(self) -> tuple[float, float] | None:
         n = len(self.scene.creatures)
         if n == 0 or self._pos.shape[0] == 0:
             return None
         i = min(max(int(self.frame.leader), 0), n - 1)
         p = self._drawn_positions()[self._sphere_offset[i]:self._sphere_offset[i + 1]]
+        p = p[self._spheres_on(i, len(p))]
         if p.shape[0] == 0 or not np.all(np.isfinite(p)):
             return None
         cx = 0.5 * (p[:, 0].min() + p[:, 0].max())
@@ -781,7 +809,9 @@ class Viewer(arcade.View):
                                      np.clip(0.05 * z, 2.5, 12.0))
             self._bones.upload()
             self._bones.draw(1.0 / self.zoom)
-        # spheres, over their contact halos
+        # spheres, over their contact halos (not those switched off)
+        if self._sphere_on.shape == ok.shape:
+            ok &= self._sphere_on
         for sp, (x, y), good in zip(self._sprites, safe.tolist(), ok.tolist()):
             sp.position = (x, y)
             if sp.visible != good:
@@ -806,7 +836,7 @@ class Viewer(arcade.View):
         for i, t in enumerate(self._labels):
             p = pos[self._sphere_offset[i]:self._sphere_offset[i + 1]]
             r = self._radius[self._sphere_offset[i]:self._sphere_offset[i + 1]]
-            good = np.isfinite(p).all(axis=1)
+            good = np.isfinite(p).all(axis=1) & self._spheres_on(i, len(p))
             if not good.any():
                 t.visible = False
                 continue
@@ -836,9 +866,10 @@ class Viewer(arcade.View):
             shape, cf = self.scene.creatures[i], self.frame.creatures[i]
             js = np.asarray(shape.joint_sphere, np.int64).reshape(-1)
             angles = np.asarray(cf.joint_angle, np.float64).reshape(-1)
+            joint_on = self._joint_on[i]
             for j, (s, a) in enumerate(zip(js, angles)):
                 p = pos[self._sphere_offset[i] + s]
-                if not np.all(np.isfinite(p)) or not math.isfinite(a):
+                if not (j < joint_on.size and joint_on[j]) or not np.all(np.isfinite(p)) or not math.isfinite(a):
                     continue
                 sx, sy = self.world_to_screen(p[0], p[1])
                 off = self._radius[self._sphere_offset[i] + s] * self.zoom + 3

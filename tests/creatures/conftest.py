@@ -19,3 +19,13 @@ def run_creatures():
                               capture_output=True, text=True, timeout=timeout)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def evolved_run(tmp_path_factory):
+    """The directory of a finished run of 4 generations whose body evolved
+    (:func:`evolving_helpers.make_evolving_run`; do not change it)."""
+    from evolving_helpers import make_evolving_run
+    directory = tmp_path_factory.mktemp("evolved") / "run"
+    make_evolving_run(directory)
+    return directory

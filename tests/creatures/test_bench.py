@@ -174,3 +174,21 @@ def test_the_end_to_end_table_names_both_engines_and_the_targets(end_to_end_rows
     text = generation.format_end_to_end([ours, theirs])
     assert "creatures" in text and "neat-python+pymunk" in text
     assert "outside evaluation" in text and "the baseline end to end" in text
+
+
+def test_body_evolution_rows_compare_the_evolving_walker_with_the_fixed_one():
+    """``creatures bench --bodies``: whole generations of walker-evolving against walker, the
+    same work, alternating rounds; the evolving one's ratio and the verdict on the 15 % target."""
+    from creatures import _bench_generation as generation
+
+    rows = generation.run_bodies(rounds=2, generations=3, population=6, seconds=0.1, workers=1)
+    fixed, evolving = rows
+    assert (fixed["design"], evolving["design"]) == ("walker", "walker-evolving")
+    for r in rows:
+        assert r["work"] == "body_evolution" and r["rounds"] == 2 and r["generations_timed"] == 4
+        assert r["wall_seconds"] >= r["eval_seconds"] > 0 and r["population"] == 6
+    assert evolving["vs_fixed"] == evolving["wall_seconds"] / fixed["wall_seconds"]
+    assert evolving["meets_target"] == (evolving["vs_fixed"] <= 1 + generation.TARGET_BODY_OVERHEAD)
+    text = generation.format_bodies(rows)
+    assert "walker-evolving" in text and "target: a generation of evolving bodies within 15 %" in text
+    json.dumps(rows)

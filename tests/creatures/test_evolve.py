@@ -247,3 +247,51 @@ def test_address_without_the_ray_backend_is_refused(run_creatures, tmp_path):
     r = run_creatures("evolve", "walker", *TINY, "--address", "auto", "--out", tmp_path / "run")
     assert _one_line_refusal(r) == "creatures evolve: --address is for --backend ray"
     assert not (tmp_path / "run").exists()
+
+
+# --- a body that evolves -------------------------------------------------------------------------
+
+def test_a_run_whose_body_evolves_ends_with_the_champions_body_against_the_design(tmp_path, capsys):
+    from evolving_helpers import evolving_run
+
+    from creatures.evolve import drive
+    out = tmp_path / "run"
+    assert drive(evolving_run(out), out) == 0
+    lines = capsys.readouterr().out.splitlines()
+    done = next(k for k, line in enumerate(lines) if line.startswith("done in "))
+    generation = int(re.search(r"\(generation (\d+)\)", lines[done])[1])
+    body = json.loads((out / "best" / f"gen_{generation:04d}.json").read_text())["genome"]["body"]
+    assert lines[done + 1] == f"the champion's body (generation {generation}) against the design's start:"
+    table = lines[done + 2:done + 6]
+    for line, (label, start, value, rng) in zip(table, [
+            ("foot.radius", "0.1", body["values"][0], r"\[0\.05, 0\.15\] m"),
+            ("knee.y", "0.5", body["values"][1], r"\[0\.35, 0\.65\] m"),
+            ("shin.strength", "150", body["values"][2], r"\[50, 300\] N")]):
+        m = re.fullmatch(rf"  {re.escape(label)} +{start} -> (\S+) +{rng}", line)
+        assert m, line
+        assert float(m[1]) == pytest.approx(value, rel=1e-3)
+    assert re.fullmatch(rf"  hip-knee +on -> {'on' if body['parts'][0] else 'off'}", table[3]), table[3]
+    columns = {line.index("->") for line in table}
+    assert len(columns) == 1                                   # one aligned table
+    assert lines[done + 6].startswith("results in ")
+    assert body["values"] != [0.1, 0.5, 150.0]                 # the body did evolve
+
+
+def test_the_champions_body_shows_angles_in_degrees_and_parts_switched_off(tmp_path):
+    from types import SimpleNamespace
+
+    from creatures.evolve import body_summary
+    from evolution.bodygenes import BodyGenes, Gene, Switch
+    genes = BodyGenes((Gene("knee.min", "joint", 0, "min", -1.5, 0.0, -0.5),),
+                      (Switch("brace", "bone", 2), Switch("tail", "sphere", 3)))
+    (tmp_path / "best").mkdir()
+    record = {"generation": 7, "fitness": 1.0,
+              "genome": {"body": {"values": [-0.75], "parts": [False, True]}}}
+    (tmp_path / "best" / "gen_0007.json").write_text(json.dumps(record))
+    assert body_summary(SimpleNamespace(genes=genes, dir=tmp_path), 7) == [
+        "the champion's body (generation 7) against the design's start:",
+        "  knee.min   -28.65 -> -42.97   [-85.94, 0] degrees",
+        "  brace          on -> off",
+        "  tail           on -> on"]
+    assert body_summary(SimpleNamespace(genes=genes, dir=tmp_path), 8) == []     # no such file: nothing
+    assert body_summary(SimpleNamespace(genes=BodyGenes(), dir=tmp_path), 7) == []  # a fixed body

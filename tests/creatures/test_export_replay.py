@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evolution.champion import champion_from_run, load_champion, save_champion
+from evolution.champion import VERSION, champion_from_run, load_champion, save_champion
 
 TINY = ("--generations", "2", "--population", "8", "--seconds", "1", "--workers", "1",
         "--seed", "3")
@@ -175,7 +175,7 @@ def _bad_files(good: dict):
     genome = no_output["brain"]["genome"]
     genome["nodes"] = [n for n in genome["nodes"] if n["key"] != 0]
     genome["connections"] = [c for c in genome["connections"] if 0 not in (c["in"], c["out"])]
-    newer = dict(good, version=3)
+    newer = dict(good, version=VERSION + 1)
     return {
         "not_json": ("certainly not json", "not valid JSON"),
         "binary": (b"\x00\xff\xfe\x80 binary", "not a text file"),
@@ -218,3 +218,40 @@ def test_replay_of_a_file_with_a_bad_software_field_exits_2(run_creatures, expor
 def test_exported_file_loads_in_process_too(exported):
     champion = load_champion(exported[0])
     assert champion.replay() == champion.fitness
+
+
+# --- a champion whose body evolved ---------------------------------------------------------------
+
+@pytest.mark.parametrize("generation", [None, 1])
+def test_an_evolved_champion_replays_to_its_recorded_fitness_bit_for_bit(run_creatures, evolved_run,
+                                                                         tmp_path, generation):
+    """Exported and replayed in a fresh interpreter with its own body (not its design's start),
+    to exactly the fitness evolution recorded."""
+    path = tmp_path / "evolved.json"
+    chosen = () if generation is None else ("--generation", generation)
+    r = run_creatures("export", evolved_run, *chosen, "--out", path)
+    assert r.returncode == 0, r.stderr
+    document = json.loads(path.read_text())
+    assert document["version"] == 3 and "evolve" in document["creature"]
+    r = run_creatures("replay", path, "--json")
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    out = json.loads(r.stdout)
+    assert out["identical"] is True and out["replayed_fitness"] == document["recorded"]["fitness"]
+    assert out["generation"] == (generation or champion_from_run(evolved_run).generation)
+
+
+def test_an_evolved_champion_differs_from_its_design_so_its_body_matters(evolved_run):
+    """The run's best champion evolved away from the design's start: replayed with the start
+    body (the old way, ``EpisodeRun(c.episode(), c.brains(), 1)``) it scores otherwise; with its
+    own (``c.episode_run()``, ``c.replay()``) it scores what was recorded."""
+    from evolution.rollout import EpisodeRun
+    champion = champion_from_run(evolved_run)
+    assert champion.genome["body"]["values"] != champion.genes.start_values()
+
+    def play(run):
+        while not run.done:
+            run.step()
+        return float(run.fitness()[0])
+
+    assert play(champion.episode_run()) == champion.fitness == champion.replay()
+    assert play(EpisodeRun(champion.episode(), champion.brains(), 1)) != champion.fitness

@@ -395,3 +395,126 @@ def test_a_failed_write_is_refused_and_leaves_no_temporary_file(capsys, run_dir,
     message = _refusal(*_plot(capsys, run_dir, "--size", "400x300"))
     assert message == f"creatures plot: cannot write to {run_dir}: Permission denied"
     assert sorted(p.name for p in run_dir.iterdir()) == ["settings.json", "species.csv", "stats.csv"]
+
+
+# --- bodies that evolve ----------------------------------------------------------------------------
+
+def _make_body_run(directory, generations=3, population=10, seed=0):
+    """A hand-made run whose body evolves: a knee's lower limit (an angle) and a foot's radius
+    evolvable, a brace and a tail optional; the bodies of each generation drawn at random."""
+    from evolution.bodygenes import BodyGenes, Gene, Switch
+    _make_run(directory, stats=[_stats_row(g) for g in range(1, generations + 1)])
+    genes = BodyGenes((Gene("knee.min", "joint", 0, "min", -1.5, 0.0, -0.5),
+                       Gene("foot.radius", "sphere", 1, "radius", 0.05, 0.15, 0.1)),
+                      (Switch("brace", "bone", 2), Switch("tail", "sphere", 3)))
+    (directory / "body.json").write_text(json.dumps({"name": "x", "evolve": genes.to_dict()}))
+    rng = np.random.default_rng(seed)
+    (directory / "best").mkdir()
+    for g in range(1, generations + 1):
+        bodies = [{"values": [float(rng.uniform(-1.5, 0.0)), float(rng.uniform(0.05, 0.15))],
+                   "parts": [bool(rng.random() < 0.3 * g), True]} for _ in range(population)]
+        record = {"generation": g, "fitness": 1.0, "genome": {"body": bodies[g]}, "population_bodies": bodies}
+        (directory / "best" / f"gen_{g:04d}.json").write_text(json.dumps(record))
+    return directory, genes
+
+
+def _line(ax, label):
+    return next(line for line in ax.lines if line.get_label() == label)
+
+
+def test_a_run_whose_body_evolves_gets_a_body_chart_too(capsys, tmp_path):
+    run_dir, _ = _make_body_run(tmp_path / "run")
+    status, out, err = _plot(capsys, run_dir, "--size", "800x500")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [str(run_dir / name) for name in ("fitness.png", "species.png", "body.png")]
+    pixels = _pixels(run_dir / "body.png")
+    assert pixels.shape == (500, 800, 3)
+    assert _near(pixels, plot.COLOURS["champion"], 30).sum() > 50     # the champions' dots
+    assert _near(pixels, plot.COLOURS["median"], 20).sum() > 200      # the medians
+
+
+def test_the_body_chart_has_a_panel_per_value_and_part_in_their_units(tmp_path):
+    run_dir, genes = _make_body_run(tmp_path / "run")
+    records = [json.loads((run_dir / "best" / f"gen_{g:04d}.json").read_text()) for g in (1, 2, 3)]
+    values = np.array([[b["values"] for b in r["population_bodies"]] for r in records])    # (G, N, V)
+    parts = np.array([[b["parts"] for b in r["population_bodies"]] for r in records])
+    fig = plot.body_figure(plot.read_run(run_dir))
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title(loc="left") for ax in axes] == [
+        "knee.min", "foot.radius", "brace (optional): % on", "tail (optional): % on"]
+    knee, foot, brace, tail = axes
+    assert knee.get_ylabel() == "degrees" and foot.get_ylabel() == "m"
+    # the knee's limit in degrees: median, champion, the design's start; the range is the y axis
+    np.testing.assert_allclose(_line(knee, "median").get_ydata(), np.degrees(np.median(values[..., 0], axis=1)))
+    np.testing.assert_allclose(_line(knee, "the generation's champion").get_ydata(),
+                               [np.degrees(r["genome"]["body"]["values"][0]) for r in records])
+    np.testing.assert_allclose(_line(knee, "the design's start").get_ydata(), np.degrees(-0.5))
+    lo, hi = knee.get_ylim()
+    assert lo < -86 < -85 and -1 < 0 < hi and hi < 5
+    np.testing.assert_allclose(_line(foot, "median").get_ydata(), np.median(values[..., 1], axis=1))
+    np.testing.assert_allclose(_line(brace, "% of creatures with it on").get_ydata(), 100 * parts[..., 0].mean(axis=1))
+    np.testing.assert_allclose(_line(tail, "% of creatures with it on").get_ydata(), 100.0)
+    # the 10th..90th percentile band of the foot's radius
+    band = foot.collections[0].get_paths()[0].vertices
+    assert band[:, 1].max() == pytest.approx(np.percentile(values[..., 1], 90, axis=1).max())
+    assert band[:, 1].min() == pytest.approx(np.percentile(values[..., 1], 10, axis=1).min())
+
+
+def test_the_body_chart_of_a_real_run(capsys, evolved_run, tmp_path):
+    status, out, err = _plot(capsys, evolved_run, "--out", tmp_path)
+    assert (status, err) == (0, "") and out.splitlines()[-1] == str(tmp_path / "body.png")
+    run = plot.read_run(evolved_run)
+    last = json.loads((evolved_run / "best" / "gen_0004.json").read_text())
+    assert run.body.generations.tolist() == [1, 2, 3, 4]
+    assert run.body.champion[-1].tolist() == last["genome"]["body"]["values"]
+    on = np.mean([b["parts"][0] for b in last["population_bodies"]])
+    assert run.body.on[-1, 0] == on and 0 < on < 1
+
+
+def test_a_single_generation_and_many_genes_are_charted(capsys, tmp_path):
+    from evolution.bodygenes import BodyGenes, Gene
+    run_dir, _ = _make_body_run(tmp_path / "run", generations=1)
+    status, _, err = _plot(capsys, run_dir, "--size", "400x300")
+    assert (status, err) == (0, "")
+    genes = BodyGenes(tuple(Gene(f"g{k}", "sphere", k, "mass", 0.5, 2.0, 1.0) for k in range(70)))
+    (run_dir / "body.json").write_text(json.dumps({"evolve": genes.to_dict()}))
+    record = {"generation": 1, "fitness": 1.0, "genome": {"body": {"values": [1.0] * 70, "parts": []}},
+              "population_bodies": [{"values": [1.0] * 70, "parts": []}] * 3}
+    (run_dir / "best" / "gen_0001.json").write_text(json.dumps(record))
+    status, _, err = _plot(capsys, run_dir, "--size", "400x300")
+    assert (status, err) == (0, "")
+    fig = plot.body_figure(plot.read_run(run_dir))
+    assert "(the first 64 of 70)" in fig.get_suptitle()
+
+
+def test_a_run_whose_body_does_not_evolve_has_no_body_chart(capsys, tmp_path):
+    run = Run.create(tmp_path / "run", _tiny_settings(), resolve_design("worm").body)
+    run.evolve()
+    status, out, err = _plot(capsys, tmp_path / "run")
+    assert (status, err) == (0, "") and len(out.splitlines()) == 2
+    assert not (tmp_path / "run" / "body.png").exists() and plot.read_run(tmp_path / "run").body is None
+
+
+@pytest.mark.parametrize("damage, expected", [
+    (lambda r: r.pop("population_bodies"), "no 'population_bodies' (the generation's bodies)"),
+    (lambda r: r["population_bodies"][3].update(values=[1.0]),
+     "'population_bodies' item 4: 'values' must be 2 finite numbers"),
+    (lambda r: r["population_bodies"][0].update(parts=[1, 0]),
+     "'population_bodies' item 1: 'parts' must be 2 true or false"),
+    (lambda r: r["genome"].pop("body"), "the genome's 'body' must be an object with 'values' and 'parts'"),
+])
+def test_damaged_body_genes_are_refused_naming_the_file(capsys, tmp_path, damage, expected):
+    run_dir, _ = _make_body_run(tmp_path / "run")
+    path = run_dir / "best" / "gen_0002.json"
+    record = json.loads(path.read_text())
+    damage(record)
+    path.write_text(json.dumps(record))
+    assert _refusal(*_plot(capsys, run_dir)) == f"creatures plot: {path}: {expected}"
+    assert not (run_dir / "fitness.png").exists()
+
+
+def test_damaged_body_genes_in_body_json_are_refused(capsys, tmp_path):
+    run_dir, _ = _make_body_run(tmp_path / "run")
+    (run_dir / "body.json").write_text(json.dumps({"evolve": {"genes": [{"label": "x"}]}}))
+    message = _refusal(*_plot(capsys, run_dir))
+    assert message.startswith(f"creatures plot: {run_dir / 'body.json'}: its evolvable values ('evolve'): ")

@@ -227,3 +227,92 @@ def test_following_a_damaged_run_directory_is_one_line(tmp_path):
     with pytest.raises(ChampionError, match=r"settings.json:1:2: not valid JSON") as info:
         RunFollower(tmp_path)
     assert "\n" not in str(info.value)
+
+
+# --- bodies that evolve ----------------------------------------------------------------------------
+
+def test_a_creatures_shape_is_its_own_body_with_its_parts_switched_off():
+    from evolving_helpers import evolving_walker
+
+    from creatures.show import creature_shape
+    body, genes = evolving_walker()
+    model, refused = genes.model(body, [[0.1, 0.5, 150.0], [0.14, 0.6, 90.0]], [[True], [False]])
+    assert not refused.any()
+    first, second = creature_shape(model, "a"), creature_shape(model, "b", b=1)
+    assert first.radius[5] == 0.1 and second.radius[5] == 0.14
+    assert first.sphere_on is None and first.bone_on is None     # nothing off: no masks
+    assert second.bone_on.tolist() == [e != 10 for e in range(len(body.bones))]
+    assert second.sphere_on.all() and second.joint_on.all()
+
+
+def test_a_shapes_clusters_follow_its_own_rest_shape():
+    import physics
+
+    from creatures.show import creature_shape
+    spheres = [physics.Sphere((x, y), radius=0.05) for x, y in ((0, 1), (1, 1), (1, 2), (0, 2))]
+    model = physics.build_model(physics.Body(spheres, [], clusters=[physics.Cluster([0, 1, 2, 3])]), 2)
+    pos = np.array(model.rest_pos)
+    pos[1] = pos[1, [2, 3, 0, 1]]          # creature 1's spheres go round the other way
+    model = model.with_values(rest_pos=pos)
+    assert creature_shape(model, b=0).clusters[0].tolist() != creature_shape(model, b=1).clusters[0].tolist()
+
+
+def test_racing_generations_of_a_run_each_with_its_own_body(evolved_run):
+    from evolution.champion import champion_from_run
+    race = load_sources([str(evolved_run)], generations=[1, "last"])
+    first, last = champion_from_run(evolved_run, 1), champion_from_run(evolved_run, 4)
+    assert [c.label for c in race.scene.creatures] == ["gen 1", "gen 4"]
+    assert race.scene.title == "walker - gen 1 vs gen 4 - run on flat"
+    shapes = race.scene.creatures
+    assert shapes[0].radius[5] == first.genome["body"]["values"][0] == 0.1
+    assert shapes[1].radius[5] == last.genome["body"]["values"][0] != 0.1
+    assert [s.info["generation"] for s in shapes] == [1, 4]
+    _play(race)
+    frame = race.frame()
+    assert [c.fitness for c in frame.creatures] == [first.fitness, last.fitness]   # bit for bit
+    assert [c.recorded for c in frame.creatures] == [first.fitness, last.fitness]
+
+
+def test_racing_the_best_of_a_run_and_the_same_generation_twice(evolved_run):
+    from evolution.champion import champion_from_run
+    best = champion_from_run(evolved_run)
+    race = load_sources([str(evolved_run)], generations=["best", best.generation])
+    assert [c.label for c in race.scene.creatures] == [f"best, gen {best.generation}", f"gen {best.generation}"]
+    assert race.scene.title == f"walker - gen {best.generation} - run on flat"
+    race = load_sources([str(evolved_run)], generations=[2, 2])
+    assert [c.label for c in race.scene.creatures] == ["1. gen 2", "2. gen 2"]
+
+
+def test_following_an_evolving_run_plays_the_champion_with_its_own_body(evolved_run):
+    follower = RunFollower(evolved_run)
+    _play(follower)
+    recorded = json.loads((evolved_run / "best" / "gen_0004.json").read_text())
+    assert follower.frame().creatures[0].fitness == recorded["fitness"]
+    assert follower.scene.creatures[0].radius[5] == recorded["genome"]["body"]["values"][0]
+
+
+@pytest.mark.parametrize("text, wanted", [("1,last", [1, "last"]), (" 3 , BEST ", [3, "best"]), ("2", [2])])
+def test_race_generations_are_numbers_last_or_best(text, wanted):
+    from creatures.show import parse_generations
+    assert parse_generations(text) == wanted
+
+
+@pytest.mark.parametrize("text", ["", "0", "-1", "1,,2", "first", "1.5", ",".join(["1"] * 17)])
+def test_bad_race_generations_are_one_line(text):
+    from creatures.show import parse_generations
+    with pytest.raises(ValueError) as exc:
+        parse_generations(text)
+    assert "\n" not in str(exc.value) and "--race" in str(exc.value)
+
+
+def test_a_race_of_generations_needs_one_run_that_has_them(evolved_run, tmp_path):
+    with pytest.raises(ChampionError, match="--race takes one run directory"):
+        load_sources([str(REPO / "saves/walker-run.json")], generations=[1])
+    with pytest.raises(ChampionError, match="--race takes one run directory"):
+        load_sources([str(evolved_run), str(evolved_run)], generations=[1])
+    with pytest.raises(ChampionError, match="not a run directory"):
+        load_sources([str(tmp_path)], generations=[1])
+    with pytest.raises(ChampionError, match=r"has no generation 9 \(it has 1 to 4\)"):
+        load_sources([str(evolved_run)], generations=[1, 9])
+    with pytest.raises(ChampionError, match="--follow and --race do not go together"):
+        load_sources([str(evolved_run)], follow=True, generations=[1])

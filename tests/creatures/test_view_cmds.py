@@ -142,6 +142,47 @@ def test_preview_of_a_broken_design_lists_its_problems(tmp_path):
     assert r.stderr.startswith(f"{bad}:2:")
 
 
+# --- generations of a run racing (bodies that evolve) ---------------------------------------------
+
+def test_the_hud_of_a_race_of_generations_ends_at_each_recorded_fitness(window, evolved_run):
+    """``creatures watch RUN_DIR --race 1,last``: the first generation's champion against the
+    last one's, each with its own body, labelled with its generation."""
+    from evolution.champion import champion_from_run
+    from render.viewer import Viewer
+    viewer = Viewer(load_sources([str(evolved_run)], generations=[1, "last"]), window=window, speed=16.0)
+    while not viewer.frame.done:
+        viewer.on_update(1 / 60)
+    viewer.on_draw()
+    assert [t.text for t in viewer._labels] == ["gen 1", "gen 4"]
+    fitness = [champion_from_run(evolved_run, g).fitness for g in (1, 4)]
+    assert viewer.hud_fitness == [(f"{f:.4f}", f"{f:.4f}") for f in fitness]
+    assert [c.fitness for c in viewer.frame.creatures] == fitness
+    assert viewer.hud_lines[0] == "walker - gen 1 vs gen 4 - run on flat"
+
+
+def test_record_a_race_of_generations(tmp_path, evolved_run):
+    out = tmp_path / "race.gif"
+    r = _record(evolved_run, "--race", "1,last", "--out", out, "--seconds", 0.5, "--fps", 10,
+                "--size", "320x180")
+    assert r.returncode == 0, r.stderr
+    with Image.open(out) as gif:
+        assert gif.n_frames == 5
+
+
+@pytest.mark.parametrize("args, message", [
+    (["RUN", "--race", "1,first"], "--race takes generations of the run, like 1,last"),
+    (["RUN", "--race", "1,9"], "has no generation 9 (it has 1 to 4)"),
+    (["RUN", "--race", "1", "--follow"], "--follow and --race do not go together"),
+    (["SAVE", "--race", "1"], "--race takes one run directory"),
+    (["--race", "1"], "--race needs a run directory"),
+])
+def test_watch_race_refuses_what_it_cannot_race_in_one_line(evolved_run, args, message):
+    where = {"RUN": str(evolved_run), "SAVE": str(REPO / "saves/walker-run.json")}
+    r = subprocess.run([sys.executable, "-m", "creatures", "watch", *(where.get(a, a) for a in args)], cwd=REPO,
+                       capture_output=True, text=True, timeout=300, env=_without_display())
+    assert message in _one_line(r)
+
+
 def test_viewer_bench_measures_every_case(window):
     from creatures._bench_viewer import CASES, format_viewer, run_viewer_bench
     rows = run_viewer_bench(frames=3)
