@@ -45,6 +45,7 @@ import physics
 from evolution import limits
 from evolution.bodygenes import FIELDS as GENE_FIELDS
 from evolution.bodygenes import NO_GENES, BodyGenes, Gene, Switch
+from evolution.bodygenes import pieces as connected_pieces
 from evolution.yamlread import (Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line,
                                 read_text)
 
@@ -596,24 +597,10 @@ def parse_design(text: str, source: str = "<design>") -> Design:
         r.problem(top["spheres"][1], "the design needs at least one sphere")
     whole = all(e is not None for e in bone_ends) and len(set(sphere_ids)) == len(sphere_ids)
     if P > 1 and whole and all(s["position"] is not None for s in body_spheres):
-        parent = list(range(P))
-
-        def find(i):
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for ends in bone_ends:
-            if ends is not None:
-                parent[find(ends[0])] = find(ends[1])
-        for members in body_clusters:
-            if members:
-                for m in members[1:]:
-                    parent[find(m)] = find(members[0])
+        roots = connected_pieces(P, [e for e in bone_ends if e is not None], [m for m in body_clusters if m])
         pieces: dict[int, list[str]] = {}
         for i in range(P):
-            pieces.setdefault(find(i), []).append(sphere_ids[i])
+            pieces.setdefault(roots[i], []).append(sphere_ids[i])
         if len(pieces) > 1:
             desc = "; ".join("{" + ", ".join(p[:4]) + (", ..." if len(p) > 4 else "") + "}"
                              for p in pieces.values())

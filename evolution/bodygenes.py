@@ -29,7 +29,7 @@ import numpy as np
 
 import physics
 
-__all__ = ["Gene", "Switch", "BodyGenes", "FIELDS", "PARTS", "NO_GENES"]
+__all__ = ["Gene", "Switch", "BodyGenes", "FIELDS", "PARTS", "NO_GENES", "pieces"]
 
 #: what may evolve, by part: the design's key for each (positions evolve component by component)
 FIELDS = {"sphere": ("x", "y", "radius", "mass", "friction"),
@@ -263,29 +263,14 @@ class BodyGenes:
     def _in_pieces(base: physics.Model, sphere_on, bone_on) -> np.ndarray:
         """Creatures whose spheres switched on are not one piece through their bones switched on
         and their clusters."""
-        B, P = sphere_on.shape
-        out = np.zeros(B, dtype=np.bool_)
         ends = list(zip(base.bone_a.tolist(), base.bone_b.tolist()))
         clusters = [base.cluster_sphere[base.cluster_start[k]:base.cluster_start[k + 1]].tolist()
                     for k in range(base.n_clusters)]
-        for b in range(B):
-            parent = list(range(P))
-
-            def find(i):
-                while parent[i] != i:
-                    parent[i] = parent[parent[i]]
-                    i = parent[i]
-                return i
-
+        out = np.zeros(sphere_on.shape[0], dtype=np.bool_)
+        for b in range(out.size):
             on_e = bone_on[b]
-            for e, (i, k) in enumerate(ends):
-                if on_e[e]:
-                    parent[find(i)] = find(k)
-            for members in clusters:
-                for i in members[1:]:
-                    parent[find(i)] = find(members[0])
-            roots = {find(i) for i in range(P) if sphere_on[b, i]}
-            out[b] = len(roots) > 1
+            roots = pieces(sphere_on.shape[1], [e for e, on in zip(ends, on_e) if on], clusters)
+            out[b] = len({roots[i] for i in np.flatnonzero(sphere_on[b])}) > 1
         return out
 
     def body(self, body: physics.Body, values, parts) -> physics.Body:
@@ -351,6 +336,25 @@ _BOUNDS = {("sphere", "x"): (-1e4, 1e4), ("sphere", "y"): (-1e4, 1e4), ("sphere"
 _POSITIVE = {"radius", "mass", "strength", "range", "speed"}
 
 NO_GENES = BodyGenes()
+
+
+def pieces(n: int, links, groups=()) -> list[int]:
+    """Which piece each of ``n`` spheres is in (a representative sphere's index per sphere),
+    joined by ``links`` (pairs of spheres: bones) and ``groups`` (lists of spheres: clusters)."""
+    parent = list(range(n))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, k in links:
+        parent[find(i)] = find(k)
+    for members in groups:
+        for i in members[1:]:
+            parent[find(i)] = find(members[0])
+    return [find(i) for i in range(n)]
 
 
 def _num(v) -> float:

@@ -196,7 +196,7 @@ def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h)
         return False
     w = inv_mass[bi, i] + inv_mass[bj, j]
     d = np.sqrt(d2)
-    if not (d >= 1e-12 and w > 0.0):
+    if not (d >= 1e-12 and w > 0.0 and radius[bi, i] > 0.0 and radius[bj, j] > 0.0):  # switched off: no
         return False
     fx, fy = _pair_force(dx / d, dy / d, reach - d, v[bi, i, 0] - v[bj, j, 0], v[bi, i, 1] - v[bj, j, 1],
                          1.0 / w, np.sqrt(mu[bi, i] * mu[bj, j]), k, zeta, shear, h)

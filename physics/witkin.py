@@ -778,7 +778,8 @@ def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_colli
             dy = x[b, i, 1] - x[b, j, 1]
             d = np.sqrt(dx * dx + dy * dy)
             pen = a.radius[b, i] + a.radius[b, j] - d
-            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0):  # so that NaN stays out
+            # (so that NaN stays out; a sphere switched off has radius 0 and does not collide)
+            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0 and a.radius[b, i] > 0.0 and a.radius[b, j] > 0.0):
                 continue
             nx = dx / d
             ny = dy / d

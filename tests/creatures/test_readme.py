@@ -128,3 +128,27 @@ def test_readme_plug_in_run_is_what_a_seed_0_run_prints_now(tmp_path):
     assert {1, 2, 30, "done"} <= set(shown)
     for key, line in shown.items():
         assert line == real[key], key
+
+
+def test_readme_evolving_body_run_is_what_a_seed_0_run_prints_now(tmp_path):
+    """The walker-evolving run the README shows (seed 0, 10 generations): its generation lines,
+    and the champion's body against the design's start, as the run prints them now."""
+    command = "creatures evolve walker-evolving --task run --generations 10 --out runs/legs"
+    r = subprocess.run([sys.executable, "-m", "creatures", "evolve", "walker-evolving", "--task", "run",
+                        "--generations", "10", "--out", str(tmp_path / "run")],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    shown_text = _blocks_after(command)
+    shown, real = _run_lines(shown_text), _run_lines(r.stdout)
+    assert {1, 10, "done"} <= set(shown)
+    for key, line in shown.items():
+        assert line == real[key], key
+
+    def body_table(text):
+        lines = text.splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith("the champion's body"))
+        end = next(k for k, line in enumerate(lines) if line.startswith("results in"))
+        return lines[start:end]
+
+    assert len(body_table(shown_text)) == 1 + 16
+    assert body_table(shown_text) == body_table(r.stdout)

@@ -21,6 +21,19 @@ from evolution.tasks import WORST_FITNESS
 from evolution_helpers import bits, neat_config, read_stats, run_files, tiny_settings
 
 
+class Still:
+    """Brains that hold every muscle at rest."""
+
+    def __init__(self, outputs: int):
+        self.outputs = outputs
+
+    def reset(self):
+        pass
+
+    def activate(self, inputs):
+        return np.zeros((inputs.shape[0], self.outputs))
+
+
 def walker_genes() -> tuple[physics.Body, BodyGenes]:
     """The walker with its legs, a foot and two muscles evolvable, and the cross brace (bone
     5, 1-2) and a hip-to-knee bone (bone 10, 1-6) optional."""
@@ -117,14 +130,7 @@ def test_every_creature_steps_with_its_own_body():
     parts = [[True, True], [False, True], [True, False], [False, False], [True, True], [True, True]]
     ep = Episode.make(body, "run", seconds=0.5, genes=genes)
 
-    class Still:
-        def reset(self):
-            pass
-
-        def activate(self, inputs):
-            return np.zeros((inputs.shape[0], ep.n_outputs()))
-
-    run = EpisodeRun(ep, Still(), 6, bodies=(values, parts))
+    run = EpisodeRun(ep, Still(ep.n_outputs()), 6, bodies=(values, parts))
     m = run.model
     for b in range(6):
         assert m.rest_pos[b, 4, 0] == values[b][0] and m.rest_pos[b, 5, 1] == values[b][2]
@@ -202,14 +208,7 @@ def test_bodies_that_fall_apart_are_scored_as_failed_and_counted(tmp_path):
     genes = BodyGenes((), (Switch("shin", "bone", 7), Switch("hip-foot", "bone", 9)))
     ep = Episode.make(body, "run", seconds=0.5, genes=genes)
 
-    class Still:
-        def reset(self):
-            pass
-
-        def activate(self, inputs):
-            return np.zeros((inputs.shape[0], ep.n_outputs()))
-
-    run = EpisodeRun(ep, Still(), 4, bodies=([[]] * 4, [[True, True], [False, True], [True, False],
+    run = EpisodeRun(ep, Still(ep.n_outputs()), 4, bodies=([[]] * 4, [[True, True], [False, True], [True, False],
                                                          [False, False]]))
     assert run.refused.tolist() == [False, False, False, True]
     while not run.done:
