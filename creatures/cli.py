@@ -7,6 +7,7 @@ this module only wires them together, so ``creatures --help`` lists them all.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import evolution
@@ -108,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the output's reader stopped (creatures evolve | head): quietly
+        # (the Python docs' recipe: stdout to devnull, so that flushing at exit does not raise again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

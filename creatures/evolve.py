@@ -242,6 +242,8 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
               f"{quoted} --reload-plugins", file=sys.stderr)
         return 2
     except (RunError, ImportError, ConnectionError) as exc:  # the last two: the ray backend
+        if isinstance(exc, BrokenPipeError):  # our own output's reader went away (| head): cli's
+            raise
         clear()
         print(f"creatures {command}: {exc}", file=sys.stderr)
         return 2
