@@ -304,10 +304,14 @@ class BodyGenes:
                 m += 1
             bones.append(physics.Bone(bone.a, bone.b, bone.rest, float(model.bone_compliance[0, e]), muscle,
                                       bone.optional))
-        jmin, jmax, jcomp, jspring = get("joint_min"), get("joint_max"), get("joint_compliance"), get("joint_spring")
+        jmin, jmax = get("joint_min"), get("joint_max")
+        # a stiffness as its gene has it (1 / (1 / k) need not be k to the last bit)
+        stiffness = [j.stiffness for j in body.joints]
+        for g, v in zip(self.genes, values):
+            if g.part == "joint" and g.field == "stiffness":
+                stiffness[g.index] = float(np.clip(v, g.low, g.high))
         joints = [physics.Joint(j.c, j.a, j.b, j.kind, float(jmin[k]) if j.kind == "hinge" else j.min_angle,
-                                float(jmax[k]) if j.kind == "hinge" else j.max_angle,
-                                float(1.0 / jcomp[k]) if jspring[k] else 0.0, j.optional)
+                                float(jmax[k]) if j.kind == "hinge" else j.max_angle, stiffness[k], j.optional)
                   for k, j in enumerate(body.joints)]
         return physics.Body(spheres, bones, joints, list(body.clusters), body.self_collision, body.name)
 

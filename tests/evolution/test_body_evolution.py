@@ -225,3 +225,41 @@ def test_a_design_without_body_genes_writes_no_body_genes(tmp_path):
     assert "body" not in best["genome"] and "population_bodies" not in best
     assert "body_genes" not in json.loads((tmp_path / "checkpoint.json").read_text())
     assert re.search(r"^body_mutate_rate\s*=", (tmp_path / "neat.cfg").read_text(), re.M)
+
+
+def test_the_evolved_body_steps_as_the_design_with_the_genes_bit_for_bit():
+    """A champion file holds the evolved body (:meth:`BodyGenes.body`), and its replay applies
+    the genes to that body: every array of that model is bit for bit the one evolution stepped
+    (the design's body with the genes), for every kind of gene (positions, radius, mass,
+    friction, compliance, muscle values, joint limits and stiffness) and switched-off parts."""
+    from evolution_helpers import design
+    worm = design("worm").body
+    body = physics.Body.from_dict(worm.to_dict())
+    body.bones[5].optional = True
+    body.joints[2].optional = True
+    genes = BodyGenes((Gene("foot1.x", "sphere", 2, "x", 0.7, 0.9, 0.8),
+                       Gene("hump2.y", "sphere", 3, "y", 0.1, 0.2, 0.15),
+                       Gene("hump2.radius", "sphere", 3, "radius", 0.05, 0.09, 0.07),
+                       Gene("head.mass", "sphere", 0, "mass", 0.1, 0.5, 0.2),
+                       Gene("tail.friction", "sphere", 10, "friction", 0.3, 1.2, 0.8),
+                       Gene("b0.compliance", "bone", 0, "compliance", 0.0, 1e-3, 0.0),
+                       Gene("belly1.speed", "muscle", 2, "speed", 1.0, 4.0, 2.0),
+                       Gene("belly3.range", "muscle", 8, "range", 0.1, 0.4, 0.2),
+                       Gene("j0.stiffness", "joint", 0, "stiffness", 0.5, 9.0, 3.0),
+                       Gene("j1.min", "joint", 1, "min", np.radians(20), np.radians(80), np.radians(30)),
+                       Gene("j3.max", "joint", 3, "max", np.radians(100), np.radians(170), np.radians(150))),
+                      (Switch("belly2", "bone", 5), Switch("j2", "joint", 2)))
+    genes.check(body)
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        values = [float(rng.uniform(g.low, g.high)) for g in genes.genes]
+        parts = [bool(rng.random() < 0.5), bool(rng.random() < 0.5)]
+        stepped, refused = genes.model(body, [values], [parts])
+        evolved = genes.body(body, values, parts)
+        replayed, refused_again = genes.model(evolved, [values], [parts])
+        assert refused.tolist() == refused_again.tolist()
+        for name in stepped.__dataclass_fields__:
+            a, b = getattr(stepped, name), getattr(replayed, name)
+            if isinstance(a, np.ndarray):
+                assert a.dtype == b.dtype and a.shape == b.shape, name
+                assert np.array_equal(a.view(np.uint8), b.view(np.uint8)), name
