@@ -66,6 +66,18 @@ class SimParams:
     dem_shear : float
         DEM tangential (shear) dashpot as a fraction of critical damping, capped by Coulomb
         friction.
+    fluid_density : float
+        Density (kg/m^3) of the fluid that fills the world (physics/medium.py): 0, the default,
+        is no fluid at all (the stage is not run); water is about 1000, air 1.2. Spheres feel
+        buoyancy and drag, bones the drag of flat plates.
+    flow_x, flow_y : float
+        The fluid's velocity (m/s): a current or a wind. Drag acts on velocities relative to it.
+    fluid_drag_sphere, fluid_viscous_sphere : float
+        A sphere's quadratic drag coefficient (dimensionless; 0.47 for a sphere at moderate
+        Reynolds numbers) and linear (viscous) one (kg/(m^2 s)), on its cross-section.
+    fluid_drag_normal, fluid_drag_tangent, fluid_viscous_normal, fluid_viscous_tangent : float
+        A bone plate's quadratic drag coefficients across it (1.28, a flat plate broadside) and
+        along it (0.04), and its linear ones (kg/(m^2 s)), on its area.
     """
 
     dt: float = 1.0 / 60.0
@@ -86,6 +98,15 @@ class SimParams:
     dem_stiffness: float = 5.0e4
     dem_damping: float = 0.3
     dem_shear: float = 0.5
+    fluid_density: float = 0.0
+    flow_x: float = 0.0
+    flow_y: float = 0.0
+    fluid_drag_sphere: float = 0.47
+    fluid_viscous_sphere: float = 0.0
+    fluid_drag_normal: float = 1.28
+    fluid_drag_tangent: float = 0.04
+    fluid_viscous_normal: float = 0.0
+    fluid_viscous_tangent: float = 0.0
 
     def __post_init__(self):
         for f in fields(self):
@@ -113,9 +134,20 @@ class SimParams:
                              "0 <= witkin_alpha < 4 - 2 * witkin_beta")
         if not (self.dem_stiffness > 0 and 0.0 <= self.dem_damping < 1.0 and self.dem_shear >= 0):
             raise ValueError("dem_stiffness must be positive, dem_damping within [0, 1), dem_shear >= 0")
+        if min(self.fluid_density, self.fluid_drag_sphere, self.fluid_viscous_sphere, self.fluid_drag_normal,
+               self.fluid_drag_tangent, self.fluid_viscous_normal, self.fluid_viscous_tangent) < 0:
+            raise ValueError("fluid_density and the fluid's drag coefficients must be >= 0")
+        if self.fluid_density > 0 and (self.solver != "pbd" or self.contacts != "pbd"):
+            raise ValueError("a fluid (fluid_density > 0) is stepped by the default solver and contacts only")
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every setting, but the fluid's that are at their defaults (files of runs without a
+        fluid read as they always have; :meth:`from_dict` fills them in)."""
+        data = asdict(self)
+        for name in FLUID_SETTINGS:
+            if data[name] == _FLUID_DEFAULTS[name]:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "SimParams":
@@ -124,3 +156,9 @@ class SimParams:
         if unknown:
             raise ValueError(f"unknown simulation settings: {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+#: the fluid's settings (physics/medium.py)
+FLUID_SETTINGS = ("fluid_density", "flow_x", "flow_y", "fluid_drag_sphere", "fluid_viscous_sphere",
+                  "fluid_drag_normal", "fluid_drag_tangent", "fluid_viscous_normal", "fluid_viscous_tangent")
+_FLUID_DEFAULTS = {f.name: f.default for f in fields(SimParams) if f.name in FLUID_SETTINGS}

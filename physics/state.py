@@ -65,6 +65,9 @@ def initial_state(model: Model, params: SimParams | None = None, offset=(0.0, 0.
     vel[...] = v
     h = params.dt / params.substeps
     vel[..., 1] += params.gravity * h / 2.0  # half a substep back: v(-h/2) = v0 - g h / 2 (g points down)
+    if params.fluid_density > 0:  # in a fluid, buoyancy is part of that acceleration (physics/medium.py)
+        lift = params.fluid_density * params.gravity * (4.0 / 3.0) * np.pi * model.radius ** 3 * model.inv_mass
+        vel[..., 1] -= lift * h / 2.0
     return State(np.ascontiguousarray(pos), vel, model.muscle_rest.copy(),
                  np.zeros(model.rest_pos.shape[:2], dtype=np.bool_), 0.0)
 

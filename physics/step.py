@@ -6,6 +6,8 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
     prepare_bones            each bone's w_i + w_j, once per step
     for each substep:
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
+        apply_medium         in a fluid: buoyancy, implicit drag on spheres and bone plates;
+                             p = x + v h again (physics/medium.py; not run without one)
         orient_bones         each bone's direction at the substep's start: corrections go along
                              it, which keeps angular momentum (bones.py says why)
         find_contacts        the terrain near each sphere as a half-plane  (contact generation)
@@ -48,6 +50,7 @@ from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
+from .medium import apply_medium, coefficients
 from .joints import solve_joints
 from .model import Model
 from .params import SimParams
@@ -63,7 +66,7 @@ ARENA_PASSES = 4
 @njit(cache=True, error_model="numpy")
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
-                ground, self_collision):
+                ground, self_collision, fluid):
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
@@ -99,8 +102,11 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     inv_mass, radius, compliance, max_force = hot.inv_mass, hot.radius, hot.bone_compliance, hot.bone_max_force
     joints = hot.joint_c.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1
+    medium = fluid[0] > 0.0
     for s in range(substeps):
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n)
+        if medium:
+            apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, b0, n, h, gravity, fluid)
         orient_bones(x, rest, bone_a, bone_b, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
@@ -145,29 +151,29 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 @njit(parallel=True, cache=True, error_model="numpy")
 def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
                    work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
-                   slop, ground, self_collision):
+                   slop, ground, self_collision, fluid):
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)  # per chunk: a tuple made outside cannot enter a prange
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    push_speed, slop, ground, self_collision)
+                    push_speed, slop, ground, self_collision, fluid)
 
 
 @njit(cache=True, error_model="numpy")
 def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
                  work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
-                 slop, ground, self_collision):
+                 slop, ground, self_collision, fluid):
     hot = unpack_hot(hf, hi, hb, hl)
     for c in range(work[0].shape[0]):
         _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
                     work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    push_speed, slop, ground, self_collision)
+                    push_speed, slop, ground, self_collision, fluid)
 
 
 @njit(cache=True, error_model="numpy")
 def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
                    hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                   push_speed, slop, ground, self_collision):
+                   push_speed, slop, ground, self_collision, fluid):
     """Chunk ``c`` through all the steps of ``cmds`` (T, B, M): step t reads what step t - 1
     wrote, the two halves of ``buf_*`` (2, B, ...) in turn (the input state is not written);
     positions after every ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`,
@@ -180,11 +186,11 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
         if t == 0:
             _step_chunk(c, pos, vel, muscle_len, cmds[t], buf_pos[w], buf_vel[w], buf_len[w], out_contact,
                         hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                        push_speed, slop, ground, self_collision)
+                        push_speed, slop, ground, self_collision, fluid)
         else:
             _step_chunk(c, buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w], cmds[t], buf_pos[w], buf_vel[w],
                         buf_len[w], out_contact, hot, work, table, blocks, dt, substeps, iterations,
-                        gravity, drag, bounce_speed, push_speed, slop, ground, self_collision)
+                        gravity, drag, bounce_speed, push_speed, slop, ground, self_collision, fluid)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -196,36 +202,36 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
 @njit(parallel=True, cache=True, error_model="numpy")
 def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
                       hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                      bounce_speed, push_speed, slop, ground, self_collision):
+                      bounce_speed, push_speed, slop, ground, self_collision, fluid):
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)
         _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                       bounce_speed, push_speed, slop, ground, self_collision)
+                       bounce_speed, push_speed, slop, ground, self_collision, fluid)
 
 
 @njit(cache=True, error_model="numpy")
 def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
                     hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                    bounce_speed, push_speed, slop, ground, self_collision):
+                    bounce_speed, push_speed, slop, ground, self_collision, fluid):
     hot = unpack_hot(hf, hi, hb, hl)
     for c in range(work[0].shape[0]):
         _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                       bounce_speed, push_speed, slop, ground, self_collision)
+                       bounce_speed, push_speed, slop, ground, self_collision, fluid)
 
 
 def _step_args(params: SimParams) -> tuple:
     """A SimParams' kernel arguments, converted once (kept on the params, which are frozen):
     ``(pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground,
-    self_collision, arena)``."""
+    self_collision, arena, fluid)`` (fluid: physics/medium.py's coefficients)."""
     scalars = params.__dict__.get("_step_args")
     if scalars is None:
         scalars = (params.solver == "pbd" and params.contacts == "pbd",
                    float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
                    float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
                    float(params.contact_slop), bool(params.ground), bool(params.self_collision),
-                   bool(params.arena_collision))
+                   bool(params.arena_collision), coefficients(params))
         object.__setattr__(params, "_step_args", scalars)
     return scalars
 
@@ -298,7 +304,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
     scalars = _step_args(params)
-    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena = scalars
+    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena, fluid = scalars
     if not pbd:
         if params.solver == "witkin":
             return witkin.step(model, state, cmd, params, terrain, parallel)
@@ -311,7 +317,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     out_contact = np.empty((B, P), dtype=np.bool_)
     kernel(pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
            hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations, gravity, damping,
-           bounce, push, slop, ground, self_coll and pairs)
+           bounce, push, slop, ground, self_coll and pairs, fluid)
     if arena and B > 1:
         collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     return State(out_pos, out_vel, out_len, out_contact, state.time + dt)
@@ -346,7 +352,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
         return _rollout_by_steps(model, state, f, T, params, terrain, every, parallel)
     seq = np.ascontiguousarray(commands, dtype=np.float64)
     T = seq.shape[0]
-    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena = \
+    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena, fluid = \
         _step_args(params)
     B, P = state.pos.shape[0], state.pos.shape[1]
     plans = _plans(model)
@@ -367,7 +373,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     frames[0] = state.pos
     kernel(state.pos, state.vel, state.muscle_len, seq, buf_pos, buf_vel, buf_len, contact, frames,
            int(every), hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations,
-           gravity, damping, bounce, push, slop, ground, self_coll and pairs)
+           gravity, damping, bounce, push, slop, ground, self_coll and pairs, fluid)
     time = state.time
     for _ in range(T):
         time = time + dt   # as T calls of step() add it
