@@ -48,11 +48,12 @@ def implicit_speed(speed, a, b):
 
 
 @njit(cache=True, error_model="numpy")
-def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, b0, n, h, gravity, fluid):
+def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h, gravity, fluid):
     """Buoyancy, then the drag of every sphere and bone, on the velocities ``v`` after gravity's
     kick; then the predicted positions ``p = x + v h`` again. ``fluid`` holds
     :data:`COEFFICIENTS`'s values. Spheres with no inverse mass (pinned) or no radius (switched
-    off) are left alone."""
+    off) are left alone, and bones with no force (switched off: ``Model.with_values``) are no
+    plates."""
     rho = fluid[0]
     fx = fluid[1]
     fy = fluid[2]
@@ -85,7 +86,7 @@ def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, b0, n, h, gravity, f
             dx = x[i, 0, l] - x[j, 0, l]
             dy = x[i, 1, l] - x[j, 1, l]
             length = np.sqrt(dx * dx + dy * dy)
-            if not (length > 1e-12):
+            if not (length > 1e-12 and max_force[e, b] > 0.0):
                 continue
             tx = dx / length
             ty = dy / length

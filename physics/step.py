@@ -106,7 +106,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     for s in range(substeps):
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n)
         if medium:
-            apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, b0, n, h, gravity, fluid)
+            apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h, gravity, fluid)
         orient_bones(x, rest, bone_a, bone_b, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0

@@ -164,3 +164,20 @@ def test_a_fluid_steps_alike_one_call_at_a_time_and_in_one_rollout():
 def test_a_fluid_is_for_the_default_solver():
     with pytest.raises(ValueError, match="default solver and contacts only"):
         physics.SimParams(fluid_density=WATER, solver="witkin")
+
+
+def test_a_bone_switched_off_is_no_plate():
+    """A plate whose bone is switched off (body evolution) falls as its two spheres alone."""
+    params = physics.SimParams(ground=False, fluid_density=WATER)
+    body = _plate(True)
+    body.bones[0].optional = True
+    model = physics.build_model(body, 2).with_values(bone_on=[[True], [False]])
+    state = physics.initial_state(model, params)
+    for _ in range(120):
+        state = physics.step(model, state, None, params)
+    spheres = physics.build_model(Body(body.spheres, name="spheres"), 1)
+    alone = physics.initial_state(spheres, params)
+    for _ in range(120):
+        alone = physics.step(spheres, alone, None, params)
+    assert np.array_equal(state.vel[1], alone.vel[0])
+    assert state.vel[0, 0, 1] > state.vel[1, 0, 1]   # the plate brakes; the loose spheres fall faster
