@@ -319,15 +319,6 @@ class BodyGenes:
         """The labels of the switches ``parts`` has off."""
         return [s.label for s, on in zip(self.switches, parts) if not on]
 
-    def describe(self, values, parts) -> list[str]:
-        """One line per gene and switch, ``label: value`` (angles in degrees)."""
-        lines = []
-        for g, v in zip(self.genes, values):
-            shown = math.degrees(v) if g.part == "joint" and g.field in ("min", "max") else v
-            lines.append(f"{g.label}: {shown:.4g}")
-        lines += [f"{s.label}: {'on' if on else 'off'}" for s, on in zip(self.switches, parts)]
-        return lines
-
 
 #: the engine's bounds on each evolvable value (positions: as designs allow)
 _BOUNDS = {("sphere", "x"): (-1e4, 1e4), ("sphere", "y"): (-1e4, 1e4), ("sphere", "radius"): (0.0, 1e6),
