@@ -505,7 +505,7 @@ def _end_to_end_row(engine: str, wall: list[float], evaluation: list[float], fir
 
 def time_run_end_to_end(generations: int = END_TO_END_GENERATIONS, population: int = POPULATION,
                         seconds: float = SECONDS, workers: int = WORKERS, seed: int = SEED,
-                        design_name: str = DESIGN) -> dict:
+                        design_name: str = DESIGN, task: str = TASK) -> dict:
     """Our end to end: an ``evolution.run.Run`` evolving ``generations`` generations in a
     temporary directory; wall and evaluation time per generation from its statistics (stats.csv's
     ``wall_seconds`` and ``eval_seconds``)."""
@@ -513,7 +513,7 @@ def time_run_end_to_end(generations: int = END_TO_END_GENERATIONS, population: i
     from evolution.run import Run, RunSettings
 
     design = resolve_design(design_name)
-    settings = RunSettings(design_name=design.name, design_text=design.text, task=TASK, seconds=seconds,
+    settings = RunSettings(design_name=design.name, design_text=design.text, task=task, seconds=seconds,
                            generations=generations, population=population, seed=seed, workers=workers)
     stats = []
     saved = random.getstate(), np.random.get_state()
@@ -705,4 +705,61 @@ def format_bodies(rows: list[dict]) -> str:
     lines.append(f"target: a generation of evolving bodies within {100 * TARGET_BODY_OVERHEAD:g} % of the "
                  f"fixed body's: {100 * (evolving['vs_fixed'] - 1):+.1f} % "
                  f"({'meets' if evolving['meets_target'] else 'MISSES'} it)")
+    return "\n".join(lines)
+
+
+#: a fluid (``creatures bench --medium``): each design in its medium's task against the same
+#: creatures running on the ground with no fluid; a generation may take at most this much longer
+MEDIUM_PAIRS = (("eel", "swim"), ("bird", "fly"))
+TARGET_MEDIUM_RATIO = 1.5
+
+
+def run_media(quick: bool = False, rounds: int | None = None, generations: int | None = None,
+              population: int = POPULATION, seconds: float = SECONDS, workers: int = WORKERS) -> list[dict]:
+    """Whole generations of each design of :data:`MEDIUM_PAIRS` in its fluid task and in the run
+    task on flat ground with no fluid, the same work otherwise (150 genomes, 20 s each, 2 workers,
+    seed 0), end to end, in alternating rounds: rows ``{"work": "medium", "design": ...,
+    "task": ..., "wall_seconds": median, ...}``; the fluid one's ``vs_ground`` is its wall time
+    over the ground one's."""
+    rounds = rounds or (QUICK_BODY_ROUNDS if quick else BODY_ROUNDS)
+    generations = generations or (QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS)
+    cases = [(design, task) for design, fluid in MEDIUM_PAIRS for task in (TASK, fluid)]
+    timed = {case: [] for case in cases}
+    for _ in range(rounds):
+        for design, task in cases:
+            timed[(design, task)].append(time_run_end_to_end(generations, population, seconds, workers,
+                                                             design_name=design, task=task))
+    rows = []
+    for (design, task), runs in timed.items():
+        wall = [w for r in runs for w in r["wall_times_s"]]
+        evaluation = [e for r in runs for e in r["eval_times_s"]]
+        rows.append({"work": "medium", "engine": "creatures", "design": design, "task": task,
+                     "wall_seconds": statistics.median(wall), "eval_seconds": statistics.median(evaluation),
+                     "generations_timed": len(wall), "rounds": rounds, "population": population,
+                     "simulated_s": seconds, "workers": workers, "statistic": "median",
+                     "other_processes_cores": max(r["other_processes_cores"] or 0.0 for r in runs)})
+    for ground, fluid in zip(rows[::2], rows[1::2]):
+        fluid["vs_ground"] = fluid["wall_seconds"] / ground["wall_seconds"]
+        fluid["meets_target"] = bool(fluid["vs_ground"] <= TARGET_MEDIUM_RATIO)
+    return rows
+
+
+def format_media(rows: list[dict]) -> str:
+    first = rows[0]
+    lines = [f"fluids: whole generations ({first['population']} genomes, {first['simulated_s']:g} s each, "
+             f"{first['workers']} workers), each design in its fluid task against the run task on the "
+             f"ground, in {first['rounds']} alternating rounds",
+             "",
+             f"{'design':<8} {'task':<6} {'medium':<8} {'wall s/gen':>10} {'eval s/gen':>10} {'vs ground':>9} "
+             f"{'others':>6}  generations"]
+    media = {"swim": "water", "fly": "air"}
+    for r in rows:
+        ratio = r.get("vs_ground")
+        lines.append(f"{r['design']:<8} {r['task']:<6} {media.get(r['task'], 'none'):<8} "
+                     f"{r['wall_seconds']:>10.3f} {r['eval_seconds']:>10.3f} "
+                     f"{(f'{ratio:.3f}x' if ratio else ''):>9} {r['other_processes_cores']:>6.2f}  "
+                     f"median of {r['generations_timed']}")
+    worst = max(r["vs_ground"] for r in rows if "vs_ground" in r)
+    lines.append(f"target: a generation in a fluid within {TARGET_MEDIUM_RATIO:g}x the same creatures on the "
+                 f"ground: at most {worst:.3f}x ({'meets' if worst <= TARGET_MEDIUM_RATIO else 'MISSES'} it)")
     return "\n".join(lines)

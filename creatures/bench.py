@@ -63,6 +63,7 @@ EXAMPLES = """examples:
   creatures bench --no-generation              the physics rows only
   creatures bench --tasks                      what a task written in pure numpy costs a generation
   creatures bench --bodies                     a generation of evolving bodies against fixed ones
+  creatures bench --medium                     a generation in water or air against the ground
   creatures bench --env                        env-steps/s of the Gymnasium environment
 """
 
@@ -654,6 +655,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bodies", action="store_true",
                         help="instead: whole generations of the walker whose legs evolve against the "
                              "fixed walker (end to end, alternating rounds)")
+    parser.add_argument("--medium", action="store_true",
+                        help="instead: whole generations of the eel swimming and the bird flying against "
+                             "the same creatures running on the ground (end to end, alternating rounds)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
     parser.add_argument("--markdown", action="store_true",
                         help="print the physics rows as the README's markdown table instead (no "
@@ -696,6 +700,13 @@ def run(args) -> int:
         for r in rows:
             r.update(info)
         print(json.dumps(rows, indent=2) if args.json else generation.format_bodies(rows))
+        return 0
+    if getattr(args, "medium", False):
+        rows = generation.run_media(args.quick)
+        info = machine()
+        for r in rows:
+            r.update(info)
+        print(json.dumps(rows, indent=2) if args.json else generation.format_media(rows))
         return 0
     if getattr(args, "tasks", False):
         from ._bench_tasks import format_tasks, run_tasks

@@ -94,7 +94,8 @@ SPHERE_KEYS = {"id": ("str", _REQUIRED), "position": ("point", _REQUIRED), "radi
                "mass": ("number", 1.0), "friction": ("number", 0.8), "kinetic_friction": ("number", None),
                "restitution": ("number", 0.0), "fixed": ("bool", False), "optional": ("bool", False)}
 BONE_KEYS = {"id": ("str", None), "spheres": ("refs2", _REQUIRED), "compliance": ("number", 0.0),
-             "muscle": ("muscle", None), "optional": ("bool", False)}
+             "muscle": ("muscle", None), "optional": ("bool", False), "width": ("number", None),
+             "wing": ("bool", False)}
 MUSCLE_KEYS = {"range": ("number", 0.2), "strength": ("number", 150.0), "speed": ("number", 2.0)}
 JOINT_KEYS = {"id": ("str", None), "sphere": ("ref", _REQUIRED), "bones": ("refs2", _REQUIRED),
               "kind": ("kind", "hinge"), "min": ("number", -180.0), "max": ("number", 180.0),
@@ -108,11 +109,11 @@ ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "j
 JOINT_KINDS = ("hinge", "free")
 #: the keys of each item whose numbers may be ranges (``{evolve: [low, high]}``); a position
 #: evolves component by component (genes ``x`` and ``y``)
-EVOLVABLE = {"sphere": ("position", "radius", "mass", "friction"), "bone": ("compliance",),
+EVOLVABLE = {"sphere": ("position", "radius", "mass", "friction"), "bone": ("compliance", "width"),
              "muscle": ("strength", "range", "speed"), "joint": ("min", "max", "stiffness"), "cluster": ()}
 #: what a message says may evolve, by item
 EVOLVABLE_SHOWN = {"sphere": "position (x, y), radius, mass, friction",
-                   "bone": "compliance, and a muscle's strength, range, speed",
+                   "bone": "compliance, width, and a muscle's strength, range, speed",
                    "muscle": "strength, range, speed", "joint": "min, max, stiffness"}
 #: the keys of a range
 RANGE_KEYS = ("evolve", "start")
@@ -121,6 +122,7 @@ RANGE_KEYS = ("evolve", "start")
 #: (``evolution.bodygenes``); positions are bounded as every coordinate is (limits.MAX_COORDINATE).
 RANGE_BOUNDS = {("sphere", "radius"): (0.0, 1e6, True), ("sphere", "mass"): (0.0, 1e6, True),
                 ("sphere", "friction"): (0.0, 1e6, False), ("bone", "compliance"): (0.0, 1e6, False),
+                ("bone", "width"): (0.0, 1e6, True),
                 ("muscle", "strength"): (0.0, 1e9, True),
                 ("muscle", "range"): (0.0, physics.MAX_MUSCLE_RANGE, True),
                 ("muscle", "speed"): (0.0, 1e6, True), ("joint", "min"): (-180.0, 180.0, False),
@@ -504,6 +506,9 @@ def parse_design(text: str, source: str = "<design>") -> Design:
                 bone_ends[-1] = None
         if v["compliance"] is not None and v["compliance"] < 0:
             r.problem(n["compliance"], f"bone '{bid}': compliance must not be negative")
+        if v["width"] is not None and not v["width"] > 0:
+            r.problem(n["width"], f"bone '{bid}': width must be positive (metres across the plate the "
+                                  f"fluid pushes on)")
         m = v["muscle"]
         if m is not None:
             mnode = m.get("__node__", n["muscle"])
@@ -637,7 +642,7 @@ def parse_design(text: str, source: str = "<design>") -> Design:
         bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
                             muscle=None if v["muscle"] is None else physics.Muscle(
                                 v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]),
-                            optional=bool(v["optional"]))
+                            optional=bool(v["optional"]), width=v["width"], wing=bool(v["wing"]))
                for v, e in zip(body_bones, bone_ends)],
         joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),
                               max_angle=math.radians(v["max"]), stiffness=v["stiffness"],

@@ -144,7 +144,7 @@ class _EnvSource:
         shapes = [creature_shape(run.model, label, info, b) for b, label in enumerate(labels)]
         self.scene = _terrain_scene(run.terrain, shapes, ep.sim.dt, ep.seconds,
                                     f"{design_name} - {task} on {run.terrain.kind}",
-                                    run.task.measures)
+                                    run.task.measures, ep.sim)
         self.message = None
 
     def frame(self) -> Frame:

@@ -12,6 +12,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
@@ -31,6 +32,8 @@ EXAMPLES = """examples:
   creatures evolve walker --sensors -default,clock,muscles,rays      exactly these sensors
   creatures evolve walker --network recurrent --neat-config my_neat.cfg
   creatures evolve walker --backend ray --address auto        on a Ray cluster
+  creatures evolve eel --task swim                   swim in deep water
+  creatures evolve bird --task fly --medium air,flow_x=2      fly into a head wind
 """
 
 BAR_WIDTH = 30
@@ -73,6 +76,10 @@ def add_plugin_arguments(parser) -> None:
                              "height, velocity): names (creatures sensors lists them, e.g. rays), "
                              "file.py:Class or module:Class, comma-separated; -NAME takes one away, "
                              "-default takes away all the defaults")
+    parser.add_argument("--medium", default=None, metavar="MEDIUM",
+                        help="the fluid the creatures are in: none, water, air, or numbers after a name or "
+                             "alone, e.g. water,flow_x=0.5 or density=800,drag_normal=2 (default: the task's "
+                             "own: water for swim, air for fly, none for the others)")
 
 
 def add_backend_arguments(parser, default: str | None = "local") -> None:
@@ -123,6 +130,11 @@ def run(args) -> int:
             neat_text = read_neat_config(args.neat_config, population=args.population)
         except NeatConfigError as exc:
             return _fail(str(exc))
+    if args.medium is not None:
+        try:
+            physics.medium_settings(args.medium)
+        except ValueError as exc:
+            return _fail(f"--medium: {exc}")
     try:
         sensors = sensor_list(args.sensors)
     except ValueError as exc:
@@ -135,7 +147,7 @@ def run(args) -> int:
                                terrain=args.terrain, sensors=sensors, seconds=args.seconds,
                                generations=args.generations, population=args.population, seed=args.seed,
                                workers=args.workers, network=args.network, neat_config=neat_text,
-                               backend=args.backend, address=args.address)
+                               backend=args.backend, address=args.address, medium=args.medium)
         run_ = Run.create(out, settings, design.body, design.genes)
     except PluginError as exc:  # a plug-in that cannot be found, loaded or run
         print(plugin_error("evolve", exc), file=sys.stderr)
@@ -148,11 +160,14 @@ def run(args) -> int:
         return _fail(f"cannot start the run: {exc}")
 
     ep = run_.episode
+    where = f"on {ep.terrain.kind} ground" if ep.sim.ground else "with no ground"
+    if ep.sim.fluid_density > 0:
+        where += f" in {physics.medium_name(ep.sim)}"
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     g = design.genes
     evolving = f", {g.n_values} body values, {g.n_parts} optional parts" if g else ""
     print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles{evolving}) to "
-          f"{ep.task.ref.short} on {ep.terrain.kind} ground{senses}: {settings.generations} generations of "
+          f"{ep.task.ref.short} {where}{senses}: {settings.generations} generations of "
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}", flush=True)
     return drive(run_, out)

@@ -68,7 +68,7 @@ COLOURS = {
 #: the units of each evolvable value, by (part, field), as the body chart and ``creatures
 #: evolve`` show them (joint limits in degrees, as designs write them)
 UNITS = {("sphere", "x"): "m", ("sphere", "y"): "m", ("sphere", "radius"): "m", ("sphere", "mass"): "kg",
-         ("sphere", "friction"): "", ("bone", "compliance"): "m/N", ("muscle", "strength"): "N",
+         ("sphere", "friction"): "", ("bone", "compliance"): "m/N", ("bone", "width"): "m", ("muscle", "strength"): "N",
          ("muscle", "range"): "x rest length", ("muscle", "speed"): "rest lengths/s",
          ("joint", "min"): "degrees", ("joint", "max"): "degrees", ("joint", "stiffness"): "N m/rad"}
 #: the body chart draws at most this many panels (values first, then optional parts)

@@ -14,7 +14,7 @@ import sys
 from types import SimpleNamespace
 
 import physics
-from evolution import PluginError, available, resolve
+from evolution import PluginError, available, resolve, task_sim
 
 from .bestiary import design_error, resolve_design
 from .design import DesignError
@@ -35,6 +35,10 @@ def _describe(plugin, kind: str, body=None) -> dict:
         if kind == "task":
             row["measures"] = str(plugin.sample.measures)
             row["default_terrain"] = str(plugin.sample.default_terrain)
+            sim = task_sim(plugin.sample)
+            row["medium"] = physics.medium_name(sim)
+            if not sim.ground:
+                row["default_terrain"] = "none"
         elif kind == "sensor" and body is not None:
             from evolution import Context
             model = physics.build_model(body, 1)
@@ -114,7 +118,7 @@ tasks = _make("task", """List the tasks creatures can be evolved for, with where
   creatures tasks
   creatures tasks --json
   creatures tasks --check examples/flag_task.py:ReachFlag     load a plug-in file and describe it
-""", [("name", "task"), ("source", "source"), ("default_terrain", "terrain"),
+""", [("name", "task"), ("source", "source"), ("default_terrain", "terrain"), ("medium", "medium"),
       ("description", "what it asks"), ("measures", "fitness measures")])
 
 sensors = _make("sensor", """List the sensors a brain can read, with where each comes from.""",

@@ -33,7 +33,9 @@ __all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "
 
 def creature_shape(model: physics.Model, label: str = "", info: dict | None = None, b: int = 0) -> CreatureShape:
     """How creature ``b`` of ``model`` looks: its own radii and rest shape (a body that evolved
-    differs from its batch's others), and the parts it has switched off (not drawn)."""
+    differs from its batch's others), the parts it has switched off (not drawn), and its bones'
+    plate widths (``model.bone_plate``) with the wings among them (``model.bone_wing``: drawn as
+    plates)."""
     rigid = np.isinf(model.bone_max_force[b]) & (model.bone_compliance[b] == 0.0)
     rigid[model.muscle_bone] = False
     clusters = []
@@ -49,7 +51,9 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
     return CreatureShape(radius=model.radius[b].copy(), bone_a=model.bone_a.copy(),
                          bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone.copy(),
                          rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
-                         info=dict(info or {}), clusters=tuple(clusters), **masks)
+                         info=dict(info or {}), clusters=tuple(clusters),
+                         bone_width=np.array(model.bone_plate[b], np.float64),
+                         wing=np.array(model.bone_wing, bool), **masks)
 
 
 def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:
@@ -64,9 +68,36 @@ def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **ext
                          joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)
 
 
-def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label) -> Scene:
+def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label,
+                   sim: physics.SimParams | None = None) -> Scene:
+    """The scene of an episode on ``terrain``, in ``sim``'s medium and with its ground or
+    without (None: no fluid, with ground)."""
+    medium = {}
+    if sim is not None:
+        medium = dict(ground=bool(sim.ground), medium=physics.medium_name(sim),
+                      fluid_density=float(sim.fluid_density),
+                      flow=(float(sim.flow_x), float(sim.flow_y)))
     return Scene(terrain_x=terrain.xs.copy(), terrain_y=terrain.ys.copy(), creatures=creatures,
-                 dt=dt, duration=duration, title=title, fitness_label=fitness_label)
+                 dt=dt, duration=duration, title=title, fitness_label=fitness_label, **medium)
+
+
+def _where(terrain: physics.Terrain, sim: physics.SimParams) -> str:
+    """``on flat`` for a title; with no ground, the medium instead (``in water``)."""
+    if sim.ground:
+        return f"on {terrain.kind}"
+    medium = physics.medium_name(sim)
+    return f"in {medium}" if medium != "none" else "with no ground"
+
+
+def _medium_key(sim: physics.SimParams) -> tuple:
+    """What a race's champions must share to be drawn in one scene: the fluid, its flow, and
+    whether there is ground."""
+    return (bool(sim.ground), float(sim.fluid_density), float(sim.flow_x), float(sim.flow_y))
+
+
+def _medium_text(sim: physics.SimParams) -> str:
+    """``water, no ground``: a champion's medium, to tell racers apart."""
+    return physics.medium_name(sim) + ("" if sim.ground else ", no ground")
 
 
 # --- champions racing ---------------------------------------------------------------------------
@@ -89,6 +120,9 @@ class Race:
             if c.sim.dt != first.sim.dt:
                 raise ChampionError(f"{label} steps at dt {c.sim.dt:g} s and {labels[0]} at "
                                     f"{first.sim.dt:g} s: a race needs one time step")
+            if _medium_key(c.sim) != _medium_key(first.sim):
+                raise ChampionError(f"{label} is in {_medium_text(c.sim)} and {labels[0]} in "
+                                    f"{_medium_text(first.sim)}: a race needs one medium")
         self.champions = champions
         try:
             # each with its own body (an evolved one differs from its design's)
@@ -103,11 +137,12 @@ class Race:
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.short for c in champions})
         if title is None:
-            title = (f"{first.body.name or 'champion'} - {first.task.short} on {terrain.kind}"
+            where = _where(terrain, first.sim)
+            title = (f"{first.body.name or 'champion'} - {first.task.short} {where}"
                      if len(champions) == 1 else
-                     f"race of {len(champions)} - {'/'.join(tasks)} on {terrain.kind}")
+                     f"race of {len(champions)} - {'/'.join(tasks)} {where}")
         self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
-                                    title, first.measures)
+                                    title, first.measures, self.runs[0].episode.sim)
         self.message = None
 
     def reset(self) -> None:
@@ -233,9 +268,10 @@ class RunFollower:
         from evolution.run import RunSettings, read_terrain
         settings = RunSettings.read(self.run_dir / "settings.json")
         terrain = read_terrain(self.run_dir, settings)
-        self.scene = _terrain_scene(terrain, [], physics.SimParams.from_dict(settings.sim).dt,
+        sim = physics.SimParams.from_dict(settings.sim)
+        self.scene = _terrain_scene(terrain, [], sim.dt,
                                     settings.seconds, f"{settings.design_name} - {settings.task}: waiting",
-                                    settings.measures or "fitness")
+                                    settings.measures or "fitness", sim)
         self.message = f"waiting for the first generation of {self.run_dir}"
 
     def poll(self) -> bool:
@@ -331,7 +367,7 @@ class Preview:
         shape = creature_shape(self.run.model, design.name, {"design": design.name, "task": "preview"})
         self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
                                     f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
-                                    self.run.task.measures)
+                                    self.run.task.measures, episode.sim)
         self.message = None
         return True
 
@@ -466,7 +502,7 @@ def generation_race(run_dir, generations) -> Race:
     first = champions[0]
     gens = sorted({c.generation for c in champions})
     named = " vs ".join(f"gen {g}" for g in gens) if len(gens) > 1 else f"gen {gens[0]}"
-    title = f"{first.body.name or 'champion'} - {named} - {first.task.short} on {first.terrain.kind}"
+    title = f"{first.body.name or 'champion'} - {named} - {first.task.short} {_where(first.terrain, first.sim)}"
     return Race(champions, labels, title)
 
 

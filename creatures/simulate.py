@@ -27,6 +27,8 @@ EXAMPLES = """examples:
   creatures simulate walker --gravity 0 --no-ground --muscles random
   creatures simulate walker --solver witkin    bones as exact constraints (Witkin's method)
   creatures simulate worm --contacts dem       spring-dashpot contacts (Discrete Element Method)
+  creatures simulate eel --medium water --no-ground     in deep water
+  creatures simulate bird --medium air,flow_x=3          in a wind of 3 m/s
 """
 
 MUSCLE_PATTERNS = ("none", "sine", "random")
@@ -113,6 +115,7 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
         "contacts": params.contacts,
         "terrain": terrain.kind if params.ground else "none",
         "gravity": params.gravity,
+        "medium": physics.medium_name(params),
         "spheres": model.n_spheres,
         "bones": model.n_bones,
         "muscle_count": model.n_muscles,
@@ -149,7 +152,8 @@ def format_summary(s: dict) -> str:
         f"{s['design']}: {s['spheres']} spheres, {s['bones']} bones ({s['muscle_count']} muscles), "
         f"{s['joints']} joints",
         f"simulated {s['seconds']:.2f} s on {s['terrain']} ground, gravity {s['gravity']:g} m/s^2, "
-        f"muscles: {s['muscles']}" + _engine(s),
+        + (f"in {s['medium']}, " if s.get("medium", "none") != "none" else "")
+        + f"muscles: {s['muscles']}" + _engine(s),
         f"  distance travelled   {s['distance']:+.3f} m  ({s['distance'] / max(s['seconds'], 1e-9):+.3f} m/s)",
         f"  max height (COM)     {s['max_height']:.3f} m",
         f"  max bone strain      {100 * s['max_bone_strain']:.2f} %  (muscles off target by at most "
@@ -188,6 +192,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--contacts", choices=physics.CONTACT_MODELS, default=physics.SimParams.contacts,
                         help="pbd: push-out and velocity rejection (default); dem: spring-dashpot "
                              "contact forces, substepped as their stiffness needs")
+    parser.add_argument("--medium", default="none", metavar="MEDIUM",
+                        help="the fluid around the creature: none (default), water, air, or numbers after "
+                             "a name or alone, e.g. water,flow_x=0.5 or density=800,drag_normal=2 (keys: "
+                             + ", ".join(physics.MEDIUM_KEYS) + ")")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -206,8 +214,12 @@ def run(args) -> int:
     if args.seed < 0:
         print(f"creatures simulate: --seed must be 0 or more, not {args.seed}", file=sys.stderr)
         return 2
-    params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground, solver=args.solver,
-                               contacts=args.contacts)
+    try:
+        params = physics.SimParams(gravity=args.gravity, ground=not args.no_ground, solver=args.solver,
+                                   contacts=args.contacts, **physics.medium_settings(args.medium))
+    except ValueError as exc:  # a bad medium, or a fluid with another solver
+        print(f"creatures simulate: --medium: {exc}", file=sys.stderr)
+        return 2
     try:
         terrain = resolve("terrain", args.terrain).make(args.seed)
     except PluginError as exc:

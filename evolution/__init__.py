@@ -21,7 +21,7 @@ from .plugins import KINDS, Plugin, PluginError, PluginRef, available, load_ref,
 from .rollout import Clock, Context, Episode, EpisodeRun, run_episode
 from .run import GenerationStats, Run, RunSettings
 from .sensors import DEFAULT_SENSORS, Sensor, sensor_list
-from .tasks import WORST_FITNESS, Task, describe_fitness
+from .tasks import WORST_FITNESS, Task, describe_fitness, task_sim
 from .terrains import TerrainFileError, TerrainMaker, load_terrain_file
 
 
@@ -42,5 +42,5 @@ __all__ = ["prepare_process", "Champion", "ChampionError", "champion_from_run", 
            "Clock", "Context", "Episode", "EpisodeRun", "run_episode",
            "GenerationStats", "Run", "RunSettings",
            "DEFAULT_SENSORS", "Sensor", "sensor_list",
-           "WORST_FITNESS", "Task", "describe_fitness",
+           "WORST_FITNESS", "Task", "describe_fitness", "task_sim",
            "TerrainFileError", "TerrainMaker", "load_terrain_file"]

@@ -33,7 +33,7 @@ __all__ = ["Gene", "Switch", "BodyGenes", "FIELDS", "PARTS", "NO_GENES", "pieces
 
 #: what may evolve, by part: the design's key for each (positions evolve component by component)
 FIELDS = {"sphere": ("x", "y", "radius", "mass", "friction"),
-          "bone": ("compliance",),
+          "bone": ("compliance", "width"),
           "muscle": ("strength", "range", "speed"),
           "joint": ("min", "max", "stiffness")}
 #: the parts that may be optional
@@ -190,7 +190,7 @@ class BodyGenes:
                     if g.field == "friction" and body.spheres[g.index].kinetic_friction is None:
                         array("kinetic_friction")[:, g.index] = v  # it follows the static one
             elif g.part == "bone":
-                array("bone_compliance")[:, g.index] = v
+                array("bone_" + g.field)[:, g.index] = v
             elif g.part == "muscle":
                 name = {"strength": "muscle_strength", "range": "muscle_range", "speed": "muscle_speed"}[g.field]
                 if name not in arrays:
@@ -294,6 +294,7 @@ class BodyGenes:
                                   == model.friction[0, i] else float(model.kinetic_friction[0, i]),
                                   s.restitution, s.fixed, s.optional) for i, s in enumerate(body.spheres)]
         force = get("bone_max_force")
+        widths = {g.index for g in self.genes if g.part == "bone" and g.field == "width"}
         bones = []
         m = 0
         for e, bone in enumerate(body.bones):
@@ -302,8 +303,9 @@ class BodyGenes:
                 muscle = physics.Muscle(float(model.muscle_range[0, m]), float(force[e]),
                                         float(model.muscle_speed[0, m]))
                 m += 1
+            width = float(model.bone_width[0, e]) if (bone.width is not None or e in widths) else None
             bones.append(physics.Bone(bone.a, bone.b, bone.rest, float(model.bone_compliance[0, e]), muscle,
-                                      bone.optional))
+                                      bone.optional, width, bone.wing))
         jmin, jmax = get("joint_min"), get("joint_max")
         # a stiffness as its gene has it (1 / (1 / k) need not be k to the last bit)
         stiffness = [j.stiffness for j in body.joints]
@@ -323,12 +325,12 @@ class BodyGenes:
 #: the engine's bounds on each evolvable value (positions: as designs allow)
 _BOUNDS = {("sphere", "x"): (-1e4, 1e4), ("sphere", "y"): (-1e4, 1e4), ("sphere", "radius"): (0.0, 1e6),
            ("sphere", "mass"): (0.0, 1e6), ("sphere", "friction"): (0.0, 1e6),
-           ("bone", "compliance"): (0.0, 1e6), ("muscle", "strength"): (0.0, 1e9),
+           ("bone", "compliance"): (0.0, 1e6), ("bone", "width"): (0.0, 1e6), ("muscle", "strength"): (0.0, 1e9),
            ("muscle", "range"): (0.0, physics.MAX_MUSCLE_RANGE), ("muscle", "speed"): (0.0, 1e6),
            ("joint", "min"): (-math.pi - 1e-12, math.pi + 1e-12),
            ("joint", "max"): (-math.pi - 1e-12, math.pi + 1e-12), ("joint", "stiffness"): (0.0, 1e9)}
 #: values that must stay above 0 (their range's low end too)
-_POSITIVE = {"radius", "mass", "strength", "range", "speed"}
+_POSITIVE = {"radius", "mass", "strength", "range", "speed", "width"}
 
 NO_GENES = BodyGenes()
 

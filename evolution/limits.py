@@ -10,6 +10,8 @@ than seconds to read it or more than a few hundred megabytes of memory. README.m
 
 from __future__ import annotations
 
+import physics
+
 from .jsonread import is_number
 
 __all__ = ["MAX_SPHERES", "MAX_BONES", "MAX_JOINTS", "MAX_CLUSTERS", "MAX_CLUSTER_MEMBERS",
@@ -77,7 +79,9 @@ def check_body(body) -> None:
             raise ValueError(f"sphere {i}: its position must be two numbers within +-{MAX_COORDINATE:g} m")
         _check_values(f"sphere {i}", s, ("radius", "mass", "friction", "kinetic_friction", "restitution"))
     for i, b in enumerate(body.bones):
-        _check_values(f"bone {i}", b, ("rest", "compliance"))
+        _check_values(f"bone {i}", b, ("rest", "compliance", "width"))
+        if not isinstance(b.wing, bool):
+            raise ValueError(f"bone {i}: wing must be true or false, not {b.wing!r:.40}")
         if b.muscle is not None:
             _check_values(f"the muscle of bone {i}", b.muscle, ("range", "strength", "speed"))
     for i, j in enumerate(body.joints):
@@ -99,7 +103,8 @@ def check_sim(sim, seconds: float | None = None) -> None:
     """Raise ValueError (one line) for simulation settings (``physics.SimParams``) beyond the
     limits above; with ``seconds``, for an episode of more than :data:`MAX_EPISODE_STEPS`."""
     for name in ("dt", "gravity", "damping", "bounce_speed", "contact_slop", "witkin_alpha",
-                 "witkin_beta", "dem_stiffness", "dem_damping", "dem_shear", "push_out_speed"):
+                 "witkin_beta", "dem_stiffness", "dem_damping", "dem_shear", "push_out_speed",
+                 *physics.FLUID_SETTINGS):
         value = getattr(sim, name, None)
         if value is not None and (not is_number(value) or abs(value) > MAX_VALUE):
             raise ValueError(f"the simulation setting {name} must be a finite number of at most "

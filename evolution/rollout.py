@@ -27,7 +27,7 @@ from physics.sensors import creature_com
 from .bodygenes import NO_GENES, BodyGenes
 from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
-from .tasks import WORST_FITNESS, Task
+from .tasks import WORST_FITNESS, Task, task_sim
 
 __all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode"]
 
@@ -172,13 +172,17 @@ class Episode:
     @classmethod
     def make(cls, body: physics.Body, task="run", terrain=None, sensors=None, seed: int = 0,
              seconds: float = 20.0, sim: physics.SimParams | None = None, clock_hz: float = 1.0,
-             part_names: dict | None = None, genes: BodyGenes = NO_GENES) -> "Episode":
+             part_names: dict | None = None, genes: BodyGenes = NO_GENES, medium=None) -> "Episode":
         """An episode from plug-in names (or :class:`Plugin` s): ``terrain`` None is the task's
         default, made for ``seed``; ``sensors`` None is :data:`DEFAULT_SENSORS`, else a list of
-        names or a ``--sensors`` string (:func:`evolution.sensors.sensor_list`). Raises
-        :class:`PluginError`."""
+        names or a ``--sensors`` string (:func:`evolution.sensors.sensor_list`). ``sim`` None is
+        the default settings in the task's medium and with its ground (:func:`task_sim`);
+        ``medium`` (a medium spec) sets another medium. Raises :class:`PluginError`, or
+        ValueError for a bad medium."""
         from .sensors import sensor_list
         task = task if isinstance(task, Plugin) else resolve("task", task)
+        if sim is None or medium is not None:
+            sim = task_sim(task.sample, sim, medium)
         if terrain is None:
             terrain = task.sample.default_terrain
         if not isinstance(terrain, physics.Terrain):
@@ -189,7 +193,7 @@ class Episode:
             except ValueError as exc:
                 raise PluginError(str(exc)) from None
         sensors = tuple(s if isinstance(s, Plugin) else resolve("sensor", s) for s in sensors)
-        return cls(body, task, terrain, sensors, seconds, sim or physics.SimParams(), clock_hz,
+        return cls(body, task, terrain, sensors, seconds, sim, clock_hz,
                    dict(part_names or {}), genes)
 
     @property

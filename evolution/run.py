@@ -61,6 +61,7 @@ from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, bod
 from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
+from .tasks import task_sim
 from .sensors import DEFAULT_SENSORS
 from .terrains import terrain_from_dict, terrain_to_dict
 
@@ -103,6 +104,9 @@ class RunSettings:
     backend: str = "local"    # where generations are evaluated: "local" processes or "ray"
     address: str | None = None  # the Ray cluster's address (None: a Ray started here)
     sim: dict = field(default_factory=lambda: physics.SimParams().to_dict())
+    #: the medium asked for (``creatures evolve --medium``; None: the task's own), set into
+    #: ``sim`` by :meth:`Run.create` with the task's ground (``evolution.tasks.task_sim``)
+    medium: str | None = None
     neat_config: str | None = None  # the user's own neat config text, if any
     #: recorded by Run.create: each plug-in's PluginRef as a dict ({"task": ..., "terrain": ...,
     #: "sensors": [...]}) and what the task's fitness measures, in words
@@ -151,6 +155,13 @@ class RunSettings:
             raise ValueError("the setting plugins must be an object or null")
         if not isinstance(self.sim, dict):
             raise ValueError("the setting sim must be an object")
+        if self.medium is not None:
+            if not isinstance(self.medium, str) or len(self.medium) > 1000:
+                raise ValueError("the setting medium must be text or null")
+            try:
+                physics.medium_settings(self.medium)
+            except ValueError as exc:
+                raise ValueError(f"the setting medium: {exc}") from None
         try:
             limits.check_sim(physics.SimParams.from_dict(self.sim))
         except (TypeError, ValueError) as exc:
@@ -372,6 +383,12 @@ class Run:
         :class:`PluginError` for a plug-in that cannot be found or fails."""
         plugins = settings.resolve_plugins(recorded=False)
         settings.record_plugins(*plugins)
+        sim = task_sim(plugins[0].sample, physics.SimParams.from_dict(settings.sim), settings.medium)
+        try:
+            limits.check_sim(sim, settings.seconds)
+        except ValueError as exc:
+            raise ValueError(f"the setting medium: {exc}") from None
+        settings.sim = sim.to_dict()
         run = cls(directory, settings, body, plugins=plugins, genes=genes)
         run.check_plugins()
         directory = Path(directory)

@@ -13,7 +13,18 @@ climb       steps            highest ground the creature stood on (the lowest te
                              under the spheres touching the ground), plus a hundredth of the
                              distance travelled (credit for heading to the stairs)
 obstacle    hurdles          distance travelled to the right over a course of hurdles
+swim        (none: deep      distance the centre of mass travelled to the right, in water with
+            water)           no ground in reach
+fly         flat             the mean height of the centre of mass above its start over the
+                             second half of the episode, counted while no sphere touches the
+                             ground (0 while one does), in air
 ==========  ===============  =================================================================
+
+A task names the medium it is set in (:attr:`Task.medium`: ``water``, ``air`` or numbers,
+``physics.medium_settings``) and whether there is ground at all (:attr:`Task.ground`);
+``creatures evolve --medium`` overrides the medium. A flier scores only the height it holds in
+the air: a single leap is over long before the second half, and a creature that hops is scored
+only while it is off the ground, at the height it has then.
 
 Jump and climb score what the creature did, not what its centre of mass passed through: while
 airborne the centre of mass moves as a thrown stone does, so only the take-off counts, never a
@@ -37,7 +48,8 @@ from physics.terrain import height_at
 
 from .plugins import register
 
-__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "WORST_FITNESS", "describe_fitness"]
+__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "WORST_FITNESS", "describe_fitness",
+           "task_sim"]
 
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
@@ -84,6 +96,12 @@ class Task:
     default_terrain : str
         The terrain used when none is named: a terrain name in any form (``flat``,
         ``course.yaml``, ``file.py:Name``).
+    medium : str or dict
+        The fluid the task is set in: ``none`` (the default), ``water``, ``air``, or numbers
+        (``water,flow_x=0.5``, ``{"density": 800}``: ``physics.medium_settings``).
+    ground : bool
+        Whether the ground exists (False: deep water or open sky, nothing to stand on; the
+        creatures start where they would stand on the default terrain).
     name : str
         Set when the task is created: the name it was resolved by.
     """
@@ -91,6 +109,8 @@ class Task:
     description: str = ""
     measures: str = "fitness"
     default_terrain: str = "flat"
+    medium = "none"
+    ground: bool = True
     name: str = ""
 
     def setup(self, ctx) -> None:
@@ -132,6 +152,24 @@ def describe_fitness(task: str) -> str:
     """What the fitness of the task named ``task`` measures, as a sentence (``fitness is ...``)."""
     from .plugins import resolve
     return f"fitness is {resolve('task', task).sample.measures}"
+
+
+def task_sim(task: Task, sim=None, medium=None):
+    """The simulation settings of an episode of ``task`` (an instance): ``sim`` (default
+    ``physics.SimParams()``) with the task's medium, or ``medium`` if given (a medium spec), and
+    without ground if the task has none. Raises ValueError (one line) for a bad medium."""
+    import dataclasses
+    sim = sim or physics.SimParams()
+    spec = getattr(task, "medium", "none") if medium is None else medium
+    try:
+        fluid = physics.medium_settings(spec)
+    except ValueError as exc:
+        where = "" if medium is not None else f"task {task.name or type(task).__name__}: "
+        raise ValueError(f"{where}{exc}") from None
+    ground = getattr(task, "ground", True)
+    if not isinstance(ground, bool):
+        raise ValueError(f"task {task.name or type(task).__name__}: ground must be True or False")
+    return dataclasses.replace(sim, **fluid, ground=sim.ground and ground)
 
 
 # --- the built-in tasks ------------------------------------------------------------------------------
@@ -205,6 +243,38 @@ class Climb(_CentreOfMassTask):
         return self.best + 0.01 * (self.com[:, 0] - self.start[:, 0])
 
 
+class Swim(Run):
+    """Swim to the right in deep water, nothing to stand on."""
+
+    measures = "metres swum to the right"
+    medium = "water"
+    ground = False
+
+
+class Fly(_CentreOfMassTask):
+    """Fly: lift off and hold the centre of mass as high as it can over the second half."""
+
+    measures = "mean height held in the air over the second half, in metres"
+    medium = "air"
+
+    def setup(self, ctx) -> None:
+        super().setup(ctx)
+        self.held = np.zeros(ctx.batch)          # sum of heights over the second half's steps
+        self.from_step = ctx.steps // 2          # the second half: steps from_step+1 .. steps
+        self.counted = max(ctx.steps - self.from_step, 1)
+
+    def reset(self, state, which) -> None:
+        super().reset(state, which)
+        self.held[which] = 0.0
+
+    def update(self, state, clock) -> None:
+        _follow_held_height(state.pos, state.contact, self.ctx.model.mass, clock.step, self.from_step,
+                            self.start, self.com, self.held)
+
+    def fitness(self) -> np.ndarray:
+        return self.held / self.counted
+
+
 # The kernels stop following a creature whose centre of mass is not finite: it has failed (the
 # episode's rules score it), and its last finite position stays.
 
@@ -251,7 +321,29 @@ def _follow_ground_stood_on(pos, contact, mass, xs, ys, com, max_ground):
                 max_ground[b] = max(max_ground[b], lowest)
 
 
+@njit(cache=True)
+def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
+    """Adds each creature's centre-of-mass height above its start to ``held`` at the steps of the
+    second half where none of its spheres touches the ground."""
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        if np.isfinite(cx) and np.isfinite(cy):
+            com[b, 0] = cx
+            com[b, 1] = cy
+            if step[b] <= from_step:
+                continue
+            airborne = True
+            for i in range(pos.shape[1]):
+                if contact[b, i]:
+                    airborne = False
+                    break
+            if airborne:
+                held[b] += cy - start[b, 1]
+
+
 register("task", "run", Run)
 register("task", "jump", Jump)
 register("task", "climb", Climb)
 register("task", "obstacle", Obstacle)
+register("task", "swim", Swim)
+register("task", "fly", Fly)

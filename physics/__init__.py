@@ -30,8 +30,9 @@ from pathlib import Path
 from . import dem, examples, witkin
 from ._cache import clear_stale_cache
 from .integrity import integrity, rigid_bones, verdict
-from .model import MAX_MUSCLE_RANGE, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model
-from .params import CONTACT_MODELS, SOLVERS, SimParams
+from .medium import MEDIA, MEDIUM_KEYS, medium_name, medium_settings
+from .model import MAX_MUSCLE_RANGE, WING_WIDTH, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model
+from .params import CONTACT_MODELS, FLUID_SETTINGS, SOLVERS, SimParams
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
                       kinetic_energy, muscle_lengths, orientation)
 from .state import State, initial_state, standing_offset, standing_offsets
@@ -67,5 +68,6 @@ __all__ = [
     "State", "initial_state", "standing_offset", "standing_offsets", "step", "rollout", "substeps_for", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
-    "integrity", "rigid_bones", "verdict",
+    "integrity", "rigid_bones", "verdict", "MEDIA", "MEDIUM_KEYS", "medium_name", "medium_settings",
+    "WING_WIDTH", "FLUID_SETTINGS",
 ]

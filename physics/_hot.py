@@ -46,7 +46,7 @@ _TOPOLOGY = ("bone_a", "bone_b", "soft_bones", "rigid_bones", "muscle_bone", "jo
 _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "restitution",
                  "bone_rest", "bone_compliance", "bone_max_force", "muscle_rest", "muscle_range",
                  "muscle_speed", "joint_rest", "joint_min", "joint_max", "joint_compliance",
-                 "joint_spring", "cluster_rest", "cluster_stiffness")
+                 "joint_spring", "cluster_rest", "cluster_stiffness", "bone_plate")
 
 Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE)
 
@@ -119,7 +119,7 @@ def unpack_hot(f, i, b, layout):
                _view2(f, L[13]), _view2(f, L[14]), _view2(f, L[15]), _view2(f, L[16]), _view2(f, L[17]),
                _view2(f, L[18]), _view2(f, L[19]), _view2(f, L[20]), _view2(f, L[21]), _view2(f, L[22]),
                _view2(f, L[23]), _view2(f, L[24]), _view2(f, L[25]), _view2(f, L[26]), _view2(f, L[27]),
-               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]))
+               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]), _view2(f, L[32]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:
@@ -143,6 +143,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, 3, LANES)),   # contact half-planes
                 np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
                 np.zeros((chunks, P, LANES), np.bool_),  # touching
-                np.zeros((chunks, P), np.bool_))        # sphere may touch the ground this substep
+                np.zeros((chunks, P), np.bool_),        # sphere may touch the ground this substep
+                np.zeros((chunks, P, 2, LANES)))   # in a fluid: the drag's velocity change so far this substep
         cache[lanes] = work
     return work

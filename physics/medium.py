@@ -9,8 +9,8 @@ substep:
 - **spheres** feel the drag of their cross-section ``A = pi r^2``, against their velocity
   relative to the fluid u: ``-1/2 rho C_s A |u| u - k_s A u`` (``fluid_drag_sphere``, a quadratic
   pressure drag, and ``fluid_viscous_sphere``, a linear viscous one);
-- **bones** are flat plates, their length times a width (the mean diameter of their two
-  spheres), and feel drag at both ends, each end by its own velocity (so a bone turning about
+- **bones** are flat plates, their length times a width (``Model.bone_plate``: the design's
+  ``width``, by default the mean diameter of their two spheres, broader for a wing), and feel drag at both ends, each end by its own velocity (so a bone turning about
   its middle is braked at both): the fluid's velocity relative to the end is split into the part
   normal to the bone and the part along it, each with its own quadratic and linear drag,
   ``-1/2 rho C A |u_n| u_n - k A u_n`` on half the plate's area, with the normal coefficients
@@ -18,6 +18,15 @@ substep:
   (``fluid_drag_tangent``, ``fluid_viscous_tangent``). This anisotropy is what lets an undulating
   body or a flapping wing push itself along: a plate moving broadside meets much more resistance
   than one sliding along its length.
+
+**Braking what the muscles do: a relaxation.** The drag is applied to the velocities predicted
+from gravity, and then again after every constraint sweep, each time to the velocities the
+sweep left (``(p - x) / h``) with the drag of the call before given back first. A muscle that
+swings a tail moves it in the constraint sweeps; drag applied only before them would meet that
+swing one substep late, after the muscle had pushed tail and body apart as if in a vacuum, and
+a strongly damped swimmer would hardly move (measured on an eel: 6x too slow at 60 Hz). Inside
+the sweeps the fluid holds the tail back while it swings, so the body moves instead, as in
+water.
 
 **Stable at any coefficient: implicit.** Each term is applied with the velocity it produces,
 ``u' = u - h w (1/2 rho C A |u'| + k A) u'`` (w the inverse mass), whose solution along the term's
@@ -31,6 +40,8 @@ before gravity's kick would settle 15 % off at 60 Hz). The terms are applied one
 The drag is an external force (the fluid's): with the fluid at rest, any momentum a creature
 gains is the drag's, never its muscles' alone. Without a fluid this stage is not called at all.
 """
+
+import math
 
 import numpy as np
 from numba import njit
@@ -48,36 +59,65 @@ def implicit_speed(speed, a, b):
 
 
 @njit(cache=True, error_model="numpy")
-def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h, gravity, fluid):
-    """Buoyancy, then the drag of every sphere and bone, on the velocities ``v`` after gravity's
-    kick; then the predicted positions ``p = x + v h`` again. ``fluid`` holds
-    :data:`COEFFICIENTS`'s values. Spheres with no inverse mass (pinned) or no radius (switched
-    off) are left alone, and bones with no force (switched off: ``Model.with_values``) are no
-    plates."""
+def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
+    """Each sphere's buoyancy, ``rho g 4/3 pi r^3``, on its velocity and predicted position, once
+    a substep (with gravity's kick). Pinned spheres and spheres switched off are left alone."""
+    lift = fluid[0] * gravity * (4.0 / 3.0) * np.pi * h
+    for i in range(v.shape[0]):
+        w = inv_mass[i, b0:b0 + n]
+        r = radius[i, b0:b0 + n]
+        vy = v[i, 1]
+        py = p[i, 1]
+        for l in range(n):
+            if w[l] > 0.0 and r[l] > 0.0:
+                dv = lift * r[l] * r[l] * r[l] * w[l]
+                vy[l] += dv
+                py[l] += dv * h
+
+
+@njit(cache=True, error_model="numpy")
+def relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
+    """The drag of the fluid on the substep's velocities ``(p - x) / h``, as a relaxation step.
+
+    ``dragged`` (P, 2, lanes) holds the velocity the drag took from each sphere at the last call
+    this substep (zeros at the first): it is given back, and the drag of the velocities as they
+    are now is taken instead, so calling this after every constraint sweep lets the fluid brake
+    what the muscles do within the substep (a tail the muscles swing meets the water while it
+    swings, and the body moves instead) without braking twice. ``fluid`` holds
+    :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width (``Model.bone_plate``).
+    Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
+    with no force (switched off: ``Model.with_values``) are no plates."""
     rho = fluid[0]
     fx = fluid[1]
     fy = fluid[2]
     cs, ks, cn, ct, kn, kt = fluid[3], fluid[4], fluid[5], fluid[6], fluid[7], fluid[8]
     P = x.shape[0]
-    lift = rho * gravity * (4.0 / 3.0) * np.pi * h
-    for i in range(P):
+    inv_h = 1.0 / h
+    for i in range(P):     # the velocities before any drag, and the spheres' own drag
         w = inv_mass[i, b0:b0 + n]
         r = radius[i, b0:b0 + n]
-        vx = v[i, 0]
-        vy = v[i, 1]
+        xx = x[i, 0]
+        xy = x[i, 1]
+        px = p[i, 0]
+        py = p[i, 1]
+        gx = dragged[i, 0]
+        gy = dragged[i, 1]
         for l in range(n):
             if not (w[l] > 0.0 and r[l] > 0.0):
                 continue
-            vy[l] += lift * r[l] * r[l] * r[l] * w[l]
+            ux = (px[l] - xx[l]) * inv_h + gx[l] - fx
+            uy = (py[l] - xy[l]) * inv_h + gy[l] - fy
+            gx[l] = ux + fx        # the undragged velocity, for now
+            gy[l] = uy + fy
             area = np.pi * r[l] * r[l]
-            ux = vx[l] - fx
-            uy = vy[l] - fy
             speed = np.sqrt(ux * ux + uy * uy)
             if speed > 0.0:
                 s = implicit_speed(speed, 0.5 * rho * cs * area * h * w[l], ks * area * h * w[l])
                 k = s / speed
-                vx[l] = fx + ux * k
-                vy[l] = fy + uy * k
+                ux *= k
+                uy *= k
+            px[l] = xx[l] + (fx + ux) * h
+            py[l] = xy[l] + (fy + uy) * h
     for e in range(bone_a.shape[0]):
         i = bone_a[e]
         j = bone_b[e]
@@ -90,14 +130,14 @@ def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h,
                 continue
             tx = dx / length
             ty = dy / length
-            half = 0.5 * length * (radius[i, b] + radius[j, b])   # half the plate, for each end
+            half = 0.5 * length * plate[e, b]   # half the plate, for each end
             for end in range(2):
                 q = i if end == 0 else j
                 w = inv_mass[q, b]
                 if not (w > 0.0 and radius[q, b] > 0.0):
                     continue
-                ux = v[q, 0, l] - fx
-                uy = v[q, 1, l] - fy
+                ux = (p[q, 0, l] - x[q, 0, l]) * inv_h - fx
+                uy = (p[q, 1, l] - x[q, 1, l]) * inv_h - fy
                 ut = ux * tx + uy * ty          # along the bone
                 un = -ux * ty + uy * tx         # across it (normal: (-ty, tx))
                 f = half * h * w
@@ -105,17 +145,107 @@ def apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h,
                 sn = implicit_speed(abs(un), 0.5 * rho * cn * f, kn * f)
                 ut = st if ut > 0.0 else -st
                 un = sn if un > 0.0 else -sn
-                v[q, 0, l] = fx + ut * tx - un * ty
-                v[q, 1, l] = fy + ut * ty + un * tx
-    for i in range(P):
+                p[q, 0, l] = x[q, 0, l] + (fx + ut * tx - un * ty) * h
+                p[q, 1, l] = x[q, 1, l] + (fy + ut * ty + un * tx) * h
+    for i in range(P):     # what the drag took, given back at the next call
+        w = inv_mass[i, b0:b0 + n]
+        r = radius[i, b0:b0 + n]
         for k in range(2):
+            g = dragged[i, k]
             xr = x[i, k]
-            vr = v[i, k]
             pr = p[i, k]
             for l in range(n):
-                pr[l] = xr[l] + vr[l] * h
+                if w[l] > 0.0 and r[l] > 0.0:
+                    g[l] -= (pr[l] - xr[l]) * inv_h
+                else:
+                    g[l] = 0.0
+
+
+#: named media: the ``SimParams`` fluid settings each stands for (the others at their defaults).
+#: Water and air differ only in density at these scales: their viscous drag is negligible beside
+#: the pressure drag for bodies of centimetres to metres moving at centimetres to metres a second
+#: (Reynolds numbers 10^3 to 10^6), so the linear coefficients are 0.
+MEDIA = {"none": {"fluid_density": 0.0},
+         "water": {"fluid_density": 1000.0},
+         "air": {"fluid_density": 1.2}}
+
+#: the short names a medium's numbers go by (``water,flow_x=0.5``; ``density=800,drag_normal=2``)
+MEDIUM_KEYS = {"density": "fluid_density", "flow_x": "flow_x", "flow_y": "flow_y",
+               "drag_sphere": "fluid_drag_sphere", "viscous_sphere": "fluid_viscous_sphere",
+               "drag_normal": "fluid_drag_normal", "drag_tangent": "fluid_drag_tangent",
+               "viscous_normal": "fluid_viscous_normal", "viscous_tangent": "fluid_viscous_tangent"}
+
+
+def medium_settings(spec) -> dict:
+    """The ``SimParams`` fluid settings (every one of :data:`COEFFICIENTS`) of a medium:
+
+    - a name of :data:`MEDIA` (``none``, ``water``, ``air``);
+    - numbers by :data:`MEDIUM_KEYS`' names, after a name or alone (then over ``none``'s
+      defaults, so ``density`` is needed), as text ``water,flow_x=0.5`` or
+      ``density=800,drag_normal=2``, or as a dict ``{"medium": "water", "flow_x": 0.5}`` /
+      ``{"density": 800}``;
+    - None: ``none``.
+
+    Raises ValueError with a one-line reason."""
+    from .params import SimParams
+    if spec is None:
+        spec = "none"
+    if isinstance(spec, str):
+        items = [t.strip() for t in spec.split(",") if t.strip()]
+        if not items:
+            raise ValueError("an empty medium: name one of " + ", ".join(MEDIA) + " or give numbers")
+        data = {}
+        for k, item in enumerate(items):
+            if "=" not in item:
+                if k:
+                    raise ValueError(f"medium {spec!r}: a name ({item!r}) can only come first")
+                data["medium"] = item
+                continue
+            key, _, text = item.partition("=")
+            try:
+                data[key.strip()] = float(text)
+            except ValueError:
+                raise ValueError(f"medium {spec!r}: {key.strip()} must be a number, not {text.strip()!r}") from None
+        spec = data
+    if not isinstance(spec, dict):
+        raise ValueError(f"a medium is a name ({', '.join(MEDIA)}) or numbers, not {spec!r:.40}")
+    spec = dict(spec)
+    name = spec.pop("medium", None)
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"a medium's name is text ({', '.join(MEDIA)}), not {name!r:.40}")
+    if name is not None and name not in MEDIA:
+        raise ValueError(f"unknown medium {name!r} (choose from {', '.join(MEDIA)}, or give numbers: "
+                         f"{', '.join(MEDIUM_KEYS)})")
+    if name is None and spec and "density" not in spec:
+        raise ValueError("a medium given by numbers needs its density (kg/m^3), or a name first "
+                         "(water,flow_x=0.5)")
+    out = {field: getattr(SimParams, field) for field in COEFFICIENTS}
+    out.update(MEDIA[name or "none"])
+    for key, value in spec.items():
+        if key not in MEDIUM_KEYS:
+            raise ValueError(f"unknown medium setting {key!r} (choose from {', '.join(MEDIUM_KEYS)})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"the medium's {key} must be a finite number, not {value!r:.40}")
+        if key not in ("flow_x", "flow_y") and value < 0:
+            raise ValueError(f"the medium's {key} must not be negative, not {value:g}")
+        out[MEDIUM_KEYS[key]] = float(value)
+    return out
+
+
+def medium_name(params) -> str:
+    """What ``params``' medium is called: ``none``, ``water``, ``air`` (with ``, flow 0.5 m/s``
+    when it moves), or ``fluid of 800 kg/m^3``."""
+    rho = params.fluid_density
+    if rho <= 0:
+        return "none"
+    name = next((n for n, v in MEDIA.items() if v["fluid_density"] == rho), f"fluid of {rho:g} kg/m^3")
+    speed = math.hypot(params.flow_x, params.flow_y)
+    if speed > 0:
+        what = "wind" if name == "air" else "flow"
+        name += f", {what} {speed:.3g} m/s"
+    return name
 
 
 def coefficients(params) -> np.ndarray:
-    """``params``' fluid as the array :func:`apply_medium` reads."""
+    """``params``' fluid as the array :func:`relax_medium` reads."""
     return np.array([float(getattr(params, name)) for name in COEFFICIENTS], dtype=np.float64)

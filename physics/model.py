@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 import numpy as np
 
 __all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
-           "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS"]
+           "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS", "WING_WIDTH"]
 
 #: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
 MAX_MUSCLE_RANGE = 0.9
@@ -48,7 +48,12 @@ SETTABLE = {
     "bone_on": ("E", "which bones are there (bool): a bone switched off exerts no force (a muscle's "
                      "command is ignored)"),
     "joint_on": ("J", "which joints are there (bool): a joint switched off has no limit and no spring"),
+    "bone_width": ("E", "bone plate widths in a fluid (m), >= 0 (0: the bone's default, see Bone.width); "
+                        "bone_plate follows"),
 }
+
+#: A wing's default plate width, as a fraction of its rest length (:attr:`Bone.width`).
+WING_WIDTH = 0.5
 
 #: the part masks among :data:`SETTABLE`
 MASKS = ("sphere_on", "bone_on", "joint_on")
@@ -83,7 +88,12 @@ class Muscle:
 @dataclass
 class Bone:
     """A distance constraint between spheres ``a`` and ``b``. ``rest`` defaults to their initial
-    distance. ``compliance`` (m/N, XPBD) is 0 for a rigid bone."""
+    distance. ``compliance`` (m/N, XPBD) is 0 for a rigid bone.
+
+    In a fluid (physics/medium.py) a bone is a flat plate of its length times ``width`` (m): by
+    default the mean diameter of its two spheres, or for a ``wing`` (a broad, light plate: bones
+    have no mass of their own) :data:`WING_WIDTH` times its rest length. Without a fluid neither
+    matters (a wing is still drawn as one)."""
 
     a: int
     b: int
@@ -91,6 +101,8 @@ class Bone:
     compliance: float = 0.0
     muscle: Muscle | None = None
     optional: bool = False  # may be switched off per creature (bone_on): solved as a soft bone
+    width: float | None = None
+    wing: bool = False
 
 
 @dataclass
@@ -139,6 +151,11 @@ class Body:
             for part in data[key]:
                 if not part.get("optional"):
                     part.pop("optional", None)
+        for part in data["bones"]:  # likewise a bone's plate: only where the design says
+            if part.get("width") is None:
+                part.pop("width", None)
+            if not part.get("wing"):
+                part.pop("wing", None)
         return data
 
     @classmethod
@@ -183,6 +200,8 @@ class Model:
         compliant bones and bones that may be switched off, in any creature of the batch. The
         others are rigid (projected, then settled). A topology, so that a creature is solved
         the same whatever other creatures share its batch.
+    bone_wing : ndarray of bool, shape (E,)
+        Bones that are wings (:attr:`Bone.wing`): a broad plate by default, drawn as a wing.
 
     Per creature
     ------------
@@ -200,6 +219,11 @@ class Model:
     cluster_rest : ndarray, shape (B, Q, 2)
         Each member's rest offset from its cluster's centre of mass.
     cluster_stiffness : ndarray, shape (B, K)
+    bone_width : ndarray, shape (B, E)
+        Plate widths as the design gives them (m); 0 where it does not (the default width).
+    bone_plate : ndarray, shape (B, E)
+        The plate width the fluid sees (m): ``bone_width``, or where that is 0 the default, the
+        mean diameter of the bone's spheres (a wing: :data:`WING_WIDTH` times its rest length).
     sphere_on, bone_on, joint_on : ndarray of bool, shape (B, P), (B, E), (B, J)
         Which parts each creature has (all True unless :meth:`with_values` switched some off).
         A part switched off stays in the arrays, masked: a sphere has no mass (``mass`` and
@@ -244,6 +268,9 @@ class Model:
     cluster_rest: np.ndarray
     cluster_stiffness: np.ndarray
     bone_soft: np.ndarray = None
+    bone_wing: np.ndarray = None
+    bone_width: np.ndarray = None
+    bone_plate: np.ndarray = None
     sphere_on: np.ndarray = None
     bone_on: np.ndarray = None
     joint_on: np.ndarray = None
@@ -281,6 +308,14 @@ class Model:
         if self.bone_soft is None:  # a model pickled before these fields: derived as it was then
             rigid = np.all((self.bone_compliance == 0.0) & np.isinf(self.bone_max_force), axis=0)
             object.__setattr__(self, "bone_soft", ~rigid)
+        E = self.bone_a.shape[0]
+        if self.bone_wing is None:  # a model of before plates: no wings, default widths
+            object.__setattr__(self, "bone_wing", np.zeros(E, dtype=np.bool_))
+        if self.bone_width is None:
+            object.__setattr__(self, "bone_width", np.zeros((B, E)))
+        if self.bone_plate is None:
+            object.__setattr__(self, "bone_plate", plate_widths(self.bone_width, self.bone_wing, self.radius,
+                                                                self.bone_rest, self.bone_a, self.bone_b))
         for name, size in (("sphere_on", self.rest_pos.shape[1]), ("bone_on", self.bone_a.shape[0]),
                            ("joint_on", self.joint_c.shape[0])):
             if getattr(self, name) is None:
@@ -366,6 +401,8 @@ class Model:
             raise ValueError("restitution must be within [0, 1]")
         if np.any(get("bone_compliance") < 0):
             raise ValueError("bone_compliance must be >= 0")
+        if np.any(get("bone_width") < 0):
+            raise ValueError("bone_width must be >= 0")
         m_range = get("muscle_range")
         if np.any(~((m_range > 0) & (m_range <= MAX_MUSCLE_RANGE))):
             raise ValueError(f"muscle_range must be within (0, {MAX_MUSCLE_RANGE}]")
@@ -436,6 +473,10 @@ class Model:
             changed["joint_max"] = np.where(on_j, raw["joint_max"], np.pi)
             changed["joint_compliance"] = np.where(on_j, raw["joint_compliance"], 0.0)
             changed["joint_spring"] = on_j & raw["joint_spring"]
+        if "bone_width" in new or "radius" in new or "rest_pos" in new:
+            changed["bone_plate"] = plate_widths(get("bone_width"), self.bone_wing, get("radius"),
+                                                 changed.get("bone_rest", self.bone_rest), self.bone_a,
+                                                 self.bone_b)
         bone_force = changed.get("bone_max_force", self.bone_max_force)
         rigid = np.all((changed.get("bone_compliance", self.bone_compliance) == 0.0) & np.isinf(bone_force),
                        axis=0)
@@ -446,6 +487,13 @@ class Model:
                 a.flags.writeable = False
             object.__setattr__(model, "_unmasked", raw)
         return model
+
+
+def plate_widths(width, wing, radius, rest, bone_a, bone_b) -> np.ndarray:
+    """Each bone's plate width (B, E): ``width`` where it is above 0, else the default (the mean
+    diameter of its spheres; a wing's :data:`WING_WIDTH` times its rest length)."""
+    default = np.where(wing, WING_WIDTH * rest, radius[:, bone_a] + radius[:, bone_b])
+    return np.ascontiguousarray(np.where(width > 0, width, default).reshape(np.shape(rest)))
 
 
 def _angle(pa, pc, pb) -> float:
@@ -506,6 +554,8 @@ def build_model(body: Body, batch: int = 1) -> Model:
             raise ValueError(f"bone {e} has zero length")
         if bone.compliance < 0:
             raise ValueError(f"bone {e} has negative compliance")
+        if bone.width is not None and not (np.isfinite(bone.width) and bone.width > 0):
+            raise ValueError(f"bone {e}: width must be positive")
         if bone.muscle is not None:
             m = bone.muscle
             if not (0 < m.range <= MAX_MUSCLE_RANGE):
@@ -602,4 +652,6 @@ def build_model(body: Body, batch: int = 1) -> Model:
         cluster_rest=rep(np.asarray(cl_rest, dtype=np.float64).reshape(len(members), 2)),
         cluster_stiffness=rep(np.asarray(cl_k).reshape(len(cl_k))),
         bone_soft=np.asarray(soft, dtype=np.bool_).reshape(E),
+        bone_wing=np.array([bool(b.wing) for b in body.bones], dtype=np.bool_).reshape(E),
+        bone_width=rep(np.array([b.width or 0.0 for b in body.bones], dtype=np.float64).reshape(E)),
     )

@@ -6,8 +6,9 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
     prepare_bones            each bone's w_i + w_j, once per step
     for each substep:
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
-        apply_medium         in a fluid: buoyancy, implicit drag on spheres and bone plates;
-                             p = x + v h again (physics/medium.py; not run without one)
+        buoyancy, relax_medium   in a fluid: buoyancy; the implicit drag of spheres and bone
+                             plates on the predicted velocities (physics/medium.py; not run
+                             without one)
         orient_bones         each bone's direction at the substep's start: corrections go along
                              it, which keeps angular momentum (bones.py says why)
         find_contacts        the terrain near each sphere as a half-plane  (contact generation)
@@ -17,6 +18,8 @@ Stage sequence of :func:`step` (``h = dt / substeps``)::
             solve_clusters   shape matching of rigid clusters
             solve_self_collisions
             solve_ground     push out of the contact half-plane; Coulomb friction, static and kinetic
+            relax_medium     in a fluid: the drag again, of the velocities the constraints made
+                             (it replaces the drag before it: the fluid brakes what the muscles do)
         settle_bones, solve_joints  once more, rigid bones and hinge limits only, along current
                              directions: the skeleton has the last word
         solve_ground         once more, so that static friction also holds against that sweep
@@ -50,7 +53,7 @@ from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
-from .medium import apply_medium, coefficients
+from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
 from .model import Model
 from .params import SimParams
@@ -70,7 +73,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
-    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE = work
+    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG = work
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -86,6 +89,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     vn = VN[c]
     touching = TOUCH[c]
     active = ACTIVE[c]
+    dragged = DRAG[c]
     # gather
     for i in range(P):
         for k in range(2):
@@ -106,7 +110,10 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     for s in range(substeps):
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n)
         if medium:
-            apply_medium(x, v, p, inv_mass, radius, bone_a, bone_b, max_force, b0, n, h, gravity, fluid)
+            buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
+            dragged[:, :, :] = 0.0
+            relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
+                         fluid)
         orient_bones(x, rest, bone_a, bone_b, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
@@ -124,6 +131,9 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_self_collisions(x, p, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+            if medium:
+                relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
+                             fluid)
         settle_bones(p, rest, bone_a, bone_b, rigid, inv_mass, b0, n)
         if joints:
             solve_joints(x, p, lamj, hot, b0, n, h, True)

@@ -204,11 +204,20 @@ class Triangles:
                 [BufferDescription(self._buffer, "2f 4f1", ["in_pos", "in_color"])], mode=self.mode)
         self._buffer.write(np.ascontiguousarray(vertices).tobytes())
 
-    def draw(self) -> None:
+    def draw(self, blend: bool = True) -> None:
+        """Draw the triangles; ``blend=False`` for opaque ones (a backdrop): they overwrite the
+        pixels, which a software rasteriser does faster than blending."""
         if self.count <= 0:
             return
-        self.ctx.enable(self.ctx.BLEND)
-        self._geometry.render(self.program, vertices=self.count)
+        if blend:
+            self.ctx.enable(self.ctx.BLEND)
+            self._geometry.render(self.program, vertices=self.count)
+            return
+        self.ctx.disable(self.ctx.BLEND)
+        try:
+            self._geometry.render(self.program, vertices=self.count)
+        finally:
+            self.ctx.enable(self.ctx.BLEND)
 
 
 def rects(boxes, colors) -> np.ndarray:

@@ -112,10 +112,8 @@ def _offscreen(size):
 
 
 def _render(viewer, fbo) -> None:
-    from .viewer import SKY
-
     fbo.use()
-    fbo.clear(color=SKY + (255,))
+    fbo.clear(color=tuple(viewer.background) + (255,))
     viewer.draw_scene()
 
 
@@ -147,7 +145,8 @@ class _GifWriter:
         # the colours the viewer draws with, so that later frames (muscles at full contraction,
         # other hues) find themselves in the palette even if the first frame lacks them
         swatch = [v.SKY, v.GROUND, v.GROUND_EDGE, v.TICK, v.BONE_RIGID, v.BONE_SOFT, v.SPHERE,
-                  v.CONTACT, v.TEXT[:3], v.PANEL_BACK[:3], v.PANEL_TEXT[:3], v.MESSAGE_BACK[:3]]
+                  v.CONTACT, v.TEXT[:3], v.PANEL_BACK[:3], v.PANEL_TEXT[:3], v.MESSAGE_BACK[:3],
+                  v.WATER_SHALLOW, v.WATER, v.WATER_DEEP, v.WING]
         swatch += [tuple(c) for c in v.muscle_colors(np.linspace(-1.0, 1.0, 9))]
         swatch += [tuple(c) for c in v.value_colors(np.linspace(-1.0, 1.0, 9))]
         strip = np.repeat(np.array(swatch, np.uint8)[None, :, :], 4, axis=0)

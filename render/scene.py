@@ -52,6 +52,14 @@ class CreatureShape:
         Which bones (and muscles, which are bones) are drawn. None: every bone.
     joint_on : ndarray, shape (J,), bool, or None
         Which joints get an angle in the sensor overlay. None: every joint.
+    bone_width : ndarray, shape (E,), or None
+        Each bone's plate width (m): in a fluid a bone is a flat plate of its length times this
+        width, reaching out of the picture's plane. Only wings are drawn by it (a translucent
+        band along the bone, as thick on the screen as the plate is wide, at most 0.6 of the
+        bone's length). None: not known (a wing is then drawn half as wide as it is long).
+    wing : ndarray, shape (E,), bool, or None
+        Bones that are wings (broad plates): drawn as a translucent band under the bone's line.
+        The other bones keep their look. None: no wings.
     """
 
     radius: np.ndarray
@@ -66,6 +74,8 @@ class CreatureShape:
     sphere_on: np.ndarray | None = None
     bone_on: np.ndarray | None = None
     joint_on: np.ndarray | None = None
+    bone_width: np.ndarray | None = None
+    wing: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,18 @@ class Scene:
         First HUD line (``walker - run on flat``).
     fitness_label : str
         What fitness means (``metres to the right``), for the HUD.
+    ground : bool
+        Whether there is ground at all. False (deep water, open sky): no terrain is drawn, and
+        the metre marks run along the bottom of the view instead of along the ground.
+    medium : str
+        The medium's name for the HUD (``physics.medium_name``): ``none`` (not shown), ``water``,
+        ``air``, ``air, wind 3 m/s``, ``water, flow 0.5 m/s``, ``fluid of 800 kg/m^3``.
+    fluid_density : float
+        The fluid's density (kg/m^3); 0 for no fluid. A liquid (500 or more, or a medium named
+        ``water...``) is drawn as water: a blue background, darker the deeper, with motes
+        drifting with the flow; a lighter fluid as air, its wind (if any) as moving streaks.
+    flow : (float, float)
+        The fluid's velocity (m/s): a current or a wind; (0, 0) for still.
     """
 
     terrain_x: np.ndarray
@@ -95,6 +117,10 @@ class Scene:
     duration: float | None = None
     title: str = ""
     fitness_label: str = "fitness"
+    ground: bool = True
+    medium: str = "none"
+    fluid_density: float = 0.0
+    flow: tuple = (0.0, 0.0)
 
 
 @dataclass

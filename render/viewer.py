@@ -14,6 +14,13 @@ muscles as instanced segments (``render/_gl.py``), the spheres as one ``SpriteLi
 pyglet batches. World units are metres (``Camera2D`` with ``zoom`` in pixels per metre); the HUD
 and panels are drawn in screen pixels.
 
+The scene's medium shows: water as a blue background darkening with depth (one gradient strip
+fixed to world heights, :data:`WATER_LEVELS`) with motes drifting with the current; wind in the
+air as streaks moving with it (still air has none); the HUD says which (``medium: air, wind 3
+m/s``). A scene without ground draws no terrain; its metre marks run along the bottom of the
+view. Wing bones are drawn as plates: a translucent band under the bone, as thick as the plate
+is wide.
+
 Keys are listed in :data:`KEYS` (the help overlay, H, shows them).
 """
 
@@ -58,6 +65,13 @@ PANEL_BACK = (24, 28, 36, 225)
 PANEL_TEXT = (232, 236, 244, 255)
 MESSAGE_BACK = (60, 16, 16, 235)
 MESSAGE_TEXT = (255, 236, 230, 255)
+WATER_SHALLOW = (170, 214, 236)     # water WATER_LEVELS[0] metres above the surface level and up
+WATER = (112, 170, 214)             # water at the surface level (y = 0)
+WATER_DEEP = (34, 72, 122)          # water WATER_LEVELS[2] metres below it and deeper
+MOTE = (236, 246, 255, 120)         # specks drifting with the water
+STREAK = (255, 255, 255, 175)       # wind streaks in the air
+WING = (246, 190, 110)              # a lone creature's wings (translucent)
+WING_ALPHA = (205, 105)             # a wing's opacity along its bone and at its edges
 EDGE_POSITIVE = (236, 110, 40, 200)
 EDGE_NEGATIVE = (60, 130, 240, 200)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
@@ -72,6 +86,25 @@ ZOOM_RANGE = (2.0, 4000.0)           # pixels per metre
 FOLLOW_RATE = 4.0                    # 1/s: the camera closes 1 - exp(-rate t) of its gap to the leader
 PAN_SPEED = 0.8                      # view widths per second with an arrow key held
 MAX_HUD_CREATURES = 12               # creature lines in the HUD before "... and N more"
+#: a fluid at least this dense (kg/m^3), or a medium named ``water...``, is drawn as water
+LIQUID_DENSITY = 500.0
+#: heights (m) of the water's three colours (WATER_SHALLOW, WATER, WATER_DEEP); between them the
+#: colour is interpolated, beyond them it stays. The reference, y = 0, is the level every
+#: built-in terrain starts at, where the creatures start (standing on it, or over it without
+#: ground): the water darkens as they go deeper, whatever the camera does.
+WATER_LEVELS = (4.0, 0.0, -12.0)
+#: water motes and wind streaks per screen pixel of the view (so many whatever its size)
+MOTES_PER_PIXEL = 1.0 / 11000.0
+STREAKS_PER_PIXEL = 1.0 / 16000.0
+#: a streak (or a mote's tail in a current) is as long as the flow goes in this many seconds,
+#: within these pixels
+STREAK_SECONDS = 0.3
+STREAK_PIXELS = (14.0, 90.0)
+MOTE_TAIL_PIXELS = (0.0, 24.0)
+#: a wing's band: as thick on the screen as its plate is wide, at least this many pixels and at
+#: most this fraction of its bone's length (a broader plate would be a blob, not a wing)
+WING_MIN_PIXELS = 3.0
+WING_MAX_LENGTH = 0.6
 
 #: (keys, what they do): the help overlay, and the README's table
 KEYS = (
@@ -237,6 +270,16 @@ class Viewer(arcade.View):
         for none; when no creature has one, a design's preview say, the HUD has no such column).
     status : str
         ``PAUSED``, ``DONE`` or empty.
+    ground : bool
+        Whether the scene has ground (its terrain is drawn).
+    medium : str
+        The scene's medium's name (``none``, ``water``, ``air, wind 3 m/s``...).
+    fluid : str or None
+        How the medium is drawn: ``water`` (a liquid), ``air`` (a lighter fluid) or None.
+    flow : (float, float)
+        The fluid's velocity (m/s) the motes and streaks drift with.
+    background : (int, int, int)
+        The colour the view is cleared with (the sky, or the shallow water's).
     """
 
     def __init__(self, source, *, size=None, speed: float = 1.0, follow: bool = True, zoom=None,
@@ -284,6 +327,9 @@ class Viewer(arcade.View):
         self._screen_camera = Camera2D(viewport=LBWH(0, 0, *self.draw_size), window=self.window)
         self._disc = _disc_texture("disc")
         self._ground = Triangles(ctx, strip=True)
+        self._backdrop = Triangles(ctx, strip=True)   # the water's depth shading
+        self._wings = Triangles(ctx)
+        self._flow_marks = Segments(ctx)              # water motes, wind streaks
         self._ground_edge = Segments(ctx)
         self._ticks = Segments(ctx)
         self._bones = Segments(ctx)
@@ -303,6 +349,7 @@ class Viewer(arcade.View):
         hud = dict(color=TEXT, font_size=11, font_name=FONT, anchor_y="top", batch=self._hud_batch)
         self._hud_title_text = arcade.Text("", 0, 0, bold=True, **{**hud, "font_size": 13})
         self._hud_header_text = arcade.Text("", 0, 0, **{**hud, "font_size": 10})
+        self._hud_medium_text = arcade.Text("", 0, 0, **{**hud, "font_size": 10})
         self._hud_more_text = arcade.Text("", 0, 0, **hud)
         self._hud_columns = [arcade.Text(name, 0, 0, anchor_x="right", **{**hud, "font_size": 9})
                              for name in ("now", "recorded")]
@@ -346,6 +393,7 @@ class Viewer(arcade.View):
                         else np.zeros(0))
         a, b, kind, muscle_index, owner, keep = [], [], [], [], [], []
         sphere_on, self._joint_on = [], []
+        wing_a, wing_b, wing_width, wing_owner = [], [], [], []
         m0 = 0
         for i, s in enumerate(shapes):
             E = len(s.bone_a)
@@ -355,6 +403,17 @@ class Viewer(arcade.View):
             on_e = _mask(s.bone_on, E) & on_p[bone_a] & on_p[bone_b]
             js = np.asarray(s.joint_sphere, np.int64).reshape(-1)
             sphere_on.append(on_p)
+            # wings (of the bones it has): drawn as translucent plates under the bones
+            wing = getattr(s, "wing", None)
+            if wing is not None and E:
+                wing = np.asarray(wing, bool).reshape(E) & on_e
+                width = getattr(s, "bone_width", None)
+                width = (np.full(E, np.nan) if width is None
+                         else np.asarray(width, np.float64).reshape(E))
+                wing_a.append(bone_a[wing] + offsets[i])
+                wing_b.append(bone_b[wing] + offsets[i])
+                wing_width.append(width[wing])
+                wing_owner.append(np.full(int(wing.sum()), i))
             self._joint_on.append(_mask(s.joint_on, js.size) & on_p[js])
             k = np.where(np.asarray(s.rigid, bool).reshape(E), 0, 1) if E else np.zeros(0, int)
             mi = np.full(E, -1)
@@ -392,6 +451,12 @@ class Viewer(arcade.View):
         self._bone_rgba[:, :3] = base[owner if n > 1 else 0, self._bone_kind]
         self._bone_rgba[:, 3] = alpha[owner] if owner.size else 0
         self._is_muscle = self._bone_kind == 2
+        self._wing_a, self._wing_b = cat(wing_a, np.int64), cat(wing_b, np.int64)
+        self._wing_width = cat(wing_width, np.float64)
+        wing_rgb = (np.array([c[:3] for c in self.colors], np.uint8) if n > 1
+                    else np.array([WING], np.uint8))
+        self._wing_rgb = wing_rgb[cat(wing_owner, np.int64)] if n > 1 else np.repeat(wing_rgb, self._wing_a.size, 0)
+        self._load_medium(scene)
         # spheres: one sprite each, and behind each a larger yellow disc shown when it touches the
         # ground with the sensors on; all in one SpriteList, so one draw call (each SpriteList
         # draw costs ~1 ms on llvmpipe whatever its size), halos first so spheres cover them
@@ -419,6 +484,7 @@ class Viewer(arcade.View):
                                     batch=self._world_batch)
                         for i, s in enumerate(shapes)]
         self._build_terrain(np.asarray(scene.terrain_x, np.float64), np.asarray(scene.terrain_y, np.float64))
+        self.ground = bool(getattr(scene, "ground", True))
         self._acc = 0.0
         self._prev_pos = None
         self._set_frame(self.source.frame())
@@ -427,6 +493,31 @@ class Viewer(arcade.View):
             self.camera_position = self._camera_start
         else:
             self.snap_camera(force=first)        # a reloaded scene keeps a free camera where it is
+
+    def _load_medium(self, scene) -> None:
+        """What the scene's medium looks like: :attr:`fluid` is ``water`` (a liquid), ``air`` (a
+        lighter fluid) or None; :attr:`background` the colour the view is cleared with."""
+        medium = str(getattr(scene, "medium", "none") or "none")
+        density = float(getattr(scene, "fluid_density", 0.0) or 0.0)
+        try:
+            fx, fy = (float(v) for v in getattr(scene, "flow", (0.0, 0.0)))
+        except (TypeError, ValueError):
+            fx = fy = 0.0
+        if not (math.isfinite(fx) and math.isfinite(fy)):
+            fx = fy = 0.0
+        self.flow = (fx, fy)
+        self.medium = medium
+        if medium.lower().startswith("water") or density >= LIQUID_DENSITY:
+            self.fluid = "water"
+        elif density > 0.0 or medium.lower() not in ("none", ""):
+            self.fluid = "air"
+        else:
+            self.fluid = None
+        self.background = WATER_SHALLOW if self.fluid == "water" else SKY
+        # where the motes and streaks sit in their tile of the view: fixed, so each frame moves
+        # them only by the flow (and the camera)
+        rng = np.random.default_rng(1234)
+        self._mark_uv = rng.random((400, 2))
 
     def _build_terrain(self, xs: np.ndarray, ys: np.ndarray) -> None:
         """The ground below the polyline as a triangle strip, its edge as segments, both extended
@@ -677,6 +768,13 @@ class Viewer(arcade.View):
         self._hud_title = scene.title or "creatures"
         self._hud_header = f"fitness: {scene.fitness_label}"
         lines = [self._hud_title, self._hud_header]
+        medium = self.medium if self.medium.lower() not in ("none", "") else ""
+        where = [f"medium: {medium}"] if medium else []
+        if not self.ground:
+            where.append("no ground")
+        self._hud_medium = ", ".join(where)
+        if self._hud_medium:
+            lines.append(self._hud_medium)
         self.hud_fitness = []
         rows = []
         # a design's preview has nothing recorded: no "recorded" column then
@@ -724,7 +822,7 @@ class Viewer(arcade.View):
     # drawing -----------------------------------------------------------------------------------
     def on_draw(self) -> None:
         self.window.ctx.screen.use()
-        self.clear(color=SKY)
+        self.clear(color=self.background)
         self.draw_scene()
 
     def draw_scene(self) -> None:
@@ -738,9 +836,15 @@ class Viewer(arcade.View):
         cam.position = self.camera_position
         cam.zoom = self.zoom
         cam.use()
-        self._ground.draw()
-        self._ground_edge.draw(pixel)
+        if self.fluid == "water":
+            self._draw_water()
+        if self.fluid is not None:
+            self._draw_flow_marks()
+        if self.ground:
+            self._ground.draw(blend=False)          # opaque: faster without blending
+            self._ground_edge.draw(pixel)
         self._draw_ticks()
+        self._draw_wings(pos)
         self._draw_creatures(pos)
         # screen ---------------------------------------------------------------------------------
         scr = self._screen_camera
@@ -756,9 +860,136 @@ class Viewer(arcade.View):
             self._draw_help()
         self._draw_message()
 
+    def _view_box(self) -> tuple[float, float, float, float]:
+        """The world (m) the view shows: left, bottom, right, top."""
+        w, h = self.draw_size
+        left, bottom = self.screen_to_world(0, 0)
+        right, top = self.screen_to_world(w, h)
+        return left, bottom, right, top
+
+    def _drawn_time(self) -> float:
+        """The simulated time of what is drawn: between the last two steps when interpolating."""
+        t = float(self.frame.time)
+        if self._drawn_positions() is not self._pos:
+            t -= (1.0 - min(max(self._acc, 0.0), 1.0)) * self.scene.dt
+        return t
+
+    def _draw_water(self) -> None:
+        """The water's depth shading: one vertical gradient over the view (a strip of at most
+        five rows of vertices), its colours fixed to world heights (:data:`WATER_LEVELS`), so it
+        darkens as the camera goes deeper. The view is cleared with the shallow colour, so the
+        part of it above the shallow level is not drawn again."""
+        left, bottom, right, top = self._view_box()
+        levels = np.array(WATER_LEVELS[::-1], np.float64)             # increasing
+        colors = np.array([WATER_DEEP, WATER, WATER_SHALLOW], np.float64)          # by level
+        top = min(top, levels[-1])
+        if not top > bottom:
+            self._backdrop.count = 0
+            return
+        ys = np.concatenate([[bottom], levels[(levels > bottom) & (levels < top)], [top]])
+        rgb = np.stack([np.interp(ys, levels, colors[:, k]) for k in range(3)], axis=1)
+        margin = 2.0 / self.zoom
+        v = np.zeros(2 * ys.size, dtype=VERTEX)
+        v["pos"][0::2, 0] = left - margin
+        v["pos"][1::2, 0] = right + margin
+        v["pos"][0::2, 1] = ys
+        v["pos"][1::2, 1] = ys
+        v["pos"][0, 1] = v["pos"][1, 1] = bottom - margin
+        v["color"][:, :3] = np.repeat(np.round(rgb), 2, axis=0).astype(np.uint8)
+        v["color"][:, 3] = 255
+        self._backdrop.set(v)
+        self._backdrop.draw(blend=False)
+
+    def _draw_flow_marks(self) -> None:
+        """Motes in water (with a tail along a current), streaks in the wind (none in still air):
+        fixed points of the world drifting with the flow, ``flow * time`` from where they started,
+        wrapped into a tile the size of the view (a little more, so they leave it before
+        wrapping). The camera moving shows against them, as against the ground."""
+        fx, fy = self.flow
+        speed = math.hypot(fx, fy)
+        water = self.fluid == "water"
+        if not water and speed == 0.0:
+            self._flow_marks.count = 0
+            return
+        w, h = self.draw_size
+        z = self.zoom
+        if water:
+            n = int(np.clip(w * h * MOTES_PER_PIXEL, 6, self._mark_uv.shape[0]))
+            lo, hi = MOTE_TAIL_PIXELS
+            color, width = MOTE, 3.0
+        else:
+            n = int(np.clip(w * h * STREAKS_PER_PIXEL, 4, self._mark_uv.shape[0]))
+            lo, hi = STREAK_PIXELS
+            color, width = STREAK, 2.0
+        tail = min(max(speed * STREAK_SECONDS * z, lo), hi) if speed > 0.0 else 0.0   # pixels
+        margin = tail + 4.0
+        period = np.array([(w + 2 * margin) / z, (h + 2 * margin) / z])
+        cx, cy = self.camera_position
+        corner = np.array([cx, cy]) - 0.5 * period
+        t = self._drawn_time()
+        shift = np.array([fx, fy]) * t
+        p = corner + np.mod(self._mark_uv[:n] * period + shift - corner, period)
+        seg = self._flow_marks.reserve(n)
+        seg["seg"][:, 2:4] = p
+        if tail > 0.0:
+            d = np.array([fx, fy]) / speed * (tail / z)
+            seg["seg"][:, 0:2] = p - d
+        else:
+            seg["seg"][:, 0:2] = p
+        seg["color"] = color
+        seg["width"] = width
+        self._flow_marks.upload()
+        self._flow_marks.draw(1.0 / z)
+
+    def _draw_wings(self, pos: np.ndarray) -> None:
+        """Wings as plates: a translucent band along each wing bone, under its line, as thick
+        as the plate is wide (a 2D creature's plate reaches out of the picture: seen a little
+        from the side), at most :data:`WING_MAX_LENGTH` of the bone's length and at least
+        :data:`WING_MIN_PIXELS`; a lens shape, most opaque along the bone, fading to its edges."""
+        W = self._wing_a.size
+        if W == 0 or pos.shape[0] == 0:
+            self._wings.count = 0
+            return
+        a, b = pos[self._wing_a], pos[self._wing_b]
+        d = b - a
+        length = np.hypot(d[:, 0], d[:, 1])
+        good = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1) & (length * self.zoom >= 1.0)
+        if self._sphere_on.shape[0] == pos.shape[0]:
+            good &= self._sphere_on[self._wing_a] & self._sphere_on[self._wing_b]
+        if not good.any():
+            self._wings.count = 0
+            return
+        a, b, d, length = a[good], b[good], d[good], length[good]
+        width = self._wing_width[good]
+        width = np.where(np.isfinite(width) & (width > 0.0), width, 0.5 * length)
+        thick = np.maximum(np.minimum(width, WING_MAX_LENGTH * length), WING_MIN_PIXELS / self.zoom)
+        t = d / length[:, None]
+        nrm = np.stack([-t[:, 1], t[:, 0]], axis=1) * (0.5 * thick)[:, None]
+        m = 0.5 * (a + b)
+        # the centre line a, m, b; each side's edge at 0.55, 1, 0.55 of the half thickness
+        centre = [a, m, b]
+        sides = [[a + 0.55 * nrm, m + nrm, b + 0.55 * nrm], [a - 0.55 * nrm, m - nrm, b - 0.55 * nrm]]
+        k = a.shape[0]
+        v = np.zeros((k, 24), dtype=VERTEX)
+        inner, outer = WING_ALPHA
+        rgb = self._wing_rgb[good]
+        j = 0
+        for edge in sides:
+            for s in range(2):                       # two quads per side, two triangles each
+                quad = [(centre[s], inner), (centre[s + 1], inner), (edge[s + 1], outer),
+                        (centre[s], inner), (edge[s + 1], outer), (edge[s], outer)]
+                for p, alpha in quad:
+                    v["pos"][:, j] = p
+                    v["color"][:, j, :3] = rgb
+                    v["color"][:, j, 3] = alpha
+                    j += 1
+        self._wings.set(v.reshape(-1))
+        self._wings.draw()
+
     def _draw_ticks(self) -> None:
         """A tick every metre on the ground (or every 2, 5, 10... m when zoomed out), a label
-        every 5 ticks (or so that labels stay apart)."""
+        every 5 ticks (or so that labels stay apart). With no ground, along the bottom of the
+        view, pointing up."""
         w, h = self.draw_size
         left, _ = self.screen_to_world(0, 0)
         right, _ = self.screen_to_world(w, 0)
@@ -767,9 +998,14 @@ class Viewer(arcade.View):
         every = next(s for s in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000)
                      if s % spacing == 0 and s * self.zoom >= 70 or s == 50000)
         xs = np.arange(math.ceil(left / spacing) * spacing, right + spacing, spacing, dtype=np.float64)
-        ys = np.interp(xs, self._terrain_x, self._terrain_y)
+        if self.ground:
+            ys = np.interp(xs, self._terrain_x, self._terrain_y)
+            down = 1.0
+        else:
+            ys = np.full(xs.shape, self.screen_to_world(0, 0)[1])
+            down = -1.0
         major = np.isclose(np.mod(xs, every), 0.0) | np.isclose(np.mod(xs, every), every)
-        length = np.where(major, 16.0, 8.0) / self.zoom
+        length = down * np.where(major, 16.0, 8.0) / self.zoom
         seg = self._ticks.reserve(xs.size)
         seg["seg"] = np.stack([xs, ys, xs, ys - length], axis=1)
         seg["color"] = TICK + (255,)
@@ -781,7 +1017,7 @@ class Viewer(arcade.View):
         for x, px, py in zip(xs[major], sx, sy):
             t = self._tick_labels.get(n)
             t.text = f"{x:g} m"
-            t.position = (round(float(px)), round(float(py) - 20))
+            t.position = (round(float(px)), round(float(py) - 20 if self.ground else float(py) + 34))
             n += 1
         self._tick_labels.finish(n)
 
@@ -905,6 +1141,10 @@ class Viewer(arcade.View):
         self._hud_header_text.text = self._hud_header
         self._hud_header_text.position = (12, y)
         y -= 14
+        self._hud_medium_text.text = self._hud_medium
+        if self._hud_medium:
+            self._hud_medium_text.position = (12, y)
+            y -= 14
         self._hud_columns[0].position = (x_now, y)
         self._hud_columns[1].position = (x_rec, y)
         self._hud_columns[1].text = "recorded" if recorded else ""
@@ -931,7 +1171,8 @@ class Viewer(arcade.View):
         y -= 15
         self._relayout(numbers)
         right = max(x_rec + 4, 12 + self._hud_title_text.content_width,
-                    12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width)
+                    12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width,
+                    12 + self._hud_medium_text.content_width)
         box = self._boxes["hud"]
         box.set(rects([(4, y - 4, right + 4, h - 4 - (y - 4))], HUD_BACK))
         box.draw()

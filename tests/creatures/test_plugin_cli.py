@@ -157,8 +157,8 @@ def test_evolve_with_a_task_a_sensor_and_a_terrain_of_ones_own(run_creatures, fl
 
 
 def test_an_unknown_task_is_refused_in_one_line(run_creatures, tmp_path):
-    line = _one_line(run_creatures("evolve", "--task", "swim", *TINY, "--out", tmp_path / "run"))
-    assert line.startswith("creatures evolve: unknown task 'swim'")
+    line = _one_line(run_creatures("evolve", "--task", "dance", *TINY, "--out", tmp_path / "run"))
+    assert line.startswith("creatures evolve: unknown task 'dance'")
     assert not (tmp_path / "run").exists()
 
 

@@ -348,8 +348,8 @@ BAD = {
     "generation_as_float": (_set("recorded", "generation", value=1.5),
                             "'recorded.generation' has the wrong type", "load"),
     "task_as_list": (_set("task", value=["run"]), "'task' has the wrong type", "load"),
-    "unknown_task": (_set("task", "name", value="swim"),
-                     "task 'swim' (built-in) is not a built-in of this version of creatures", "replay"),
+    "unknown_task": (_set("task", "name", value="dance"),
+                     "task 'dance' (built-in) is not a built-in of this version of creatures", "replay"),
     "task_from_a_file": (lambda doc: doc["task"].update(name="evil.py:Evil", source="file",
                                                         location="/tmp/evil.py", sha256="0" * 64),
                          "task 'evil.py:Evil' (file, /tmp/evil.py) is code, and a shared file never "
@@ -616,7 +616,7 @@ def test_a_version_1_champion_saved_again_is_version_2_and_replays_the_same(path
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"name": "swim"}, "unknown task 'swim'"),
+    ({"name": "dance"}, "unknown task 'dance'"),
     ({"terrain": "lava"}, "unknown terrain 'lava'"),
     ({"name": "examples/flag.py:Flag"}, "unknown task 'examples/flag.py:Flag'"),
     ({"seed": -1}, "'task.seed' must be a whole number >= 0"),

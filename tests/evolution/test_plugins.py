@@ -15,7 +15,7 @@ import evolution.plugins as plugins
 from evolution import DEFAULT_SENSORS, PluginError, PluginRef, Sensor, Task, load_ref, resolve, sensor_list
 from plugin_helpers import sensors_file, tasks_file, write
 
-BUILTIN = {"task": {"run", "jump", "climb", "obstacle"},
+BUILTIN = {"task": {"run", "jump", "climb", "obstacle", "swim", "fly"},
            "sensor": {"clock", "muscles", "joints", "contacts", "tilt", "height", "velocity", "rays"},
            "terrain": {"flat", "slope", "steps", "hills", "hurdles"}}
 
@@ -338,8 +338,8 @@ def test_a_named_file_elsewhere_stands_for_the_recorded_one_if_it_is_the_same(tm
 
 def test_a_recorded_builtin_that_this_version_lacks_says_so():
     with pytest.raises(PluginError) as exc:
-        load_ref(PluginRef("task", "swim", "built-in"))
-    assert _one_line(exc) == "task 'swim' (built-in) is not a built-in of this version of creatures"
+        load_ref(PluginRef("task", "dance", "built-in"))
+    assert _one_line(exc) == "task 'dance' (built-in) is not a built-in of this version of creatures"
 
 
 @pytest.mark.parametrize("data, message", [

@@ -277,8 +277,8 @@ def test_worst_fitness_is_below_any_real_score():
 # --- names ----------------------------------------------------------------------------------------
 
 def test_unknown_task_is_refused():
-    with pytest.raises(PluginError, match="unknown task 'swim'"):
-        resolve("task", "swim")
+    with pytest.raises(PluginError, match="unknown task 'dance'"):
+        resolve("task", "dance")
 
 
 def test_unknown_terrain_is_refused():
