@@ -33,5 +33,5 @@ def run(args) -> int:
         print(f"creatures export: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {champion.name}, fitness {champion.fitness!r} on {champion.task.short} "
-          f"({champion.terrain.kind})")
+          f"({champion.terrain.kind if champion.sim.ground else 'no ground'})")
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+import physics
+
 from evolution.champion import ChampionError, load_champion
 
 from .plugin_args import add_plugin_argument
@@ -36,7 +38,10 @@ def run(args) -> int:
                           "replayed_fitness": replayed, "identical": same,
                           "generation": champion.generation, "software": champion.software}, indent=2))
     else:
-        print(f"{champion.name or args.file}: {champion.task.short} on {champion.terrain.kind}, "
+        where = f"on {champion.terrain.kind}" if champion.sim.ground else "with no ground"
+        if champion.sim.fluid_density > 0:
+            where += f" in {physics.medium_name(champion.sim)}"
+        print(f"{champion.name or args.file}: {champion.task.short} {where}, "
               f"{champion.seconds:g} s; fitness is {champion.measures}")
         print(f"  recorded fitness {champion.fitness!r}")
         print(f"  replayed fitness {replayed!r}  ({'identical' if same else 'DIFFERENT'})")
