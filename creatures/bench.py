@@ -694,20 +694,15 @@ def run(args) -> int:
         else:
             print(format_env_speed(result))
         return 0
-    if getattr(args, "bodies", False):
-        rows = generation.run_bodies(args.quick)
-        info = machine()
-        for r in rows:
-            r.update(info)
-        print(json.dumps(rows, indent=2) if args.json else generation.format_bodies(rows))
-        return 0
-    if getattr(args, "medium", False):
-        rows = generation.run_media(args.quick)
-        info = machine()
-        for r in rows:
-            r.update(info)
-        print(json.dumps(rows, indent=2) if args.json else generation.format_media(rows))
-        return 0
+    for flag, measure, fmt in (("bodies", generation.run_bodies, generation.format_bodies),
+                               ("medium", generation.run_media, generation.format_media)):
+        if getattr(args, flag, False):  # whole generations side by side, with the machine
+            rows = measure(args.quick)
+            info = machine()
+            for r in rows:
+                r.update(info)
+            print(json.dumps(rows, indent=2) if args.json else fmt(rows))
+            return 0
     if getattr(args, "tasks", False):
         from ._bench_tasks import format_tasks, run_tasks
         rows = run_tasks(args.quick)

@@ -279,6 +279,15 @@ class Fly(_CentreOfMassTask):
 # episode's rules score it), and its last finite position stays.
 
 @njit(cache=True)
+def _airborne(contact, b):
+    """Whether none of creature ``b``'s spheres touches the ground."""
+    for i in range(contact.shape[1]):
+        if contact[b, i]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _follow_com(pos, mass, com):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
@@ -295,12 +304,7 @@ def _follow_airborne_height(pos, contact, mass, com, max_height):
         if np.isfinite(cx) and np.isfinite(cy):
             com[b, 0] = cx
             com[b, 1] = cy
-            airborne = True
-            for i in range(pos.shape[1]):
-                if contact[b, i]:
-                    airborne = False
-                    break
-            if airborne:
+            if _airborne(contact, b):
                 max_height[b] = max(max_height[b], cy)
 
 
@@ -330,14 +334,7 @@ def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
         if np.isfinite(cx) and np.isfinite(cy):
             com[b, 0] = cx
             com[b, 1] = cy
-            if step[b] <= from_step:
-                continue
-            airborne = True
-            for i in range(pos.shape[1]):
-                if contact[b, i]:
-                    airborne = False
-                    break
-            if airborne:
+            if step[b] > from_step and _airborne(contact, b):
                 held[b] += cy - start[b, 1]
 
 
