@@ -2,7 +2,14 @@
 ten of them racing, drawn offscreen at 1280x720 with the software renderer this machine has
 (Mesa llvmpipe here), plain and with the brain and sensor panels on. A frame is one update (the
 steps of 1/60 s) plus drawing plus ``finish()``, so the GPU's work (the CPU's, with llvmpipe)
-is counted."""
+is counted.
+
+Then the game's evolution screen (``creatures play``) while a run of 150 walkers evolves in a
+background process on one worker (the default on two cores: the window keeps the other): the
+newest champion with the chart, then the whole generation of 150 as ghosts with the chart. Its
+frames are paced at 60 Hz as a window's are (the time measured is each frame's work, not the
+wait), for :data:`PLAY_SECONDS` of wall time each, so that new generations arrive and their
+champions load during the measurement (what the player sees as a hitch is in the p90)."""
 
 from __future__ import annotations
 
@@ -15,6 +22,12 @@ FRAMES = 240
 #: (creatures racing, panels on)
 CASES = ((1, False), (1, True), (10, False), (10, True))
 TARGET_MS = 16.0
+#: the evolution screen's targets: median and p90 of the live view, median of the ghosts
+PLAY_TARGETS = {"median_ms": 16.0, "p90_ms": 33.0, "ghosts_median_ms": 33.0}
+PLAY_POPULATION = 150
+PLAY_SECONDS = 15.0
+#: seconds to wait for the background run's first generation (a first run compiles kernels)
+FIRST_GENERATION_TIMEOUT = 300.0
 
 
 def run_viewer_bench(frames: int = FRAMES) -> list[dict]:
@@ -31,6 +44,92 @@ def run_viewer_bench(frames: int = FRAMES) -> list[dict]:
                      "median_ms": m["median_ms"], "p90_ms": m["p90_ms"], "update_ms": m["update_ms"],
                      "draw_ms": m["draw_ms"], "frames": m["frames"], "renderer": m["renderer"]})
     return rows
+
+
+def _frames_of(view, window, seconds: float) -> list[float]:
+    """Work milliseconds of each frame (update, draw, finish) of ``view``, paced at 60 Hz."""
+    import time
+    ctx, out, period = window.ctx, [], 1.0 / 60.0
+    end = time.perf_counter() + seconds
+    last = time.perf_counter()
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        view.on_update(t0 - last)
+        last = t0
+        view.on_draw()
+        ctx.finish()
+        t1 = time.perf_counter()
+        out.append((t1 - t0) * 1000.0)
+        time.sleep(max(0.0, period - (time.perf_counter() - t0)))
+    return out
+
+
+def run_play_bench(seconds: float = PLAY_SECONDS, population: int = PLAY_POPULATION) -> list[dict]:
+    """The evolution screen's frame time with a run evolving in the background (see the
+    module docstring): a row for the newest champion with the chart, one for the ghosts."""
+    import tempfile
+    import time
+
+    import numpy as np
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from render.game import Setup
+    from render.play import PlayView
+
+    from .play import PlayMenu
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        session = PlayMenu(out_dir=tmp).start(Setup(design="walker", population=population,
+                                                    generations=100000, workers=1))
+        try:
+            t0 = time.perf_counter()
+            while session.done < 1:
+                session.poll()
+                if session.state == "failed" or time.perf_counter() - t0 > FIRST_GENERATION_TIMEOUT:
+                    raise RuntimeError(f"the background run did not finish a generation: {session.message}")
+                time.sleep(0.2)
+            try:
+                window, own = arcade.get_window(), False
+            except RuntimeError:
+                window, own = arcade.Window(*SIZE, "creatures bench", visible=False, antialiasing=False), True
+            try:
+                view = PlayView(session, window=window, on_quit=lambda: None)
+                view.on_resize(*SIZE)
+                renderer = window.ctx.info.RENDERER
+                for case in ("champion", "ghosts"):
+                    if case == "ghosts":
+                        view.show_ghosts()
+                    _frames_of(view, window, 1.0)             # warm up
+                    before = session.done
+                    ms = np.array(_frames_of(view, window, seconds))
+                    rows.append({"benchmark": "play", "case": case, "population": population,
+                                 "creatures": len(view.viewer.scene.creatures), "workers": session.workers,
+                                 "median_ms": float(np.median(ms)), "p90_ms": float(np.percentile(ms, 90)),
+                                 "max_ms": float(ms.max()), "frames": int(ms.size), "seconds": seconds,
+                                 "generations": int(session.done - before), "renderer": renderer})
+            finally:
+                if own:
+                    window.close()
+        finally:
+            session.close()
+    return rows
+
+
+def format_play(rows: list[dict]) -> str:
+    renderer = rows[0]["renderer"] if rows else "?"
+    lines = [f"The evolution screen (creatures play) at {SIZE[0]}x{SIZE[1]}, offscreen ({renderer}), while a run "
+             f"of {rows[0]['population'] if rows else '?'} walkers evolves in the background on "
+             f"{rows[0]['workers'] if rows else '?'} worker; targets: median <= {PLAY_TARGETS['median_ms']:g} ms and "
+             f"p90 <= {PLAY_TARGETS['p90_ms']:g} ms, ghosts median <= {PLAY_TARGETS['ghosts_median_ms']:g} ms",
+             "",
+             "| shown | creatures drawn | median ms | p90 ms | max ms | frames | generations arrived |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        shown = "newest champion + chart" if r["case"] == "champion" else "whole generation as ghosts + chart"
+        lines.append(f"| {shown} | {r['creatures']} | {r['median_ms']:.1f} | {r['p90_ms']:.1f} | {r['max_ms']:.1f} | "
+                     f"{r['frames']} | {r['generations']} |")
+    return "\n".join(lines)
 
 
 def format_viewer(rows: list[dict]) -> str:

@@ -12,8 +12,8 @@ import sys
 
 import evolution
 
-from . import (__version__, bench, designs_cmd, evolve, export, plot, plugins_cmd, preview, record, replay,
-               resume, simulate, validate, watch)
+from . import (__version__, bench, designs_cmd, evolve, export, play, plot, plugins_cmd, preview, record,
+               replay, resume, simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -28,6 +28,7 @@ COMMANDS = [
     ("plot", plot, "draw a run's fitness and species charts"),
     ("export", export, "write a run's champion to a shareable file"),
     ("replay", replay, "re-simulate a champion file and check its fitness"),
+    ("play", play, "pick a creature, evolve it and watch it learn, in one window"),
     ("watch", watch, "watch champions race in a window"),
     ("preview", preview, "preview a design live, reloading it when saved"),
     ("record", record, "record champions to a GIF or MP4, offscreen"),

@@ -139,26 +139,17 @@ def run(args) -> int:
         sensors = sensor_list(args.sensors)
     except ValueError as exc:
         return _fail(f"--sensors: {exc}")
-    out = Path(args.out or f"runs/{design.name}-{_slug(args.task)}-{datetime.now():%Y%m%d-%H%M%S}")
-    if (out / "settings.json").exists():
-        return _fail(f"{out} already holds a run; choose another --out, or go on with: creatures resume {out}")
+    out = Path(args.out or default_out(design.name, args.task))
     try:
-        settings = RunSettings(design_name=design.name, design_text=design.text, task=args.task,
-                               terrain=args.terrain, sensors=sensors, seconds=args.seconds,
-                               generations=args.generations, population=args.population, seed=args.seed,
-                               workers=args.workers, network=args.network, neat_config=neat_text,
-                               backend=args.backend, address=args.address, medium=args.medium)
-        run_ = Run.create(out, settings, design.body, design.genes)
-    except PluginError as exc:  # a plug-in that cannot be found, loaded or run
-        print(plugin_error("evolve", exc), file=sys.stderr)
+        run_ = create_run(out, design, task=args.task, terrain=args.terrain, sensors=sensors,
+                          seconds=args.seconds, generations=args.generations, population=args.population,
+                          seed=args.seed, workers=args.workers, network=args.network, neat_config=neat_text,
+                          backend=args.backend, address=args.address, medium=args.medium)
+    except StartError as exc:
+        print(exc.text("evolve"), file=sys.stderr)
         return 2
-    except WriteError as exc:  # a full disk, say: settings.json, written last, is not there
-        return _fail(f"cannot start the run: {exc}")
-    except OSError as exc:  # a directory that cannot be made
-        return _fail(f"cannot start the run: cannot write {exc.filename or out}: {exc.strerror or exc}")
-    except (ValueError, KeyError, TypeError) as exc:  # a bad neat config
-        return _fail(f"cannot start the run: {exc}")
 
+    settings = run_.settings
     ep = run_.episode
     where = f"on {ep.terrain.kind} ground" if ep.sim.ground else "with no ground"
     if ep.sim.fluid_density > 0:
@@ -171,6 +162,46 @@ def run(args) -> int:
           f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks -> {out}", flush=True)
     return drive(run_, out)
+
+
+class StartError(Exception):
+    """A run that cannot start, and why (one line; a plug-in file's problems as they are)."""
+
+    def __init__(self, message: str, plugin: Exception | None = None):
+        super().__init__(message)
+        self.plugin = plugin
+
+    def text(self, command: str) -> str:
+        """What ``creatures COMMAND`` prints."""
+        return plugin_error(command, self.plugin) if self.plugin is not None else f"creatures {command}: {self}"
+
+
+def default_out(design_name: str, task: str) -> str:
+    """``runs/walker-run-20261124-101500``: where a run goes when no directory is named."""
+    return f"runs/{design_name}-{_slug(task)}-{datetime.now():%Y%m%d-%H%M%S}"
+
+
+def create_run(out: Path, design, **settings) -> Run:
+    """Check everything and write the first files of a new run of ``design`` (a
+    :class:`~creatures.design.Design`) in ``out``; ``settings`` are :class:`RunSettings`' own
+    (task, terrain, sensors, seconds, generations, population, seed, workers...). Raises
+    :class:`StartError` (one line) for a directory that already holds a run, a plug-in that
+    cannot be used, a disk that cannot be written or a bad setting. Shared with ``creatures play``."""
+    out = Path(out)
+    if (out / "settings.json").exists():
+        raise StartError(f"{out} already holds a run; choose another --out, or go on with: "
+                         f"creatures resume {shlex.quote(str(out))}")
+    try:
+        run_settings = RunSettings(design_name=design.name, design_text=design.text, **settings)
+        return Run.create(out, run_settings, design.body, design.genes)
+    except PluginError as exc:  # a plug-in that cannot be found, loaded or run
+        raise StartError(str(exc), exc) from None
+    except WriteError as exc:  # a full disk, say: settings.json, written last, is not there
+        raise StartError(f"cannot start the run: {exc}") from None
+    except OSError as exc:  # a directory that cannot be made
+        raise StartError(f"cannot start the run: cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError) as exc:  # a bad neat config
+        raise StartError(f"cannot start the run: {exc}") from None
 
 
 def _slug(task: str) -> str:

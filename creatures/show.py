@@ -26,7 +26,7 @@ from .bestiary import resolve_design
 from .design import DesignError
 from .simulate import SINE_HZ
 
-__all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "creature_frame"]
+__all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "creature_frame", "brain_graph"]
 
 
 # --- one creature ------------------------------------------------------------------------------
@@ -170,21 +170,10 @@ class Race:
                      done=all(r.done for r in self.runs))
 
     def brain(self, creature: int) -> Brain:
-        c, r = self.champions[creature], self.runs[creature]
+        r = self.runs[creature]
         if self._names[creature] is None:
             self._names[creature] = r.episode.input_names()
-        names = self._names[creature]
-        genome = c.genome
-        keys = {int(n["key"]) for n in genome["nodes"]}
-        n_out = r.model.n_muscles
-        edges = [(int(e["in"]), int(e["out"]), float(e["weight"]))
-                 for e in genome["connections"] if e["enabled"]]
-        depth = _depths(keys, edges, n_out)
-        nodes = [BrainNode(-(k + 1), "input", name) for k, name in enumerate(names)]
-        nodes += [BrainNode(k, "output" if k < n_out else "hidden",
-                            f"muscle {k}" if k < n_out else "", depth.get(k, 1))
-                  for k in sorted(keys)]
-        return Brain(nodes, edges)
+        return brain_graph(self.champions[creature].genome, self._names[creature], r.model.n_muscles)
 
     def brain_values(self, creature: int) -> dict:
         if self._slots[creature] is None:
@@ -195,6 +184,20 @@ class Race:
 
     def poll(self) -> bool:
         return False
+
+
+def brain_graph(genome: dict, input_names: list, n_out: int) -> Brain:
+    """A genome (``genome_to_dict``'s form) as the brain panel's nodes and enabled edges: the
+    inputs named, the outputs ``muscle k``, hidden nodes by depth."""
+    keys = {int(n["key"]) for n in genome["nodes"]}
+    edges = [(int(e["in"]), int(e["out"]), float(e["weight"]))
+             for e in genome["connections"] if e["enabled"]]
+    depth = _depths(keys, edges, n_out)
+    nodes = [BrainNode(-(k + 1), "input", name) for k, name in enumerate(input_names)]
+    nodes += [BrainNode(k, "output" if k < n_out else "hidden",
+                        f"muscle {k}" if k < n_out else "", depth.get(k, 1))
+              for k in sorted(keys)]
+    return Brain(nodes, edges)
 
 
 def _depths(keys: set, edges: list, n_out: int) -> dict:

@@ -37,8 +37,8 @@ NODE_ROW = ("key", "bias", "response", "activation", "aggregation")
 #: connection genes as rows
 CONNECTION_ROW = ("in", "out", "weight", "enabled", "innovation")
 
-__all__ = ["CheckpointError", "population_state", "restore_population", "dumps", "loads",
-           "FORMAT", "VERSION"]
+__all__ = ["CheckpointError", "population_state", "restore_population", "generation_genomes", "dumps",
+           "loads", "FORMAT", "VERSION"]
 
 FORMAT = "creatures-checkpoint"
 VERSION = 1
@@ -158,6 +158,28 @@ def restore_population(config, state: dict) -> neat.Population:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
         detail = " ".join(str(exc).split())[:200]
         raise CheckpointError(f"the checkpoint is damaged ({type(exc).__name__}: {detail})") from None
+
+
+def generation_genomes(config, state: dict) -> tuple[list, dict]:
+    """The genomes of a checkpoint's population (the generation after the ``generation``
+    evaluated ones: the one being evaluated next), in the population's order and checked
+    against ``config``, and genome key -> species id. Unlike :func:`restore_population` it
+    leaves the random generators alone (to watch a generation, not to go on evolving).
+    Raises :class:`CheckpointError` (one line)."""
+    try:
+        if not isinstance(state, dict) or state.get("format") != FORMAT:
+            raise CheckpointError("not a creatures checkpoint")
+        rows = state["population"]
+        if len(rows) > limits.MAX_POPULATION:
+            raise CheckpointError(f"the checkpoint holds {len(rows)} genomes; at most {limits.MAX_POPULATION}")
+        genomes = [_genome_from_row(d, config) for d in rows]
+        species = {int(g): int(s) for g, s in state["species"]["genome_to_species"]}
+    except CheckpointError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+        detail = " ".join(str(exc).split())[:200]
+        raise CheckpointError(f"the checkpoint is damaged ({type(exc).__name__}: {detail})") from None
+    return genomes, species
 
 
 def _restore(config, state: dict) -> neat.Population:

@@ -644,3 +644,10 @@ class Run:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(rows)
         write_atomic(path, path.read_text() + buf.getvalue())
+
+
+def history_of(directory) -> list[GenerationStats]:
+    """The finished generations' statistics of a run directory (its ``stats.csv``, each row
+    checked; ``species.csv`` too): for a window that watches a run evolving elsewhere.
+    :class:`~evolution.rundir.RunFileError` at the first line that is not a proper row."""
+    return Run._history_of(Path(directory))

@@ -60,6 +60,8 @@ class CreatureShape:
     wing : ndarray, shape (E,), bool, or None
         Bones that are wings (broad plates): drawn as a translucent band under the bone's line.
         The other bones keep their look. None: no wings.
+    color : (int, int, int) or None
+        The creature's colour (its species', in a crowd); None: the viewer picks one.
     """
 
     radius: np.ndarray
@@ -76,6 +78,7 @@ class CreatureShape:
     joint_on: np.ndarray | None = None
     bone_width: np.ndarray | None = None
     wing: np.ndarray | None = None
+    color: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,9 @@ class Scene:
         drifting with the flow; a lighter fluid as air, its wind (if any) as moving streaks.
     flow : (float, float)
         The fluid's velocity (m/s): a current or a wind; (0, 0) for still.
+    crowd : bool
+        A whole generation at once (carykh's view): every creature a translucent ghost in its
+        own ``color``, only the leaders labelled, the HUD ranking them by fitness so far.
     """
 
     terrain_x: np.ndarray
@@ -121,6 +127,7 @@ class Scene:
     medium: str = "none"
     fluid_density: float = 0.0
     flow: tuple = (0.0, 0.0)
+    crowd: bool = False
 
 
 @dataclass

@@ -21,7 +21,18 @@ m/s``). A scene without ground draws no terrain; its metre marks run along the b
 view. Wing bones are drawn as plates: a translucent band under the bone, as thick as the plate
 is wide.
 
-Keys are listed in :data:`KEYS` (the help overlay, H, shows them).
+A crowd (``scene.crowd``: a whole generation at once, carykh's view) draws every creature as a
+translucent ghost (:data:`CROWD_ALPHA`) in its own ``color`` (its species'), so a hundred and
+fifty of them read as a cloud; only the :data:`CROWD_LABELS` best by fitness so far are labelled
+(``#1 ...``), and the HUD ranks them: the best :data:`MAX_HUD_CREATURES` (failed ones last), then
+how many more. While the brain or the sensor panel is open, the creature it shows (TAB) is drawn
+opaque and labelled too, and only its contacts are marked. A crowd's spheres are drawn as discs
+in the bones' batch (one draw call for the whole crowd, positions set in bulk), not as sprites.
+Any creature with a ``color`` is drawn in it, in a race too.
+
+:meth:`Viewer.set_source` plays another source in the same viewer (building a viewer is slow: a
+game screen switches between a champion and a crowd with it). Keys are listed in :data:`KEYS`
+(the help overlay, H, shows them, then the ``extra_keys`` the viewer was given).
 """
 
 from __future__ import annotations
@@ -43,7 +54,7 @@ from PIL import Image, ImageDraw  # noqa: E402
 
 from ._gl import Segments, Triangles, VERTEX, rects  # noqa: E402
 
-__all__ = ["Viewer", "watch", "KEYS", "SPEEDS"]
+__all__ = ["Viewer", "watch", "KEYS", "SPEEDS", "scene_colors"]
 
 # look ---------------------------------------------------------------------------------------------
 SKY = (206, 228, 243)
@@ -58,6 +69,8 @@ MUSCLE_REST = np.array([150, 150, 150], dtype=np.float64)
 MUSCLE_EXTENDED = np.array([228, 52, 40], dtype=np.float64)
 SPHERE = (240, 168, 56)              # a creature alone
 GHOST_ALPHA = 150                    # racing creatures are translucent
+CROWD_ALPHA = 90                     # a crowd's creatures more so: 150 overlapping read as a cloud
+CROWD_BONE_ALPHA = 80                # and their bones
 CONTACT = (255, 228, 0)
 TEXT = (22, 26, 34, 255)
 HUD_BACK = (255, 255, 255, 170)
@@ -86,6 +99,7 @@ ZOOM_RANGE = (2.0, 4000.0)           # pixels per metre
 FOLLOW_RATE = 4.0                    # 1/s: the camera closes 1 - exp(-rate t) of its gap to the leader
 PAN_SPEED = 0.8                      # view widths per second with an arrow key held
 MAX_HUD_CREATURES = 12               # creature lines in the HUD before "... and N more"
+CROWD_LABELS = 3                     # a crowd's creatures labelled in the view: the best so far
 #: a fluid at least this dense (kg/m^3), or a medium named ``water...``, is drawn as water
 LIQUID_DENSITY = 500.0
 #: heights (m) of the water's three colours (WATER_SHALLOW, WATER, WATER_DEEP); between them the
@@ -138,6 +152,32 @@ def creature_colors(n: int) -> list[tuple[int, int, int, int]]:
     for i in range(n):
         r, g, b = colorsys.hsv_to_rgb((0.08 + i / n) % 1.0, 0.72, 0.92)
         out.append((int(r * 255), int(g * 255), int(b * 255), GHOST_ALPHA))
+    return out
+
+
+def _rgb(color) -> tuple[int, int, int] | None:
+    """A shape's ``color`` as three bytes, or None when it has none (or not three numbers)."""
+    if color is None:
+        return None
+    try:
+        rgb = [float(c) for c in color][:3]
+    except (TypeError, ValueError):
+        return None
+    if len(rgb) < 3 or not all(math.isfinite(c) for c in rgb):
+        return None
+    return tuple(int(min(max(round(c), 0), 255)) for c in rgb)
+
+
+def scene_colors(shapes, crowd: bool = False) -> list[tuple[int, int, int, int]]:
+    """One sphere colour per creature: its shape's ``color`` when it has one, else
+    :func:`creature_colors`' hue; opaque alone, translucent in a race (:data:`GHOST_ALPHA`),
+    more so in a crowd (:data:`CROWD_ALPHA`)."""
+    shapes = list(shapes)
+    out = creature_colors(len(shapes)) if shapes else []
+    alpha = CROWD_ALPHA if crowd else (GHOST_ALPHA if len(shapes) > 1 else 255)
+    for i, s in enumerate(shapes):
+        rgb = _rgb(getattr(s, "color", None)) or out[i][:3]
+        out[i] = rgb + (alpha,)
     return out
 
 
@@ -251,7 +291,11 @@ class Viewer(arcade.View):
         Where the view is centred at the start (m); by default on the leader.
     text_budget : int or None
         At most this many HUD numbers are laid out again per frame (they take turns, so each
-        is refreshed several times a second); None: all, every frame (the recorder).
+        is refreshed several times a second); None: all, every frame (the recorder). In a
+        crowd the ranking's names take turns with them.
+    extra_keys : sequence of (str, str)
+        ``(keys, what they do)`` listed in the help overlay after :data:`KEYS` (a game screen's
+        own keys); the box grows to fit them.
     window : arcade.Window, optional
         Defaults to the current window.
 
@@ -268,6 +312,13 @@ class Viewer(arcade.View):
     hud_fitness : list of (str, str)
         Per creature, the fitness so far and the recorded fitness as the HUD writes them (``-``
         for none; when no creature has one, a design's preview say, the HUD has no such column).
+    ranking : ndarray of int
+        The creatures in the HUD's order: in a crowd best first by fitness so far (failed ones,
+        then ones with no fitness, last), otherwise as the scene lists them.
+    crowd : bool
+        Whether the scene is a crowd (``scene.crowd``).
+    keys : tuple of (str, str)
+        What the help overlay lists: :data:`KEYS`, then ``extra_keys``.
     status : str
         ``PAUSED``, ``DONE`` or empty.
     ground : bool
@@ -286,10 +337,15 @@ class Viewer(arcade.View):
                  interpolate: bool = True, show_help: bool = False, show_brain: bool = False,
                  show_sensors: bool = False, poll_interval=0.5, max_lag=0.1,
                  close_on_quit: bool = True, hint: bool = True, camera=None, text_budget=4,
-                 window=None):
+                 extra_keys=(), window=None):
         super().__init__(window)
         if not (isinstance(speed, (int, float)) and 0.0 < speed <= 1024.0):
             raise ValueError(f"speed must be a positive number, not {speed!r}")
+        try:
+            extra = tuple((str(k), str(w)) for k, w in extra_keys)
+        except (TypeError, ValueError):
+            raise ValueError(f"extra_keys must be (keys, what they do) pairs, not {extra_keys!r}") from None
+        self.keys = tuple(KEYS) + extra
         self.source = source
         self.draw_size = tuple(int(v) for v in (size or self.window.get_framebuffer_size()))
         self._fixed_size = size is not None
@@ -314,7 +370,12 @@ class Viewer(arcade.View):
         self._camera_start = None if camera is None else (float(camera[0]), float(camera[1]))
         self.hud_lines: list[str] = []
         self.hud_fitness: list[tuple[str, str]] = []
+        self.ranking = np.zeros(0, np.int64)
+        self.crowd = False
         self._hud_recorded = True  # whether the HUD has a "recorded" column
+        self._name_width = 0       # a crowd's HUD: the widest name so far (the columns stay put)
+        self._label_owner: list[int] = []      # the creature each label in use is above
+        self._label_strings: list[str] = []    # a crowd's labels' texts, for the leaders now
         self._acc = 0.0            # steps owed (fractional)
         self._poll_clock = 0.0
         self._held: set[int] = set()
@@ -346,6 +407,10 @@ class Viewer(arcade.View):
                                       font_name=FONT, anchor_x="center", anchor_y="top")
         self._angle_labels = _TextPool(self._world_batch, color=TEXT, font_size=9, font_name=FONT,
                                        anchor_x="left", anchor_y="bottom")
+        # the creatures' labels: reused by each scene (a new source makes no new texts)
+        self._label_pool = _TextPool(self._world_batch, color=TEXT, font_size=10, font_name=FONT,
+                                     anchor_x="center", anchor_y="bottom")
+        self._labels: list[arcade.Text] = []
         hud = dict(color=TEXT, font_size=11, font_name=FONT, anchor_y="top", batch=self._hud_batch)
         self._hud_title_text = arcade.Text("", 0, 0, bold=True, **{**hud, "font_size": 13})
         self._hud_header_text = arcade.Text("", 0, 0, **{**hud, "font_size": 10})
@@ -385,7 +450,10 @@ class Viewer(arcade.View):
         shapes = list(scene.creatures)
         n = len(shapes)
         self.selected = min(self.selected, max(n - 1, 0))
-        self.colors = creature_colors(n) if n else []
+        self.crowd = crowd = bool(getattr(scene, "crowd", False))
+        self.colors = scene_colors(shapes, crowd)
+        ghost = n > 1 or crowd       # each creature's skeleton in its own colour
+        self._name_width = 0
         # topology of all creatures, spheres numbered one after the other
         offsets = np.cumsum([0] + [len(s.radius) for s in shapes])
         self._sphere_offset = offsets
@@ -442,26 +510,37 @@ class Viewer(arcade.View):
         self._bone_a, self._bone_b = cat(a, np.int64)[keep], cat(b, np.int64)[keep]
         self._bone_kind, self._muscle_index = cat(kind, np.int64)[keep], cat(muscle_index, np.int64)[keep]
         owner = cat(owner, np.int64)[keep]
-        alpha = np.array([c[3] for c in self.colors], dtype=np.uint8)
-        if n > 1:   # a race: each creature's skeleton in its own hue
+        self._bone_owner = owner
+        alpha = np.array([CROWD_BONE_ALPHA if crowd else c[3] for c in self.colors], dtype=np.uint8)
+        if ghost:   # a race or a crowd: each creature's skeleton in its own colour
             base = np.array([[label_color(c)[:3], _lighter(c), MUSCLE_REST] for c in self.colors], np.uint8)
         else:
             base = np.array([[BONE_RIGID, BONE_SOFT, MUSCLE_REST]], np.uint8)
         self._bone_rgba = np.zeros((self._bone_a.size, 4), np.uint8)
-        self._bone_rgba[:, :3] = base[owner if n > 1 else 0, self._bone_kind]
+        self._bone_rgba[:, :3] = base[owner if ghost else 0, self._bone_kind]
         self._bone_rgba[:, 3] = alpha[owner] if owner.size else 0
         self._is_muscle = self._bone_kind == 2
+        self._muscle_bones = np.flatnonzero(self._is_muscle)
         self._wing_a, self._wing_b = cat(wing_a, np.int64), cat(wing_b, np.int64)
         self._wing_width = cat(wing_width, np.float64)
-        wing_rgb = (np.array([c[:3] for c in self.colors], np.uint8) if n > 1
+        wing_rgb = (np.array([c[:3] for c in self.colors], np.uint8) if ghost
                     else np.array([WING], np.uint8))
-        self._wing_rgb = wing_rgb[cat(wing_owner, np.int64)] if n > 1 else np.repeat(wing_rgb, self._wing_a.size, 0)
+        self._wing_rgb = (wing_rgb[cat(wing_owner, np.int64)] if ghost
+                          else np.repeat(wing_rgb, self._wing_a.size, 0))
+        self._wing_fade = CROWD_ALPHA / 255.0 if crowd else 1.0   # a crowd's wings are ghosts too
         self._load_medium(scene)
-        # spheres: one sprite each, and behind each a larger yellow disc shown when it touches the
-        # ground with the sensors on; all in one SpriteList, so one draw call (each SpriteList
-        # draw costs ~1 ms on llvmpipe whatever its size), halos first so spheres cover them
+        # a crowd's spheres: discs (zero-length segments) drawn with the bones, in one call and
+        # set in bulk (a sprite each costs a Python call per sphere and frame: ~6 ms for 1200)
+        counts = np.diff(offsets).astype(np.int64)
+        self._sphere_rgba = np.zeros((self._radius.size, 4), np.uint8)
+        if crowd and n:
+            self._sphere_rgba[:] = np.repeat(np.array(self.colors, np.uint8), counts, axis=0)
+        # spheres otherwise: one sprite each, and behind each a larger yellow disc shown when it
+        # touches the ground with the sensors on; all in one SpriteList, so one draw call (each
+        # SpriteList draw costs ~1 ms on llvmpipe whatever its size), halos first so spheres
+        # cover them
         self._sprites, self._rings = [], []
-        for i, s in enumerate(shapes):
+        for i, s in enumerate([] if crowd else shapes):
             for r in np.asarray(s.radius, np.float64):
                 r = max(float(r), 1e-6)     # a sphere switched off may have no radius (not drawn)
                 sp = arcade.Sprite(self._disc)
@@ -476,13 +555,14 @@ class Viewer(arcade.View):
         self._sphere_list = arcade.SpriteList(capacity=max(2 * len(self._sprites), 1))
         self._sphere_list.extend(self._rings)
         self._sphere_list.extend(self._sprites)
-        for t in getattr(self, "_labels", []):      # the previous scene's
-            t.visible = False
-            t.batch = None
-        self._labels = [arcade.Text(s.label or f"creature {i}", 0, 0, label_color(self.colors[i]), 10,
-                                    font_name=FONT, anchor_x="center", anchor_y="bottom",
-                                    batch=self._world_batch)
-                        for i, s in enumerate(shapes)]
+        # labels: one per creature, or in a crowd the leaders' (set as they change)
+        self._label_owner, self._label_strings = [], []
+        if not crowd:
+            for i, s in enumerate(shapes):
+                self._set_label(i, i, s.label or f"creature {i}")
+            self._label_owner = list(range(n))
+        self._label_pool.finish(len(self._label_owner))
+        self._labels = self._label_pool.items[:len(self._label_owner)]
         self._build_terrain(np.asarray(scene.terrain_x, np.float64), np.asarray(scene.terrain_y, np.float64))
         self.ground = bool(getattr(scene, "ground", True))
         self._acc = 0.0
@@ -493,6 +573,28 @@ class Viewer(arcade.View):
             self.camera_position = self._camera_start
         else:
             self.snap_camera(force=first)        # a reloaded scene keeps a free camera where it is
+
+    def _set_label(self, k: int, i: int, text: str) -> arcade.Text:
+        """Label ``k`` of the pool shows ``text`` in creature ``i``'s colour."""
+        t = self._label_pool.get(k)
+        t.text = text
+        color = label_color(self.colors[i])
+        if tuple(t.color) != color:
+            t.color = color
+        return t
+
+    def set_source(self, source) -> None:
+        """Play ``source`` from now on, in this viewer: its scene is loaded (:meth:`load_scene`),
+        the first creature selected, and it plays (not paused). The camera keeps its mode (it
+        jumps to the new leader when following, stays where it is when free), and the speed,
+        zoom and panels stay as they are. Texts, sprites' and segments' buffers are reused or
+        released, so switching back and forth costs no memory."""
+        self.source = source
+        self.paused = False
+        self.selected = 0
+        self._poll_clock = 0.0
+        self._message = None
+        self.load_scene()
 
     def _load_medium(self, scene) -> None:
         """What the scene's medium looks like: :attr:`fluid` is ``water`` (a liquid), ``air`` (a
@@ -775,25 +877,30 @@ class Viewer(arcade.View):
         self._hud_medium = ", ".join(where)
         if self._hud_medium:
             lines.append(self._hud_medium)
-        self.hud_fitness = []
-        rows = []
+        n = min(len(scene.creatures), len(frame.creatures))
+        self.hud_fitness = [(fmt(cf.fitness), fmt(cf.recorded)) for cf in frame.creatures[:n]]
         # a design's preview has nothing recorded: no "recorded" column then
         self._hud_recorded = any(cf.recorded is not None for cf in frame.creatures)
-        for i, (shape, cf) in enumerate(zip(scene.creatures, frame.creatures)):
-            fit, rec = fmt(cf.fitness), fmt(cf.recorded)
-            self.hud_fitness.append((fit, rec))
-            if i >= MAX_HUD_CREATURES:
-                continue
+        self.ranking = self._rank(frame.creatures[:n]) if self.crowd else np.arange(n)
+        rows = []
+        for r, i in enumerate(self.ranking[:MAX_HUD_CREATURES].tolist()):
+            shape, cf = scene.creatures[i], frame.creatures[i]
+            fit, rec = self.hud_fitness[i]
             label = shape.label or f"creature {i}"
-            gen = shape.info.get("generation") if isinstance(shape.info, dict) else None
-            if gen is not None and f"gen {gen}" not in label:
-                label += f"  gen {gen}"
+            if self.crowd:      # one generation: its number is in the title, the rank here
+                label = f"{r + 1}. {label}"
+            else:
+                gen = shape.info.get("generation") if isinstance(shape.info, dict) else None
+                if gen is not None and f"gen {gen}" not in label:
+                    label += f"  gen {gen}"
             if i == self.selected and len(scene.creatures) > 1:
                 label = "> " + label
             if cf.failed:
                 label += "  FAILED"
-            rows.append((label, fit, rec))
+            rows.append((label, fit, rec, i))
             lines.append(f"{label}   {fit} / {rec}" if self._hud_recorded else f"{label}   {fit}")
+        if self.crowd:
+            self._crowd_labels(frame.creatures[:n])
         more = len(scene.creatures) - MAX_HUD_CREATURES
         self._hud_more = f"... and {more} more" if more > 0 else ""
         if self._hud_more:
@@ -804,6 +911,28 @@ class Viewer(arcade.View):
         self._hud_rows = rows
         self.hud_lines = lines
 
+    @staticmethod
+    def _rank(creatures) -> np.ndarray:
+        """Creature indices best first: by fitness so far, the failed ones last (then the ones
+        with no fitness), ties in the scene's order."""
+        fit = np.array([np.nan if cf.fitness is None else cf.fitness for cf in creatures], np.float64)
+        fit = np.where(np.isfinite(fit), fit, -np.inf)
+        failed = np.array([bool(cf.failed) for cf in creatures], bool)
+        return np.lexsort((np.arange(fit.size), -fit, failed))
+
+    def _crowd_labels(self, creatures) -> None:
+        """Who a crowd's labels are above: the :data:`CROWD_LABELS` best (not failed), and the
+        creature the panels show while one is open (``> #57 ...``)."""
+        top = [i for i in self.ranking[:CROWD_LABELS].tolist() if not creatures[i].failed]
+        owners = [(r, i) for r, i in enumerate(top)]
+        inspected = self._inspected()
+        if inspected is not None and inspected not in top:
+            owners.append((int(np.flatnonzero(self.ranking == inspected)[0]), inspected))
+        shapes = self.scene.creatures
+        self._label_owner = [i for _, i in owners]
+        self._label_strings = [("> " if i == inspected else "") + f"#{r + 1} {shapes[i].label or f'creature {i}'}"
+                               for r, i in owners]
+
     @property
     def status(self) -> str:
         """``DONE``, ``PAUSED`` or empty."""
@@ -812,7 +941,7 @@ class Viewer(arcade.View):
     def _make_help(self) -> list:
         texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True,
                              anchor_y="top", batch=self._help_batch)]
-        for keys, what in KEYS:
+        for keys, what in self.keys:
             texts.append(arcade.Text(keys, 0, 0, (255, 214, 120, 255), 11, font_name=FONT, bold=True,
                                      anchor_x="right", anchor_y="top", batch=self._help_batch))
             texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 11, font_name=FONT, anchor_y="top",
@@ -971,7 +1100,7 @@ class Viewer(arcade.View):
         sides = [[a + 0.55 * nrm, m + nrm, b + 0.55 * nrm], [a - 0.55 * nrm, m - nrm, b - 0.55 * nrm]]
         k = a.shape[0]
         v = np.zeros((k, 24), dtype=VERTEX)
-        inner, outer = WING_ALPHA
+        inner, outer = (round(a * self._wing_fade) for a in WING_ALPHA)
         rgb = self._wing_rgb[good]
         j = 0
         for edge in sides:
@@ -1026,50 +1155,96 @@ class Viewer(arcade.View):
             return
         ok = np.isfinite(pos).all(axis=1)
         safe = np.where(ok[:, None], pos, 0.0)
-        # bones, then muscles coloured by contraction, all in one call
+        on = ok & self._sphere_on if self._sphere_on.shape == ok.shape else ok
+        # bones, then muscles coloured by contraction, (in a crowd then the spheres as discs) all
+        # in one call
         n = self._bone_a.size
-        if n:
-            seg = self._bones.reserve(n)
-            seg["seg"][:, 0:2] = safe[self._bone_a]
-            seg["seg"][:, 2:4] = safe[self._bone_b]
+        discs = self._crowd_discs(on) if self.crowd else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        if n or discs[1].size:
+            seg = self._bones.reserve(n + discs[0].size + discs[1].size)
+            bones = seg[:n]
+            bones["seg"][:, 0:2] = safe[self._bone_a]
+            bones["seg"][:, 2:4] = safe[self._bone_b]
             rgba = self._bone_rgba.copy()
-            if self._is_muscle.any():
+            if self._muscle_bones.size:
                 contraction = np.concatenate([np.asarray(c.contraction, np.float64).reshape(-1)
                                               for c in self.frame.creatures])
-                rgba[self._is_muscle, :3] = muscle_colors(contraction[self._muscle_index[self._is_muscle]])
+                m = self._muscle_bones
+                rgba[m, :3] = muscle_colors(contraction[self._muscle_index[m]])
+            inspected = self._inspected()
+            if inspected is not None:       # the creature the panels show stands out of the crowd
+                rgba[self._bone_owner == inspected, 3] = 255
             rgba[~(ok[self._bone_a] & ok[self._bone_b]), 3] = 0
-            seg["color"] = rgba
+            bones["color"] = rgba
             z = self.zoom
-            seg["width"] = np.select([self._bone_kind == 0, self._bone_kind == 1],
-                                     [np.clip(0.04 * z, 2.0, 10.0), np.clip(0.025 * z, 1.5, 6.0)],
-                                     np.clip(0.05 * z, 2.5, 12.0))
+            bones["width"] = np.select([self._bone_kind == 0, self._bone_kind == 1],
+                                       [np.clip(0.04 * z, 2.0, 10.0), np.clip(0.025 * z, 1.5, 6.0)],
+                                       np.clip(0.05 * z, 2.5, 12.0))
+            k = n
+            for which, size, color in ((discs[0], 3.0, None), (discs[1], 2.0, self._sphere_rgba)):
+                rows = seg[k:k + which.size]
+                p = safe[which]
+                rows["seg"][:, 0:2] = p
+                rows["seg"][:, 2:4] = p
+                rows["color"] = CONTACT + (255,) if color is None else color[which]
+                if color is not None and inspected is not None:
+                    lo, hi = self._sphere_offset[inspected], self._sphere_offset[inspected + 1]
+                    rows["color"][(which >= lo) & (which < hi), 3] = 255
+                rows["width"] = size * self._radius[which] * z
+                k += which.size
             self._bones.upload()
             self._bones.draw(1.0 / self.zoom)
+        if self.crowd:
+            return
         # spheres, over their contact halos (not those switched off)
-        if self._sphere_on.shape == ok.shape:
-            ok &= self._sphere_on
-        for sp, (x, y), good in zip(self._sprites, safe.tolist(), ok.tolist()):
+        for sp, (x, y), good in zip(self._sprites, safe.tolist(), on.tolist()):
             sp.position = (x, y)
             if sp.visible != good:
                 sp.visible = good
         if self.show_sensors:
             contact = np.concatenate([np.asarray(c.contact, bool).reshape(-1) for c in self.frame.creatures])
-            shown = (contact & ok).tolist()
+            shown = (contact & on).tolist()
         else:
             shown = [False] * len(self._rings)
-        for ring, (x, y), on in zip(self._rings, safe.tolist(), shown):
-            if on:
+        for ring, (x, y), on_ in zip(self._rings, safe.tolist(), shown):
+            if on_:
                 ring.position = (x, y)
-            if ring.visible != on:
-                ring.visible = on
+            if ring.visible != on_:
+                ring.visible = on_
         self._sphere_list.draw()
 
+    def _inspected(self) -> int | None:
+        """In a crowd with a panel open (brain or sensors), the creature it shows: drawn opaque
+        and labelled, so it can be found among the ghosts. Otherwise None."""
+        if not (self.crowd and (self.show_brain or self.show_sensors)):
+            return None
+        n = min(len(self.scene.creatures), len(self.frame.creatures))
+        return self.selected if self.selected < n else None
+
+    def _crowd_discs(self, on: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A crowd's discs, as sphere indices: the contact halos (the selected creature's, with
+        the sensors on: a hundred creatures' would be noise) and the spheres that are drawn."""
+        halos = np.zeros(0, np.int64)
+        i = self.selected
+        if self.show_sensors and i < min(len(self.scene.creatures), len(self.frame.creatures)):
+            lo, hi = self._sphere_offset[i], self._sphere_offset[i + 1]
+            contact = np.asarray(self.frame.creatures[i].contact, bool).reshape(-1)
+            if contact.size == hi - lo:
+                halos = lo + np.flatnonzero(contact & on[lo:hi])
+        return halos, np.flatnonzero(on)
+
     def _place_labels(self, pos: np.ndarray) -> None:
-        """Each creature's label above it (stacked when labels would overlap), and the selected
-        creature's joint angles next to its joint spheres when the sensors are shown."""
+        """Each creature's label above it (stacked when labels would overlap; in a crowd only
+        the leaders'), and the selected creature's joint angles next to its joint spheres when
+        the sensors are shown."""
+        if self.crowd:
+            for k, (i, text) in enumerate(zip(self._label_owner, self._label_strings)):
+                self._set_label(k, i, text)
+            self._label_pool.finish(len(self._label_owner))
+            self._labels = self._label_pool.items[:len(self._label_owner)]
         placed: list[tuple[float, float, float, float]] = []     # left, right, bottom, top
         order = []
-        for i, t in enumerate(self._labels):
+        for t, i in zip(self._labels, self._label_owner):
             p = pos[self._sphere_offset[i]:self._sphere_offset[i + 1]]
             r = self._radius[self._sphere_offset[i]:self._sphere_offset[i + 1]]
             good = np.isfinite(p).all(axis=1) & self._spheres_on(i, len(p))
@@ -1078,9 +1253,8 @@ class Viewer(arcade.View):
                 continue
             top = float(np.max(p[good, 1] + r[good]))
             cx = float(0.5 * (p[good, 0].min() + p[good, 0].max()))
-            order.append((top, cx, i))
-        for top, cx, i in sorted(order):            # lowest first; the others stack above
-            t = self._labels[i]
+            order.append((top, cx, i, t))
+        for top, cx, i, t in sorted(order, key=lambda o: o[:3]):    # lowest first; the others above
             if not t.visible:
                 t.visible = True
             sx, sy = self.world_to_screen(cx, top)
@@ -1118,19 +1292,29 @@ class Viewer(arcade.View):
     def _draw_hud(self) -> None:
         """Top left: the title, then a table of the creatures (name, fitness now, recorded
         fitness: separate texts, so that a step only lays out the numbers again), then time and
-        speed; the status (PAUSED, DONE) at the top centre."""
+        speed; the status (PAUSED, DONE) at the top centre. A crowd's ranking changes as they
+        go: its names take turns with the numbers to be laid out again, and its name column only
+        widens (the numbers do not jump left and right as the leaders change)."""
         w, h = self.draw_size
-        race = len(self.scene.creatures) > 1
+        race = len(self.scene.creatures) > 1 or self.crowd
         names, nows, recs = self._hud_names, self._hud_nows, self._hud_recs
         width = 0
-        for k, (name, _, _) in enumerate(self._hud_rows):
+        numbers = []               # (text, new string): laid out again within the budget below
+        colors = []                # a crowd's names: (text, name, its colour once it shows the name)
+        for k, (name, _, _, i) in enumerate(self._hud_rows):
             t = names.get(k)
-            t.text = name
-            col = label_color(self.colors[k]) if race else TEXT
-            if tuple(t.color) != tuple(col):
-                t.color = col
+            col = label_color(self.colors[i]) if race else TEXT
+            if self.crowd and t.text:
+                numbers.append((t, name))
+                colors.append((t, name, col))
+            else:
+                t.text = name
+                if tuple(t.color) != tuple(col):
+                    t.color = col
             width = max(width, t.content_width)
         names.finish(len(self._hud_rows))
+        if self.crowd:
+            width = self._name_width = max(self._name_width, width)
         x_now = 12 + width + 14 + 62
         recorded = self._hud_recorded
         x_rec = x_now + 14 + 62 if recorded else x_now
@@ -1149,8 +1333,7 @@ class Viewer(arcade.View):
         self._hud_columns[1].position = (x_rec, y)
         self._hud_columns[1].text = "recorded" if recorded else ""
         y -= 14
-        numbers = []               # (text, new string): laid out again within the budget below
-        for k, (_, fit, rec) in enumerate(self._hud_rows):
+        for k, (_, fit, rec, _) in enumerate(self._hud_rows):
             names.items[k].position = (12, y)
             a = nows.get(k)
             numbers.append((a, fit))
@@ -1170,6 +1353,9 @@ class Viewer(arcade.View):
         self._hud_time_text.position = (12, y)
         y -= 15
         self._relayout(numbers)
+        for t, name, col in colors:
+            if t.text == name and tuple(t.color) != tuple(col):
+                t.color = col
         right = max(x_rec + 4, 12 + self._hud_title_text.content_width,
                     12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width,
                     12 + self._hud_medium_text.content_width)
@@ -1287,18 +1473,25 @@ class Viewer(arcade.View):
         self._panel_batch.draw()
 
     def _draw_help(self) -> None:
+        """The keys in a box at the centre, as wide as its longest line needs (at least 500
+        pixels) and as tall as its rows (closer together when they would not fit the view)."""
         w, h = self.draw_size
-        rows = len(KEYS)
-        bw, bh = 500, 46 + 20 * rows
-        left, top = (w - bw) / 2, (h + bh) / 2
+        rows = len(self.keys)
+        keys, whats = self._help_texts[1::2], self._help_texts[2::2]
+        key_x = max(150, 16 + max((t.content_width for t in keys), default=0))
+        bw = max(500, key_x + 14 + max((t.content_width for t in whats), default=0) + 16)
+        step = max(15.0, min(20.0, (h - 8 - 46) / max(rows, 1)))
+        bh = 46 + step * rows
+        left, top = max((w - bw) / 2, 4.0), min((h + bh) / 2, h - 4.0)   # its start in view
+        self._help_rect = (left, top - bh, bw, bh)
         box = self._boxes["help"]
-        box.set(rects([(left, top - bh, bw, bh)], PANEL_BACK))
+        box.set(rects([self._help_rect], PANEL_BACK))
         box.draw()
         self._help_texts[0].position = (round(left + 16), round(top - 12))
         for r in range(rows):
-            y = round(top - 42 - 20 * r)
-            self._help_texts[1 + 2 * r].position = (round(left + 150), y)
-            self._help_texts[2 + 2 * r].position = (round(left + 164), y)
+            y = round(top - 42 - step * r)
+            keys[r].position = (round(left + key_x), y)
+            whats[r].position = (round(left + key_x + 14), y)
         self._help_batch.draw()
 
     def _draw_message(self) -> None:
@@ -1332,7 +1525,8 @@ def watch(source, size=(1280, 720), title: str = "creatures", **options) -> None
     if pyglet.options.headless and frames is None:
         raise RuntimeError("watch needs a display (this process renders headless); "
                            "record a GIF or MP4 with `creatures record` instead")
-    window = arcade.Window(int(size[0]), int(size[1]), title, resizable=True, visible=frames is None)
+    window = arcade.Window(int(size[0]), int(size[1]), title, resizable=True, visible=frames is None,
+                           antialiasing=False)  # the shaders antialias; 4x MSAA doubles a frame on llvmpipe
     viewer = Viewer(source, window=window, **options)
     if frames is not None:
         count = [0]

@@ -1,0 +1,162 @@
+"""Drive ``creatures play``'s real window as a player would, by its views' input handlers, and
+take a screenshot of each screen: start screen -> pick the walker -> a small population ->
+start -> two generations -> the chart -> the generation's ghosts -> save the champion -> quit.
+
+Run under a display (``xvfb-run -a python tests/creatures/play_driver.py OUT_DIR``): it writes
+``OUT_DIR/play-start.png``, ``play-evolving.png``, ``play-ghosts.png`` and ``report.json``
+(what it saw, for ``test_play.py`` to check). The README's screenshots are made by this very
+script: ``xvfb-run -a .venv/bin/python tests/creatures/play_driver.py saves --work /tmp/play``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+SIZE = (1280, 720)
+POPULATION = 20          # small, so that generations come fast
+GENERATIONS = 4
+TIMEOUT = 300.0          # seconds for the first two generations (a first run compiles kernels)
+
+
+def _centre(rect):
+    x, y, w, h = rect
+    return x + w / 2, y + h / 2
+
+
+def _click(view, rect) -> None:
+    import arcade
+    x, y = _centre(rect)
+    view.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+    view.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def _key(view, symbol) -> None:
+    view.on_key_press(symbol, 0)
+    view.on_key_release(symbol, 0)
+
+
+def _screenshot(window, path: Path) -> None:
+    import arcade
+    window.on_draw()
+    image = arcade.get_image(0, 0, *window.get_framebuffer_size())
+    image.convert("RGB").save(path)
+
+
+def script(game, out: Path, report: dict):
+    """The player's steps; yields to let the window run frames in between."""
+    import arcade
+    k = arcade.key
+    window = game.window
+    start = game.start_view
+    for _ in range(3):
+        yield
+    names = [d.name for d in game.menu.designs]
+    report["designs"] = names
+    _screenshot(window, out / "play-start.png")
+    # pick the walker with the mouse
+    _click(start, start.card_rect(names.index("walker")))
+    yield
+    report["selected"] = game.menu.designs[start.selected].name
+    # a small population and few generations, by the buttons
+    for _ in range(50):
+        if start.setup.population <= POPULATION:
+            break
+        _click(start, start.button_rect("population<"))
+        yield
+    for _ in range(100):
+        if start.setup.generations <= GENERATIONS:
+            break
+        _click(start, start.button_rect("generations<"))
+        yield
+    report["setup"] = {"design": start.setup.design, "task": start.setup.task,
+                       "population": start.setup.population, "generations": start.setup.generations}
+    _click(start, start.button_rect("start"))
+    yield
+    play = game.play_view
+    report["started"] = play is not None and window.current_view is play
+    session = game.session
+    report["run_dir"] = session.run_dir
+    t0 = time.perf_counter()
+    while session.done < 2 or len(play.chart.progress.generation) < 2:
+        if time.perf_counter() - t0 > TIMEOUT:
+            report["error"] = f"no two generations after {TIMEOUT:.0f} s (state {session.state}: {session.message})"
+            break
+        yield
+    for _ in range(40):     # the champion plays a moment
+        yield
+    report["generations_seen"] = int(session.done)
+    report["chart_generations"] = [int(g) for g in play.chart.progress.generation]
+    report["chart_best"] = [float(v) for v in play.chart.progress.best]
+    report["mode_live"] = play.mode
+    report["live_title"] = play.viewer.scene.title
+    _screenshot(window, out / "play-evolving.png")
+    # the whole generation as ghosts
+    _key(play, k.G)
+    for _ in range(45):
+        yield
+    scene = play.viewer.scene
+    report["ghosts"] = {"mode": play.mode, "crowd": bool(getattr(scene, "crowd", False)),
+                        "creatures": len(scene.creatures), "generation": play.shown,
+                        "colours": sorted({tuple(c.color) for c in scene.creatures if c.color is not None}),
+                        "hud": list(play.viewer.hud_lines)}
+    _screenshot(window, out / "play-ghosts.png")
+    # save the newest champion (back to it first: E saves the champion shown)
+    _key(play, k.END)
+    yield
+    _key(play, k.E)
+    yield
+    report["message"] = play.message
+    report["saved"] = (play.message or "").removeprefix("saved ").split(" (")[0]
+    _key(play, k.ESCAPE)
+    yield
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", help="where the screenshots and report.json go")
+    parser.add_argument("--work", default=None, help="the working directory (runs/ and the saved champion)")
+    args = parser.parse_args(argv)
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(args.work or out).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    os.chdir(work)
+    import arcade
+    import pyglet
+
+    from creatures.play import Game, PlayMenu
+    report: dict = {}
+    menu = PlayMenu(out_dir="runs")
+    game = Game(menu, size=SIZE)
+    steps = script(game, out, report)
+
+    def tick(dt):
+        try:
+            next(steps)
+        except StopIteration:
+            pyglet.clock.unschedule(tick)
+            if not game.window.closed:
+                game.window.close()
+        except Exception as exc:  # noqa: BLE001 - reported, and the window closed
+            import traceback
+            report["error"] = "".join(traceback.format_exception(exc))
+            pyglet.clock.unschedule(tick)
+            game.window.close()
+
+    pyglet.clock.schedule_interval(tick, 1 / 30)
+    try:
+        arcade.run()
+    finally:
+        report["close"] = game.close()
+        report["saved"] = str((work / report["saved"]).resolve()) if report.get("saved") else None
+        (out / "report.json").write_text(json.dumps(report, indent=1))
+    return 1 if "error" in report else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

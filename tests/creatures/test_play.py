@@ -1,0 +1,266 @@
+"""``creatures play``: the start screen's choices, a run evolving in a background process as the
+evolution screen sees it (generations, chart numbers, ghosts, champions, saving, pausing and
+stopping cleanly), a champion file's new run, and the real window driven under Xvfb."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).parents[2]
+needs_xvfb = pytest.mark.skipif(shutil.which("xvfb-run") is None,
+                                reason="needs Xvfb (.ci/system-packages installs it)")
+
+
+def _wait(session, done, timeout=240.0):
+    t0 = time.perf_counter()
+    while session.done < done:
+        session.poll()
+        assert session.state != "failed", session.message
+        assert time.perf_counter() - t0 < timeout, f"no generation {done} after {timeout} s: {session.state}"
+        time.sleep(0.1)
+
+
+def _session(tmp_path, generations=3, population=16, seconds=2.0, seed=0):
+    from creatures.bestiary import resolve_design
+    from creatures.play import PlaySession, start
+    session = PlaySession(workers=1)
+    out = tmp_path / "run"
+    start(session, out, resolve_design("walker"), task="run", terrain=None, sensors=None, seconds=seconds,
+          generations=generations, population=population, seed=seed, workers=0)
+    return session
+
+
+# --- the start screen's choices ---------------------------------------------------------------
+
+def test_the_menu_lists_every_builtin_design_drawn_and_this_directorys_files(tmp_path, monkeypatch):
+    from creatures.bestiary import builtin_names
+    from creatures.play import PlayMenu
+    (tmp_path / "mine.yaml").write_text((REPO / "creatures/designs/worm.yaml").read_text())
+    (tmp_path / "broken.yaml").write_text("name: broken\nspheres:\n  - {id: a, x: 0, y: 0, radius: -1}\n")
+    (tmp_path / "course.yaml").write_text("points: [[0, 0], [5, 1]]\n")    # a terrain: not listed
+    menu = PlayMenu(directory=str(tmp_path))
+    names = [d.name for d in menu.designs]
+    assert names[:len(builtin_names())] == builtin_names()
+    assert str(tmp_path / "mine.yaml") in names and str(tmp_path / "broken.yaml") in names
+    assert not any(n.endswith("course.yaml") for n in names)
+    walker = menu.designs[names.index("walker")]
+    assert walker.problem is None and walker.description.startswith("The reference walker")
+    assert walker.pose.shape == (len(walker.shape.radius), 2) and np.isfinite(walker.pose).all()
+    broken = menu.designs[names.index(str(tmp_path / "broken.yaml"))]
+    assert broken.shape is None and "broken.yaml:" in broken.problem and "\n" not in broken.problem
+    by_name = {d.name: d for d in menu.designs}
+    assert (by_name["eel"].task, by_name["bird"].task, by_name["walker"].task) == ("swim", "fly", "run")
+    tasks = {t.name: t.description for t in menu.tasks}
+    assert {"run", "jump", "climb", "obstacle", "swim", "fly"} <= set(tasks) and all(tasks.values())
+    assert menu.terrains[0].name == "" and {"flat", "hills", "steps"} <= {t.name for t in menu.terrains}
+    assert (menu.setup.population, menu.setup.generations, menu.setup.task) == (150, 50, "run")
+
+
+def test_the_menu_opens_a_file_and_refuses_what_cannot_start(tmp_path, monkeypatch):
+    from creatures.play import PlayMenu
+    from render.game import GameError, Setup
+    monkeypatch.chdir(tmp_path)
+    menu = PlayMenu(directory=str(tmp_path), out_dir=str(tmp_path / "runs"))
+    with pytest.raises(GameError, match="no such file"):
+        menu.open("nowhere.yaml")
+    (tmp_path / "w.yaml").write_text((REPO / "creatures/designs/walker.yaml").read_text())
+    assert menu.open(str(tmp_path / "w.yaml")).origin == "file"
+    with pytest.raises(GameError, match="no built-in design"):
+        menu.start(Setup(design="nosuchthing"))
+    with pytest.raises(GameError, match="task"):
+        menu.start(Setup(design="walker", task="nosuchtask"))
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+# --- a run in the background ------------------------------------------------------------------
+
+def test_a_background_run_is_watched_generation_by_generation(tmp_path, monkeypatch):
+    """Generations arrive with the chart's numbers; the ghosts are the generation being
+    evaluated, coloured by species, and each ends with the fitness evolution gives it; the
+    champion shown is saved to a file that replays to its recorded fitness."""
+    from creatures.play import Crowd
+    from creatures.plot import read_run, species_colour
+    from evolution.champion import load_champion
+    monkeypatch.chdir(tmp_path)
+    session = _session(tmp_path, generations=8)
+    try:
+        assert session.state == "evolving" and session.running
+        _wait(session, 1)
+        ghosts = session.ghosts()          # the generation being evaluated now
+        g = ghosts.generation
+        assert isinstance(ghosts, Crowd) and 2 <= g <= 8 and ghosts.scene.crowd
+        assert len(ghosts.scene.creatures) == 16
+        sids = ghosts.species
+        assert [s.color for s in ghosts.scene.creatures] == [
+            tuple(int(round(255 * c)) for c in species_colour(s)) for s in sids]
+        while not ghosts.frame().done:
+            ghosts.step()
+        fitness = ghosts.fitness()
+        frame = ghosts.frame()
+        assert frame.leader == int(np.argmax(fitness)) and len(frame.creatures) == 16
+        _wait(session, g)
+        best = json.loads((Path(session.run_dir) / "best" / f"gen_{g:04d}.json").read_text())["fitness"]
+        assert fitness.max() == best          # bit for bit: the same stepping code scored them
+        _wait(session, 8)
+        p = session.progress()
+        run = read_run(session.run_dir)
+        assert list(p.generation) == list(range(1, 9))
+        assert np.array_equal(p.best, run.stats["best"]) and np.array_equal(p.median, run.stats["median"])
+        assert (p.species_sizes.sum(axis=0) == 16).all()
+        champion = session.champion(g)
+        assert champion.scene.creatures[0].label == f"gen {g}"
+        path = session.save(g)
+        assert path == f"walker-run-gen{g}.json" and session.save(g) == f"walker-run-gen{g}-2.json"
+        saved = load_champion(tmp_path / path)
+        assert saved.fitness == best and saved.replay() == best
+        t0 = time.perf_counter()
+        while session.state == "evolving" and time.perf_counter() - t0 < 60:
+            session.poll()
+            time.sleep(0.1)
+        assert session.state == "finished", session.message
+    finally:
+        session.close()
+
+
+def test_pausing_and_closing_stop_cleanly_and_the_run_resumes_exactly(tmp_path, run_creatures):
+    """A pause (SIGINT, Ctrl-C's signal) stops the background process; P goes on; closing
+    stops it again; ``creatures resume`` then ends with the files an uninterrupted run writes."""
+    session = _session(tmp_path, generations=1000, seconds=1.0)
+    try:
+        _wait(session, 1)
+        session.pause()
+        t0 = time.perf_counter()
+        while session.state != "paused":
+            session.poll()
+            assert time.perf_counter() - t0 < 60, session.state
+            time.sleep(0.05)
+        assert not session.running and "paused after generation" in session.message
+        stopped = session.done
+        session.resume()
+        assert session.running
+        _wait(session, stopped + 1)
+    finally:
+        line = session.close()
+    assert not session.running and "creatures resume" in line
+    done = session.done
+    r = run_creatures("resume", session.run_dir, "--generations", done + 1, "--workers", 1)
+    assert r.returncode == 0, r.stderr
+    r = run_creatures("evolve", "walker", "--population", 16, "--seconds", 1, "--generations", done + 1,
+                      "--workers", 1, "--out", tmp_path / "straight")
+    assert r.returncode == 0, r.stderr
+    for name in [f"best/gen_{g:04d}.json" for g in range(1, done + 2)] + ["checkpoint.json", "species.csv"]:
+        assert (Path(session.run_dir) / name).read_text() == (tmp_path / "straight" / name).read_text(), name
+
+
+def test_a_champion_file_is_watched_and_evolved_further_in_a_new_run(tmp_path, monkeypatch):
+    from creatures.play import PlaySession
+    from evolution.champion import load_champion
+    from evolution.run import RunSettings
+    monkeypatch.chdir(tmp_path)
+    champion = load_champion(REPO / "saves" / "eel-swim.json")
+    session = PlaySession(workers=1, champion=champion, champion_path="eel-swim.json", out_dir=str(tmp_path / "runs"))
+    assert session.state == "champion" and session.run_dir is None and session.ghosts() is None
+    race = session.champion()
+    assert race.scene.creatures[0].label == champion.name and race.scene.medium == "water"
+    try:
+        session.evolve()
+        assert session.state == "evolving" and Path(session.run_dir).parent == tmp_path / "runs"
+        settings = RunSettings.read(Path(session.run_dir) / "settings.json")
+        assert (settings.task, settings.seconds, settings.seed) == ("swim", champion.seconds, champion.seed)
+        assert settings.sim == champion.sim.to_dict()       # water, no ground: as the champion had
+    finally:
+        session.close()
+
+
+def test_a_champion_with_a_plugin_file_is_not_evolved_from_the_file(tmp_path):
+    import dataclasses
+
+    from creatures.play import PlaySession
+    from evolution.champion import load_champion
+    from evolution.plugins import PluginRef
+    from render.game import GameError
+    champion = load_champion(REPO / "saves" / "walker-run.json")
+    champion = dataclasses.replace(champion, task=PluginRef("task", "flag.py:ReachFlag", "file", "/x/flag.py", "ab"))
+    session = PlaySession(workers=1, champion=champion, out_dir=str(tmp_path))
+    with pytest.raises(GameError, match="never runs code"):
+        session.evolve()
+    assert session.run_dir is None and not any(tmp_path.iterdir())
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def test_without_a_display_it_says_so_in_one_line(run_creatures, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
+    r = subprocess.run([sys.executable, "-m", "creatures", "play"], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "xvfb-run" in r.stderr and "creatures evolve" in r.stderr
+    assert "creatures record" in r.stderr and not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--population", "3"], "--population must be 10 to 1000"),
+    (["--generations", "0"], "--generations must be 1"),
+    (["--workers", "-1"], "--workers must be 1 or more"),
+    (["--size", "big"], "--size must look like"),
+])
+def test_bad_options_are_one_line(run_creatures, args, words):
+    r = run_creatures("play", *args)
+    assert r.returncode == 2 and words in r.stderr and r.stderr.count("\n") == 1
+
+
+# --- the real window, under Xvfb ----------------------------------------------------------------
+
+def _colour_share(image, rgb, tolerance=12) -> float:
+    a = np.asarray(image.convert("RGB"), np.int16)
+    return float((np.abs(a - np.array(rgb)).max(axis=2) <= tolerance).mean())
+
+
+@needs_xvfb
+def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
+    """The real window under Xvfb, driven by its input handlers (tests/creatures/play_driver.py):
+    pick the walker, start, two generations, the chart, the ghosts, save, quit."""
+    from PIL import Image
+
+    from creatures.plot import species_colour
+    from evolution.champion import load_champion
+    from render.chart import BEST
+    from render.viewer import SPHERE
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", sys.executable,
+                        str(REPO / "tests/creatures/play_driver.py"), str(tmp_path / "shots"),
+                        "--work", str(tmp_path / "work")],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    report = json.loads((tmp_path / "shots" / "report.json").read_text())
+    assert r.returncode == 0 and "error" not in report, (r.stderr[-3000:], report.get("error"))
+    assert report["selected"] == "walker" and report["started"]
+    assert report["setup"]["population"] <= 20 and report["setup"]["design"] == "walker"
+    run_dir = tmp_path / "work" / report["run_dir"]
+    assert (run_dir / "best" / "gen_0002.json").exists()
+    assert report["chart_generations"][:2] == [1, 2] and len(report["chart_best"]) >= 2
+    ghosts = report["ghosts"]
+    assert ghosts["mode"] == "ghosts" and ghosts["crowd"] and ghosts["creatures"] == report["setup"]["population"]
+    saved = Path(report["saved"])
+    champion = load_champion(saved)
+    assert champion.replay() == champion.fitness
+    # each screen has its content: not blank, the expected colours present
+    start = Image.open(tmp_path / "shots" / "play-start.png")
+    evolving = Image.open(tmp_path / "shots" / "play-evolving.png")
+    crowd = Image.open(tmp_path / "shots" / "play-ghosts.png")
+    for image in (start, evolving, crowd):
+        assert image.size == (1280, 720)
+        assert len(image.convert("RGB").getcolors(1 << 20) or ()) > 200     # not blank
+    assert _colour_share(start, SPHERE) > 0.0005                            # creatures on the cards
+    assert _colour_share(evolving, BEST[:3]) > 0.00005                      # the chart's best line
+    colours = [tuple(c) for c in ghosts["colours"]]
+    assert colours == sorted({tuple(int(round(255 * v)) for v in species_colour(s)) for s in range(0, 64)}
+                             & set(colours))
+    assert "stopped after generation" in report["close"] or "has its" in report["close"]
