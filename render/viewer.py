@@ -100,6 +100,9 @@ FOLLOW_RATE = 4.0                    # 1/s: the camera closes 1 - exp(-rate t) o
 PAN_SPEED = 0.8                      # view widths per second with an arrow key held
 MAX_HUD_CREATURES = 12               # creature lines in the HUD before "... and N more"
 CROWD_LABELS = 3                     # a crowd's creatures labelled in the view: the best so far
+#: a crowd is ranked again every this many steps (half a second at 60 Hz) and when it ends: the
+#: HUD's names then change all at once, so the table never shows a half-updated ranking
+CROWD_RERANK_STEPS = 30
 #: a fluid at least this dense (kg/m^3), or a medium named ``water...``, is drawn as water
 LIQUID_DENSITY = 500.0
 #: heights (m) of the water's three colours (WATER_SHALLOW, WATER, WATER_DEEP); between them the
@@ -291,8 +294,8 @@ class Viewer(arcade.View):
         Where the view is centred at the start (m); by default on the leader.
     text_budget : int or None
         At most this many HUD numbers are laid out again per frame (they take turns, so each
-        is refreshed several times a second); None: all, every frame (the recorder). In a
-        crowd the ranking's names take turns with them.
+        is refreshed several times a second); None: all, every frame (the recorder). A crowd's
+        names change only when it is ranked again (:data:`CROWD_RERANK_STEPS`), all at once.
     extra_keys : sequence of (str, str)
         ``(keys, what they do)`` listed in the help overlay after :data:`KEYS` (a game screen's
         own keys); the box grows to fit them.
@@ -374,6 +377,7 @@ class Viewer(arcade.View):
         self.crowd = False
         self._hud_recorded = True  # whether the HUD has a "recorded" column
         self._name_width = 0       # a crowd's HUD: the widest name so far (the columns stay put)
+        self._ranked_at = None     # the step a crowd was last ranked at
         self._label_owner: list[int] = []      # the creature each label in use is above
         self._label_strings: list[str] = []    # a crowd's labels' texts, for the leaders now
         self._acc = 0.0            # steps owed (fractional)
@@ -454,6 +458,7 @@ class Viewer(arcade.View):
         self.colors = scene_colors(shapes, crowd)
         ghost = n > 1 or crowd       # each creature's skeleton in its own colour
         self._name_width = 0
+        self._ranked_at = None
         # topology of all creatures, spheres numbered one after the other
         offsets = np.cumsum([0] + [len(s.radius) for s in shapes])
         self._sphere_offset = offsets
@@ -881,7 +886,12 @@ class Viewer(arcade.View):
         self.hud_fitness = [(fmt(cf.fitness), fmt(cf.recorded)) for cf in frame.creatures[:n]]
         # a design's preview has nothing recorded: no "recorded" column then
         self._hud_recorded = any(cf.recorded is not None for cf in frame.creatures)
-        self.ranking = self._rank(frame.creatures[:n]) if self.crowd else np.arange(n)
+        if not self.crowd:
+            self.ranking = np.arange(n)
+        elif (self._ranked_at is None or self.ranking.size != n or frame.done or frame.step < self._ranked_at
+              or frame.step - self._ranked_at >= CROWD_RERANK_STEPS):
+            self.ranking = self._rank(frame.creatures[:n])
+            self._ranked_at = frame.step
         rows = []
         for r, i in enumerate(self.ranking[:MAX_HUD_CREATURES].tolist()):
             shape, cf = scene.creatures[i], frame.creatures[i]
@@ -1293,24 +1303,21 @@ class Viewer(arcade.View):
         """Top left: the title, then a table of the creatures (name, fitness now, recorded
         fitness: separate texts, so that a step only lays out the numbers again), then time and
         speed; the status (PAUSED, DONE) at the top centre. A crowd's ranking changes as they
-        go: its names take turns with the numbers to be laid out again, and its name column only
-        widens (the numbers do not jump left and right as the leaders change)."""
+        go: it is ranked again every :data:`CROWD_RERANK_STEPS` steps, its names then all laid
+        out at once, and its name column only widens (the numbers do not jump left and right
+        as the leaders change)."""
         w, h = self.draw_size
         race = len(self.scene.creatures) > 1 or self.crowd
         names, nows, recs = self._hud_names, self._hud_nows, self._hud_recs
         width = 0
         numbers = []               # (text, new string): laid out again within the budget below
-        colors = []                # a crowd's names: (text, name, its colour once it shows the name)
         for k, (name, _, _, i) in enumerate(self._hud_rows):
             t = names.get(k)
             col = label_color(self.colors[i]) if race else TEXT
-            if self.crowd and t.text:
-                numbers.append((t, name))
-                colors.append((t, name, col))
-            else:
+            if t.text != name:     # a crowd's names change only when it is ranked again
                 t.text = name
-                if tuple(t.color) != tuple(col):
-                    t.color = col
+            if tuple(t.color) != tuple(col):
+                t.color = col
             width = max(width, t.content_width)
         names.finish(len(self._hud_rows))
         if self.crowd:
@@ -1353,9 +1360,6 @@ class Viewer(arcade.View):
         self._hud_time_text.position = (12, y)
         y -= 15
         self._relayout(numbers)
-        for t, name, col in colors:
-            if t.text == name and tuple(t.color) != tuple(col):
-                t.color = col
         right = max(x_rec + 4, 12 + self._hud_title_text.content_width,
                     12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width,
                     12 + self._hud_medium_text.content_width)

@@ -44,10 +44,10 @@ def _screenshot(window, path: Path) -> None:
     import arcade
     window.on_draw()
     image = arcade.get_image(0, 0, *window.get_framebuffer_size())
-    image.convert("RGB").save(path)
+    image.convert("RGB").save(path, optimize=True)
 
 
-def script(game, out: Path, report: dict):
+def script(game, out: Path, report: dict, population: int = POPULATION):
     """The player's steps; yields to let the window run frames in between."""
     import arcade
     k = arcade.key
@@ -64,7 +64,7 @@ def script(game, out: Path, report: dict):
     report["selected"] = game.menu.designs[start.selected].name
     # a small population and few generations, by the buttons
     for _ in range(50):
-        if start.setup.population <= POPULATION:
+        if start.setup.population <= population:
             break
         _click(start, start.button_rect("population<"))
         yield
@@ -105,6 +105,20 @@ def script(game, out: Path, report: dict):
                         "colours": sorted({tuple(c.color) for c in scene.creatures if c.color is not None}),
                         "hud": list(play.viewer.hud_lines)}
     _screenshot(window, out / "play-ghosts.png")
+    # generation 1's champion, then generation 2's by a click on the chart, then a race
+    _key(play, k.HOME)
+    yield
+    report["home"] = {"mode": play.mode, "shown": play.shown, "title": play.viewer.scene.title}
+    x = float(play.chart.generation_x(2))
+    y = play.chart.plot_box[1] + play.chart.plot_box[3] / 2
+    play.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+    play.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+    yield
+    report["clicked"] = {"mode": play.mode, "shown": play.shown, "title": play.viewer.scene.title}
+    _key(play, k.V)
+    for _ in range(10):
+        yield
+    report["race"] = {"mode": play.mode, "labels": [c.label for c in play.viewer.scene.creatures]}
     # save the newest champion (back to it first: E saves the champion shown)
     _key(play, k.END)
     yield
@@ -120,6 +134,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", help="where the screenshots and report.json go")
     parser.add_argument("--work", default=None, help="the working directory (runs/ and the saved champion)")
+    parser.add_argument("--population", type=int, default=POPULATION,
+                        help=f"set on the start screen by its buttons (default {POPULATION}; the README's: 150)")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -133,7 +149,7 @@ def main(argv=None) -> int:
     report: dict = {}
     menu = PlayMenu(out_dir="runs")
     game = Game(menu, size=SIZE)
-    steps = script(game, out, report)
+    steps = script(game, out, report, args.population)
 
     def tick(dt):
         try:

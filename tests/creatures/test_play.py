@@ -248,6 +248,11 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     assert report["chart_generations"][:2] == [1, 2] and len(report["chart_best"]) >= 2
     ghosts = report["ghosts"]
     assert ghosts["mode"] == "ghosts" and ghosts["crowd"] and ghosts["creatures"] == report["setup"]["population"]
+    assert report["home"]["mode"] == "generation" and report["home"]["shown"] == 1
+    assert "gen 1" in report["home"]["title"]
+    assert report["clicked"] == {"mode": "generation", "shown": 2, "title": report["clicked"]["title"]}
+    assert "gen 2" in report["clicked"]["title"]
+    assert report["race"]["mode"] == "race" and report["race"]["labels"] == ["gen 1", "gen 2"]
     saved = Path(report["saved"])
     champion = load_champion(saved)
     assert champion.replay() == champion.fitness
@@ -264,3 +269,91 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     assert colours == sorted({tuple(int(round(255 * v)) for v in species_colour(s)) for s in range(0, 64)}
                              & set(colours))
     assert "stopped after generation" in report["close"] or "has its" in report["close"]
+
+
+@pytest.fixture
+def display():
+    """A virtual display of our own (Xvfb), so that a Ctrl-C to the game's process group does
+    not reach the display server."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("needs Xvfb (.ci/system-packages installs it)")
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    os.close(write)
+    number = b""
+    with os.fdopen(read, "rb") as f:
+        while not number.endswith(b"\n"):
+            chunk = f.read(1)
+            if not chunk:
+                break
+            number += chunk
+    try:
+        yield f":{number.decode().strip()}"
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+def test_ctrl_c_in_the_terminal_stops_the_window_and_its_run_cleanly(tmp_path, display, run_creatures):
+    """``creatures play walker`` evolving; Ctrl-C (SIGINT to the terminal's process group: the
+    window's process and its background run) stops both, says how to go on, and the run resumes."""
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    env["DISPLAY"] = display
+    p = subprocess.Popen([sys.executable, "-m", "creatures", "play", "walker", "--population", "16",
+                          "--generations", "1000", "--size", "640x360"], cwd=tmp_path, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        t0 = time.perf_counter()
+        while not list(tmp_path.glob("runs/*/best/gen_0001.json")):
+            assert p.poll() is None, p.communicate()
+            assert time.perf_counter() - t0 < 300, "no generation in 300 s"
+            time.sleep(0.2)
+        time.sleep(1.0)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    run_dir = next(tmp_path.glob("runs/*"))
+    assert p.returncode in (0, 130), err
+    assert "stopped after generation" in err and f"creatures resume {Path('runs') / run_dir.name}" in err
+    assert "Traceback" not in err
+    left = subprocess.run(["pgrep", "-f", f"creatures resume {Path('runs') / run_dir.name}"], capture_output=True)
+    assert left.stdout == b""                        # no background run left evolving
+    done = json.loads((run_dir / "checkpoint.json").read_text())["generation"]
+    assert done >= 1 and len((run_dir / "stats.csv").read_text().splitlines()) >= done + 1
+    r = run_creatures("resume", run_dir, "--generations", done + 1, "--workers", 1)
+    assert r.returncode == 0, r.stderr
+    assert (run_dir / "best" / f"gen_{done + 1:04d}.json").exists()
+
+
+def test_a_stopped_run_opens_paused_and_goes_on(tmp_path):
+    """``creatures play RUN_DIR``'s session: a stopped run opens paused, P goes on."""
+    from creatures.play import PlaySession
+    session = _session(tmp_path, generations=1000, seconds=1.0)
+    _wait(session, 1)
+    session.close()
+    reopened = PlaySession(session.run_dir, workers=1)
+    done = reopened.done
+    assert reopened.state == "paused" and done >= 1 and reopened.total == 1000
+    assert list(reopened.progress().generation) == list(range(1, done + 1))
+    try:
+        reopened.resume()
+        assert reopened.running and reopened.state == "evolving"
+        _wait(reopened, done + 2)
+    finally:
+        reopened.close()
+    assert reopened.state == "paused" and not reopened.running
+
+
+def test_a_finished_run_says_so_instead_of_going_on(tmp_path):
+    from creatures.play import PlaySession
+    session = _session(tmp_path, generations=2, seconds=1.0)
+    _wait(session, 2)
+    session.close()
+    reopened = PlaySession(session.run_dir, workers=1)
+    assert reopened.state == "finished"
+    reopened.resume()
+    assert not reopened.running and "finished its 2 generations" in reopened.message
