@@ -132,6 +132,62 @@ def format_play(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def ladder_design(pairs: int = 20) -> str:
+    """A design of ``2 * pairs`` spheres (a ladder of braced squares, every rung's bottom rail a
+    muscle): the editor's benchmark creature (40 spheres by default)."""
+    lines = ["name: ladder", "description: the editor's benchmark design, a ladder of braced squares",
+             "defaults:", "  sphere: {radius: 0.05, mass: 0.5, friction: 0.8}",
+             "  muscle: {range: 0.2, strength: 150, speed: 2}", "spheres:"]
+    for i in range(pairs):
+        lines += [f"  - {{id: top_{i}, position: [{0.2 * i:.1f}, 0.5]}}",
+                  f"  - {{id: low_{i}, position: [{0.2 * i:.1f}, 0.1]}}"]
+    lines.append("bones:")
+    for i in range(pairs):
+        lines.append(f"  - {{id: rung_{i}, spheres: [top_{i}, low_{i}]}}")
+        if i:
+            lines += [f"  - {{id: rail_{i}, spheres: [top_{i - 1}, top_{i}]}}",
+                      f"  - {{id: pull_{i}, spheres: [low_{i - 1}, low_{i}], muscle: true}}",
+                      f"  - {{id: brace_{i}, spheres: [top_{i - 1}, low_{i}]}}"]
+    return "\n".join(lines) + "\n"
+
+
+def run_editor_bench(frames: int = FRAMES) -> list[dict]:
+    """The editor's frame time on a 40-sphere design at 1280x720, offscreen: idle; a sphere
+    being dragged (drawn where the mouse is, the file edited on release); and the worst case, a
+    drag released every frame: each frame an edit of the file, checked by the loader (the live
+    validity check)."""
+    import tempfile
+    from pathlib import Path
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    from render.editor import measure_editor_frames
+
+    from .editing import DesignDocument
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ladder.yaml"
+        path.write_text(ladder_design())
+        for drag in (False, "preview", True):
+            doc = DesignDocument.open(str(path))
+            m = measure_editor_frames(doc, size=SIZE, frames=frames, drag=drag)
+            rows.append({"benchmark": "editor", "spheres": len(doc.sketch.sphere_id), "drag": drag,
+                         "median_ms": m["median_ms"], "p90_ms": m["p90_ms"], "frames": m["frames"],
+                         "renderer": m["renderer"]})
+    return rows
+
+
+def format_editor(rows: list[dict]) -> str:
+    renderer = rows[0]["renderer"] if rows else "?"
+    lines = [f"The editor (creatures edit) at {SIZE[0]}x{SIZE[1]}, offscreen ({renderer}); target under "
+             f"{TARGET_MS:g} ms", "",
+             "| design | what each frame does | median ms | p90 ms |", "|---|---|---|---|"]
+    for r in rows:
+        what = {False: "nothing (drawing only)",
+                "preview": "a sphere being dragged (the file is edited on release)",
+                True: "a drag released: an edit of the file, checked by the loader"}[r["drag"]]
+        lines.append(f"| {r['spheres']} spheres | {what} | {r['median_ms']:.1f} | {r['p90_ms']:.1f} |")
+    return "\n".join(lines)
+
+
 def format_viewer(rows: list[dict]) -> str:
     renderer = rows[0]["renderer"] if rows else "?"
     lines = [f"Viewer frame time at {SIZE[0]}x{SIZE[1]}, offscreen ({renderer}); "

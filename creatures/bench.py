@@ -652,7 +652,8 @@ def add_arguments(parser) -> None:
                              f"{generation.POPULATION})")
     parser.add_argument("--viewer", action="store_true",
                         help="only the viewer's frame time (1 and 10 racing walkers at 1280x720, offscreen), and the "
-                             "game's evolution screen with a run of 150 walkers evolving in the background")
+                             "editor on a 40-sphere design, and the game's evolution screen with a run of 150 walkers "
+                             "evolving in the background")
     parser.add_argument("--bodies", action="store_true",
                         help="instead: whole generations of the walker whose legs evolve against the "
                              "fixed walker (end to end, alternating rounds)")
@@ -710,11 +711,13 @@ def run(args) -> int:
         print(json.dumps(rows, indent=2) if args.json else format_tasks(rows))
         return 0
     if args.viewer:
-        from ._bench_viewer import PLAY_SECONDS, format_play, format_viewer, run_play_bench, run_viewer_bench
+        from ._bench_viewer import (PLAY_SECONDS, format_editor, format_play, format_viewer, run_editor_bench,
+                                    run_play_bench, run_viewer_bench)
         rows = run_viewer_bench()
+        editor_rows = run_editor_bench()
         play_rows = run_play_bench(seconds=5.0 if args.quick else PLAY_SECONDS)
-        print(json.dumps(rows + play_rows, indent=2) if args.json
-              else format_viewer(rows) + "\n\n" + format_play(play_rows))
+        print(json.dumps(rows + editor_rows + play_rows, indent=2) if args.json
+              else "\n\n".join((format_viewer(rows), format_editor(editor_rows), format_play(play_rows))))
         return 0
     first = first_call()  # before anything else steps the engine
     repeats = args.repeats or (QUICK_REPEATS if args.quick else REPEATS)

@@ -12,8 +12,8 @@ import sys
 
 import evolution
 
-from . import (__version__, bench, designs_cmd, evolve, export, play, plot, plugins_cmd, preview, record,
-               replay, resume, simulate, validate, watch)
+from . import (__version__, bench, designs_cmd, edit, evolve, export, play, plot, plugins_cmd, preview,
+               record, replay, resume, simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -31,6 +31,7 @@ COMMANDS = [
     ("play", play, "pick a creature, evolve it and watch it learn, in one window"),
     ("watch", watch, "watch champions race in a window"),
     ("preview", preview, "preview a design live, reloading it when saved"),
+    ("edit", edit, "edit a design in a window: spheres, bones, muscles, joints; writes the YAML"),
     ("record", record, "record champions to a GIF or MP4, offscreen"),
     ("bench", bench, "measure the engine against pymunk, side by side"),
 ]

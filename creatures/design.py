@@ -373,9 +373,12 @@ def _read_defaults(r: Reader, node) -> dict:
     return out
 
 
-def parse_design(text: str, source: str = "<design>") -> Design:
-    """Parse and check a design's YAML text. Raises :class:`DesignError` with every problem."""
-    root = compose(text, source, MAX_DESIGN_BYTES, DesignError, "design")
+def parse_design(text: str, source: str = "<design>", root=None) -> Design:
+    """Parse and check a design's YAML text. Raises :class:`DesignError` with every problem.
+    ``root``: the text's node tree if the caller has composed it already
+    (``evolution.yamlread.compose(text, ...)``; the editor does, for every edit); it is only read."""
+    if root is None:
+        root = compose(text, source, MAX_DESIGN_BYTES, DesignError, "design")
     r = Reader()
     if root is None:
         raise DesignError(source, [Problem(1, 1, "the design is empty")])

@@ -1,9 +1,11 @@
-"""What the game's screens are handed (``creatures play``): a menu to pick a creature from, and a
-session (an evolution run in the background) to watch.
+"""What the game's screens are handed: a menu to pick a creature from and a session (an evolution
+run in the background) to watch (``creatures play``), and a design being edited (``creatures
+edit``).
 
 Like :mod:`render.scene`, this is a contract: the screens (:mod:`render.menu`, the start
-screen; :mod:`render.play`, the evolution screen) draw these and call their methods; the
-``creatures`` package builds them from its designs, tasks and run directories. Nothing here
+screen; :mod:`render.play`, the evolution screen; :mod:`render.editor`, the editor) draw these
+and call their methods; the ``creatures`` package builds them from its designs, tasks, run
+directories and design files. Nothing here
 steps physics or evolves: a :class:`Session` hands over :class:`~render.scene.Source` objects
 to play, and the numbers of its generations to chart.
 
@@ -20,7 +22,8 @@ import numpy as np
 
 from .scene import CreatureShape, Source
 
-__all__ = ["GameError", "Pick", "GalleryItem", "Setup", "Menu", "Progress", "Session"]
+__all__ = ["GameError", "Pick", "GalleryItem", "Setup", "Menu", "Progress", "Session", "Sketch", "Issue", "Field",
+           "DesignDoc"]
 
 
 class GameError(Exception):
@@ -228,3 +231,181 @@ class Session(Protocol):
     def close(self) -> str:
         """Stop the background processes (cleanly: the run resumes exactly) and return a line
         for the terminal (where the run is, how to go on)."""
+
+
+# --- the editor (creatures edit) ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sketch:
+    """A design as the editor draws it: plain arrays, ids kept (the YAML's own).
+
+    Attributes
+    ----------
+    sphere_id : tuple of str
+    pos : ndarray, shape (P, 2)
+        Sphere centres (m), as the file says (not settled by physics).
+    radius : ndarray, shape (P,)
+        Radii (m), defaults applied.
+    bone_id : tuple of str
+    bone_a, bone_b : ndarray of int, shape (E,)
+        The spheres each bone joins (indices into the spheres; -1 for an id that names no sphere:
+        such a bone is drawn from its other end only, and is one of the problems).
+    muscle : ndarray of bool, shape (E,)
+    joint_id : tuple of str
+    joint_sphere : ndarray of int, shape (J,)
+    joint_bones : ndarray of int, shape (J, 2)
+        The two bones each joint is between (-1 for unknown ids).
+    joint_kind : tuple of str
+        ``hinge`` or ``free``.
+    joint_min, joint_max : ndarray, shape (J,)
+        A hinge's limits (degrees, as in the file: the angle from the first bone to the second,
+        counter-clockwise); NaN for a free joint.
+    cluster_id : tuple of str
+    cluster_members : tuple of ndarray of int
+        Each cluster's spheres.
+    self_collision : bool
+    evolving : frozenset of (str, str)
+        ``(kind, id)`` of the items with an evolvable value or ``optional: true`` (drawn marked).
+    """
+
+    sphere_id: tuple = ()
+    pos: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    bone_id: tuple = ()
+    bone_a: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    bone_b: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    muscle: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    joint_id: tuple = ()
+    joint_sphere: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    joint_bones: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    joint_kind: tuple = ()
+    joint_min: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    joint_max: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cluster_id: tuple = ()
+    cluster_members: tuple = ()
+    self_collision: bool = False
+    evolving: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A problem of the design being edited: the loader's message (``line:column: ...``, as
+    ``creatures validate`` prints it) and the items it is about, ``(kind, id)`` with kind one of
+    ``sphere``, ``bone``, ``joint``, ``cluster`` (highlighted; empty for the whole design)."""
+
+    message: str
+    line: int = 0
+    column: int = 0
+    items: tuple = ()
+
+
+@dataclass(frozen=True)
+class Field:
+    """One editable value of an item, for the side panel: ``key`` (``radius``, ``muscle.strength``,
+    ``min``), ``value`` as the file has it (text: ``0.08``, ``{evolve: [0.05, 0.15]}``, ``true``),
+    ``unit`` (``m``, ``kg``, ``N``, ``deg``, ``1/s``...; empty for none), ``default`` (True when the
+    item does not say it and ``defaults:`` or the built-in default gives it), and ``hint`` (one
+    line: what it means, the range it must be in)."""
+
+    key: str
+    value: str
+    unit: str = ""
+    default: bool = False
+    hint: str = ""
+
+
+class DesignDoc(Protocol):
+    """A design file being edited (``creatures edit``). The YAML text is the source of truth:
+    every edit rewrites the text (items it did not touch keep their lines, comments and key
+    order), is checked by the loader ``creatures validate`` uses, and is one undo step.
+
+    Items are named by ``(kind, id)``: kind ``sphere``, ``bone``, ``joint`` or ``cluster``.
+    Methods that get a value the design cannot take raise :class:`GameError` (one line) and
+    change nothing; edits that make the design invalid are made (the problems are listed in
+    :attr:`problems`, the items highlighted) and can be undone.
+
+    Attributes
+    ----------
+    path : str
+        The file (written by :meth:`save`).
+    title : str
+        The design's name.
+    text : str
+        The YAML as it is now.
+    sketch : Sketch
+        What to draw (even while the design is invalid).
+    problems : list of Issue
+        Empty when the design is valid.
+    dirty : bool
+        Edited since opened or saved.
+    can_undo, can_redo : bool
+    terrains : list of Pick
+        The terrains a live test can run on.
+    """
+
+    path: str
+    title: str
+    text: str
+    sketch: Sketch
+    problems: list
+    dirty: bool
+    can_undo: bool
+    can_redo: bool
+    terrains: list
+
+    def add_sphere(self, x: float, y: float) -> str:
+        """A new sphere at (x, y) (m) with the defaults; its new id (``sphere_7``)."""
+
+    def move_spheres(self, ids, dx: float, dy: float) -> None:
+        """Move spheres by (dx, dy) (m): one undo step."""
+
+    def set_position(self, sphere: str, x: float, y: float) -> None:
+        """Put a sphere at (x, y) (m)."""
+
+    def add_bone(self, a: str, b: str) -> str:
+        """A new bone between two spheres (a bone from a sphere to itself is made, and is a
+        problem); its new id (``bone_3``)."""
+
+    def toggle_muscle(self, bone: str) -> None:
+        """A bone becomes a muscle (with the defaults), a muscle a bone."""
+
+    def add_joint(self, sphere: str, bone1: str, bone2: str, kind: str = "hinge") -> str:
+        """A new joint at ``sphere`` between two of its bones: a hinge limited to 45 degrees each
+        side of the angle they make now, or ``free``; its new id (``joint_1``)."""
+
+    def set_joint(self, joint: str, kind: str | None = None, min: float | None = None,
+                  max: float | None = None) -> None:
+        """Change a joint's kind or a hinge's limits (degrees)."""
+
+    def add_cluster(self, spheres) -> str:
+        """A new rigid cluster of these spheres (three or more); its new id."""
+
+    def delete(self, items) -> None:
+        """Delete items (``(kind, id)`` pairs); a sphere takes its bones, its joints and its
+        place in clusters with it, a bone its joints. One undo step."""
+
+    def fields(self, kind: str, id: str) -> list:
+        """The item's editable values (list of :class:`Field`)."""
+
+    def set_field(self, kind: str, id: str, key: str, text: str) -> None:
+        """Set one value from what the player typed (a number; ``0.05..0.15`` for an evolvable
+        range; ``true``/``false``; empty to fall back to the default). :class:`GameError` for
+        text that is not a value of that field."""
+
+    def undo(self) -> None:
+        """Back one edit (exactly the text before it)."""
+
+    def redo(self) -> None:
+        """Forward one undone edit."""
+
+    def save(self) -> str:
+        """Write the file atomically; returns its path. :class:`GameError` (nothing written) if
+        the design has problems or the file cannot be written."""
+
+    def live_source(self, terrain: str = "") -> Source:
+        """The last valid version on ``terrain`` (``""``: flat), its muscles on a sine wave, as
+        ``creatures preview`` plays it. :class:`GameError` if it has never been valid."""
+
+    def evolve(self) -> str:
+        """Start evolving the design (saved first): ``creatures play FILE`` in a new process;
+        returns a line saying what was done (or the ``creatures evolve`` command to run)."""

@@ -1,0 +1,102 @@
+"""Edit a design in a window: click to place spheres, drag to connect bones, make muscles, add
+joints and clusters, test it live, and save the YAML.
+
+The YAML file stays the source of truth: every edit rewrites only the items it touches (the
+other lines, comments and key order stay as they were), is checked by the loader ``creatures
+validate`` uses (problems are listed in the window, their items highlighted), and can be undone.
+A file that does not exist is a new design; a built-in design's name opens a copy (saved as
+NAME.yaml here). Press H in the window for the keys.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from render.game import GameError
+
+from .bestiary import builtin_names
+
+EXAMPLES = """examples:
+  creatures edit                          a new design (my-creature.yaml here)
+  creatures edit inchworm.yaml            open it, or start it if it does not exist
+  creatures edit walker                   a copy of the built-in walker, saved as walker.yaml here
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", nargs="?", default=None, metavar="FILE.yaml|DESIGN",
+                        help="a design file (a new one if it does not exist) or a built-in design's name "
+                             "(a copy; default: a new my-creature.yaml)")
+    parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
+
+
+def _fail(message: str) -> int:
+    print(f"creatures edit: {message}", file=sys.stderr)
+    return 2
+
+
+def _free(stem: str) -> Path:
+    """``stem.yaml``, or ``stem-2.yaml``... the first that does not exist here."""
+    path, k = Path(f"{stem}.yaml"), 2
+    while path.exists():
+        path, k = Path(f"{stem}-{k}.yaml"), k + 1
+    return path
+
+
+def open_document(target: str | None):
+    """The document ``creatures edit TARGET`` edits: an existing file, a new one, or a copy of a
+    built-in design. Raises :class:`GameError` (one line)."""
+    from .editing import DesignDocument
+    if target is None:
+        return DesignDocument.new(str(_free("my-creature")))
+    path = Path(target)
+    if path.exists():
+        if path.is_dir():
+            raise GameError(f"{path} is a directory, not a design file")
+        return DesignDocument.open(str(path))
+    if target in builtin_names():
+        return DesignDocument.from_builtin(target, str(_free(target)))
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        raise GameError(f"{target}: no such file, and no built-in design of that name (a new design file "
+                        f"ends in .yaml; built-in: {', '.join(builtin_names())})")
+    if not path.parent.is_dir():
+        raise GameError(f"{path.parent}: no such directory")
+    return DesignDocument.new(str(path))
+
+
+def run(args) -> int:
+    from .watch import has_display, parse_size
+    try:
+        size = parse_size(args.size)
+        doc = open_document(args.file)
+    except (ValueError, GameError) as exc:
+        return _fail(str(exc))
+    if not has_display():
+        print("creatures edit: no display to open a window on (DISPLAY is not set); run it on a desktop or "
+              "under a virtual one (xvfb-run -a creatures edit FILE), or edit the YAML in any text editor "
+              "and check it with creatures validate FILE", file=sys.stderr)
+        return 2
+    edit_window(doc, size)
+    if doc.dirty:
+        print(f"creatures edit: {doc.path} has unsaved changes that were not saved", file=sys.stderr)
+    return 0
+
+
+def edit_window(doc, size=(1280, 720), window=None):
+    """Open the editor on ``doc`` and run until the window is closed; returns the view."""
+    import arcade
+
+    from render.editor import EditorView
+    window = window or arcade.Window(int(size[0]), int(size[1]), f"creatures - edit {doc.path}", resizable=True,
+                                     antialiasing=False)
+    view = EditorView(doc, window=window, on_quit=window.close)
+    window.show_view(view)
+    try:
+        arcade.run()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+    finally:
+        if not window.closed:
+            window.close()
+    return view

@@ -1,0 +1,1400 @@
+"""The document model of ``creatures edit``: a design file being edited, as the editor window
+(:mod:`render.editor`) sees it through :class:`render.game.DesignDoc`.
+
+How an edit works
+-----------------
+The YAML text is the source of truth, and every edit is a text patch. The text is composed with
+:func:`evolution.yamlread.compose` (the safe node tree the loader itself reads), whose nodes carry
+the character span they came from. An edit works out the new text of the items it changes and
+replaces exactly the span of each: one item of ``spheres:``, ``bones:``, ``joints:`` or
+``clusters:``, a value under ``defaults:``, a top-level value. A new item is a new line
+``  - {id: ..., ...}`` after the last item of its list, with the list's indentation (a list that
+does not exist yet is appended as ``key:`` and its first line); a deleted item's line or lines go.
+A changed item keeps its keys in their order and the text of every value it did not change, and is
+written in flow style on one line. Every byte outside the changed spans stays as it was: untouched
+items, comments, blank lines, and the way their numbers are written.
+
+Why not ruamel.yaml, the usual "round-trip" YAML library: it re-emits the whole document, so lines
+nobody touched may change (spacing, quoting, line breaks of long flow mappings), and it would be a
+new dependency. The node spans of PyYAML, which the loader already uses, let an edit change only
+what it means to, and a file opened and saved without an edit is the same bytes.
+
+After every edit the text is composed again, the :class:`~render.game.Sketch` rebuilt from the
+YAML data (also while the design is invalid), and the real loader
+(:func:`creatures.design.parse_design`, what ``creatures validate`` runs) lists the problems; each
+problem highlights the items whose span holds its line and column. Undo and redo keep whole texts.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+import subprocess
+import sys
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+import physics
+from evolution import PluginError, limits
+from evolution.files import WriteError, write_atomic
+from evolution.rollout import Episode, EpisodeRun
+from evolution.yamlread import compose, read_data
+from render.game import Field, GameError, Issue, Pick, Sketch
+from render.scene import Frame
+
+from .design import (MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, ITEM_KEYS, parse_design)
+
+__all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]
+
+#: undo steps kept (each a whole text: a few kilobytes)
+UNDO_LEVELS = 500
+#: what a design made from scratch gets in ``defaults:`` when its first sphere or muscle is added
+SCRATCH_DEFAULTS = {"sphere": "{radius: 0.08, mass: 0.5, friction: 0.8}",
+                    "muscle": "{range: 0.2, strength: 150, speed: 2}"}
+#: a hinge made by :meth:`DesignDocument.add_joint` may bend this far (degrees) each way
+HINGE_SPAN = 45.0
+#: new and moved sphere positions are rounded to this many decimals (0.1 mm)
+POSITION_DECIMALS = 4
+
+_KINDS = ("sphere", "bone", "joint", "cluster")
+_LIST_KEY = {"sphere": "spheres", "bone": "bones", "joint": "joints", "cluster": "clusters"}
+_LIST_KEYS = tuple(_LIST_KEY.values())
+_INDENT = 2
+_Scalar, _Seq, _Map = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+_RESOLVER = yaml.resolver.Resolver()
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+#: what a plain scalar may not hold to be copied into a flow mapping as it is
+_FLOW_UNSAFE = re.compile(r"[,\[\]{}]|: |\s#")
+#: the loader's messages about two items, of which it points at the second only
+_PAIRS = ((re.compile(r"spheres '(.+?)' and '(.+?)' overlap"), "sphere"),
+          (re.compile(r"bones '(.+?)' and '(.+?)' both join"), "bone"))
+
+
+# --- what can be edited: the side panel's fields ---------------------------------------------------
+
+@dataclass(frozen=True)
+class _Spec:
+    """One editable value: its type (``number``, ``bool``, ``str``, ``kind``), unit, hint, bounds
+    ``(low, high, low excluded)`` for a number, whether it may evolve, its built-in default (as the
+    loader has it), its gene ``(part, field)`` where that is not ``(kind, key)``, and whether an
+    item needs it."""
+
+    key: str
+    type: str
+    unit: str = ""
+    hint: str = ""
+    bounds: tuple | None = None
+    evolves: bool = False
+    default: object = None
+    gene: tuple | None = None
+    required: bool = False
+
+
+def _builtin(kind: str, key: str):
+    """The loader's built-in default of an item's key."""
+    return ITEM_KEYS[kind][key][1]
+
+
+_C = limits.MAX_COORDINATE
+_V = limits.MAX_VALUE
+_FIELDS = {
+    "sphere": [
+        _Spec("x", "number", "m", "centre, from the left; may evolve (low..high)", (-_C, _C, False), True,
+              gene=("sphere", "x"), required=True),
+        _Spec("y", "number", "m", "centre, height above the ground line; may evolve (low..high)", (-_C, _C, False),
+              True, gene=("sphere", "y"), required=True),
+        _Spec("radius", "number", "m", "above 0; may evolve (low..high)", (0.0, _V, True), True,
+              _builtin("sphere", "radius")),
+        _Spec("mass", "number", "kg", "above 0; may evolve (low..high)", (0.0, _V, True), True,
+              _builtin("sphere", "mass")),
+        _Spec("friction", "number", "", "static friction coefficient, 0 or more; may evolve (low..high)",
+              (0.0, _V, False), True, _builtin("sphere", "friction")),
+        _Spec("kinetic_friction", "number", "", "sliding friction, 0 up to friction (default: friction)",
+              (0.0, _V, False)),
+        _Spec("restitution", "number", "", "bounce off the ground, 0..1", (0.0, 1.0, False), False,
+              _builtin("sphere", "restitution")),
+        _Spec("fixed", "bool", "", "pinned in place: true or false", default=False),
+        _Spec("optional", "bool", "", "evolution may switch it off (and its bones and joints): true or false",
+              default=False),
+    ],
+    "bone": [
+        _Spec("compliance", "number", "m/N", "stretch per newton, 0 for rigid; may evolve (low..high)",
+              (0.0, _V, False), True, _builtin("bone", "compliance")),
+        _Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
+        _Spec("width", "number", "m", "in water or air: the plate's width, above 0 (default: the spheres' "
+              "mean diameter); may evolve", (0.0, _V, True), True),
+        _Spec("wing", "bool", "", "a broad plate in water or air: true or false", default=False),
+    ],
+    "muscle": [
+        _Spec("muscle.range", "number", "", "length within rest x (1 +- range), (0, "
+              f"{physics.MAX_MUSCLE_RANGE:g}]; may evolve (low..high)", (0.0, physics.MAX_MUSCLE_RANGE, True),
+              True, _builtin("muscle", "range")),
+        _Spec("muscle.strength", "number", "N", "largest pull, above 0; may evolve (low..high)", (0.0, _V, True),
+              True, _builtin("muscle", "strength")),
+        _Spec("muscle.speed", "number", "1/s", "rest lengths per second, above 0; may evolve (low..high)",
+              (0.0, _V, True), True, _builtin("muscle", "speed")),
+    ],
+    "joint": [
+        _Spec("kind", "kind", "", "hinge (held within min..max) or free", default="hinge"),
+        _Spec("min", "number", "deg", "a hinge's least angle from the first bone to the second, counter-"
+              "clockwise, -180..180; may evolve (low..high)", (-180.0, 180.0, False), True,
+              _builtin("joint", "min")),
+        _Spec("max", "number", "deg", "a hinge's greatest angle, -180..180, at least min; may evolve",
+              (-180.0, 180.0, False), True, _builtin("joint", "max")),
+        _Spec("stiffness", "number", "N m/rad", "springs it back to its first angle, 0 or more; may evolve",
+              (0.0, _V, False), True, _builtin("joint", "stiffness")),
+        _Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
+    ],
+    "cluster": [
+        _Spec("stiffness", "number", "", "how hard its shape is kept, (0, 1]", (0.0, 1.0, True), False,
+              _builtin("cluster", "stiffness")),
+    ],
+    "design": [
+        _Spec("name", "str", "", "names runs and files: no '/' or '\\', not starting with '.'", required=True),
+        _Spec("description", "str", "", "what it is, one paragraph"),
+        _Spec("author", "str", "", "who made it"),
+        _Spec("licence", "str", "", "e.g. CC0-1.0"),
+        _Spec("self_collision", "bool", "", "its spheres collide with each other: true or false", default=False),
+    ],
+}
+
+
+# --- reading the node tree -------------------------------------------------------------------------
+
+def _end(node, text: str) -> int:
+    """Where ``node``'s own text ends: a block collection's end mark lies past the comments and
+    blank lines after it, and a block scalar's past its trailing line breaks; neither belongs to
+    it."""
+    while isinstance(node, (_Seq, _Map)) and not node.flow_style and node.value:
+        last = node.value[-1]
+        node = last[1] if isinstance(node, _Map) else last
+    end = node.end_mark.index
+    if isinstance(node, _Scalar) and node.style in ("|", ">"):
+        while end > node.start_mark.index and text[end - 1] in " \t\r\n":
+            end -= 1
+    return end
+
+
+def _number(node):
+    """The number a plain scalar holds (as the loader reads it), else None."""
+    if node.__class__ is not _Scalar or node.style is not None or node.tag.endswith((":bool", ":null")):
+        return None
+    try:
+        value = float(node.value)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _entries(node) -> dict:
+    """A mapping node's ``{key: (key node, value node)}`` (the first of a repeated key)."""
+    out = {}
+    if node.__class__ is _Map:
+        for k, v in node.value:
+            if k.__class__ is _Scalar and k.value not in out:
+                out[k.value] = (k, v)
+    return out
+
+
+def _is_range(node) -> bool:
+    return node.__class__ is _Map and any(k.__class__ is _Scalar and k.value in ("evolve", "start")
+                                          for k, _ in node.value)
+
+
+def _range(node):
+    """``(low, high, start or None)`` of a range node, else None."""
+    e = _entries(node)
+    ev = e.get("evolve", (None, None))[1]
+    if ev.__class__ is not _Seq or len(ev.value) != 2:
+        return None
+    lo, hi = _number(ev.value[0]), _number(ev.value[1])
+    if lo is None or hi is None:
+        return None
+    return lo, hi, _number(e["start"][1]) if "start" in e else None
+
+
+def _start(node):
+    """A value as the design's own body has it: a number, or a range's start (the middle unless
+    given, as the loader takes it); None if it is neither."""
+    if node.__class__ is _Map:
+        r = _range(node)
+        if r is None:
+            return None
+        lo, hi, start = r
+        return start if start is not None else min(max(float(f"{(lo + hi) / 2:.15g}"), lo), hi)
+    return _number(node)
+
+
+def _truth(node):
+    """True/False for a boolean scalar, else None."""
+    if node.__class__ is _Scalar and node.tag.endswith(":bool"):
+        return node.value.lower() in ("true", "yes", "on", "y")
+    return None
+
+
+def _makes_muscle(node) -> bool:
+    """Whether a bone's ``muscle`` value (None: not given) makes it a muscle."""
+    return node is not None and (node.__class__ is _Map or _truth(node) is True)
+
+
+def _word(node):
+    """The text of a scalar (not null), else None."""
+    if node.__class__ is _Scalar and not node.tag.endswith(":null"):
+        return node.value
+    return None
+
+
+def _fmt(value: float) -> str:
+    """A number written short: the shortest text that reads back as the same float, without an
+    exponent (YAML 1.1 reads ``1e-06`` as text), ``150`` for 150.0, ``0`` for -0.0."""
+    if value == 0:
+        return "0"
+    return np.format_float_positional(float(value), trim="-")
+
+
+def _scalar(text: str, flow: bool = True) -> str:
+    """A string as a YAML scalar: plain when it reads back as the same string where it goes (in
+    a flow mapping, or as a top-level value with ``flow`` False), else double-quoted (JSON's
+    escapes are YAML's)."""
+    if _PLAIN.fullmatch(text) and _RESOLVER.resolve(_Scalar, text, (True, False)).endswith(":str"):
+        return text
+    if text and "\n" not in text and text.isprintable() and text == text.strip():
+        probe = f"{{k: {text}}}" if flow else f"k: {text}\n"
+        try:
+            if yaml.safe_load(probe) == {"k": text}:
+                return text
+        except yaml.YAMLError:
+            pass
+    return json.dumps(text, ensure_ascii=False)
+
+
+class _Item:
+    """One item of a list: its kind, position in the list (items that are mappings only), id (the
+    loader's: an unnamed bone is ``a-b``, an unnamed joint ``joint3``), node, entries and span."""
+
+    __slots__ = ("kind", "index", "id", "node", "keys", "start", "end")
+
+    def __init__(self, kind, index, ident, node, keys, start, end):
+        self.kind, self.index, self.id, self.node, self.keys = kind, index, ident, node, keys
+        self.start, self.end = start, end
+
+    def refs(self, key):
+        """The ids a ``spheres``/``bones`` list names (None for a value that is not a list)."""
+        v = self.keys.get(key)
+        if v is None or v[1].__class__ is not _Seq:
+            return None
+        return [_word(n) for n in v[1].value]
+
+
+class _Tree:
+    """The composed text: top-level entries, ``defaults:`` entries, the items of each list (with
+    ids as the loader gives them) and the lookups by id (the first of a repeated id, as the
+    loader resolves references)."""
+
+    def __init__(self, root, text: str):
+        self.root = root
+        self.text = text
+        self.top = _entries(root)
+        self.defaults = {}
+        if "defaults" in self.top:
+            self.defaults = {k: _entries(v) for k, (_, v) in _entries(self.top["defaults"][1]).items()}
+        self.items = {}
+        self.by_id = {}
+        for kind in _KINDS:
+            seq = self.top.get(_LIST_KEY[kind], (None, None))[1]
+            nodes = seq.value if seq.__class__ is _Seq else []
+            out = []
+            for node in nodes:
+                if node.__class__ is not _Map:
+                    continue  # the loader skips it too (and says why)
+                keys = _entries(node)
+                ident = _word(keys["id"][1]) if "id" in keys else None
+                if not ident:
+                    ident = self._auto_id(kind, keys, len(out))
+                out.append(_Item(kind, len(out), ident, node, keys, node.start_mark.index, _end(node, text)))
+            self.items[kind] = out
+            table = {}
+            for it in out:
+                table.setdefault(it.id, it)
+            self.by_id[kind] = table
+
+    @staticmethod
+    def _auto_id(kind, keys, k):
+        if kind == "bone":
+            v = keys.get("spheres", (None, None))[1]
+            if v.__class__ is _Seq and len(v.value) == 2:
+                return "-".join(str(_word(n)) for n in v.value)
+            return f"bone{k + 1}"
+        return f"{kind}{k + 1}"
+
+    def default(self, kind: str, key: str):
+        """The node ``defaults: {kind: {key: ...}}`` gives, or None."""
+        v = self.defaults.get(kind, {}).get(key)
+        return None if v is None else v[1]
+
+
+# --- the sketch ------------------------------------------------------------------------------------
+
+def _sketch(tree: _Tree) -> Sketch:
+    """What the window draws, from the YAML data as it is (ids the loader would not resolve -> -1,
+    defaults applied to radii), even when the design is invalid."""
+    spheres, bones, joints, clusters = (tree.items[k] for k in _KINDS)
+    P = len(spheres)
+    pos = np.zeros((P, 2))
+    d_radius = tree.default("sphere", "radius")
+    d_radius = _start(d_radius) if d_radius is not None else None
+    radius = np.full(P, d_radius if d_radius is not None else _builtin("sphere", "radius"))
+    evolving = set()
+    ranged = {kind: {k for k, v in tree.defaults.get(kind, {}).items() if _is_range(v[1])}
+              for kind in ("sphere", "bone", "muscle", "joint")}
+
+    def marks(it, part):
+        return (any(_is_range(v) for _, v in it.keys.values()) or _truth(it.keys.get("optional", (0, None))[1])
+                or bool(ranged.get(part, set()) - it.keys.keys()))
+
+    sphere_index = {}
+    for i, it in enumerate(spheres):
+        sphere_index.setdefault(it.id, i)
+        p = it.keys.get("position")
+        evolves = marks(it, "sphere")
+        if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2:
+            x, y = (_start(c) for c in p[1].value)
+            pos[i] = (x or 0.0, y or 0.0)
+            evolves = evolves or any(_is_range(c) for c in p[1].value)
+        r = it.keys.get("radius")
+        if r is not None:
+            value = _start(r[1])
+            if value is not None:
+                radius[i] = value
+        if evolves:
+            evolving.add(("sphere", it.id))
+    E = len(bones)
+    d_muscle = tree.default("bone", "muscle")  # 'defaults: {bone: {muscle: true}}' makes every bone one
+    bone_a, bone_b = np.full(E, -1, np.int64), np.full(E, -1, np.int64)
+    muscle = np.zeros(E, bool)
+    bone_index = {}
+    for e, it in enumerate(bones):
+        bone_index.setdefault(it.id, e)
+        refs = it.refs("spheres") or []
+        if len(refs) == 2:
+            bone_a[e], bone_b[e] = (sphere_index.get(r, -1) for r in refs)
+        m = it.keys.get("muscle")
+        node = m[1] if m is not None else d_muscle
+        muscle[e] = _makes_muscle(node)
+        evolves = marks(it, "bone")
+        if muscle[e]:
+            mk = _entries(node)
+            evolves = evolves or any(_is_range(v) for _, v in mk.values()) or bool(ranged["muscle"] - mk.keys())
+        if evolves:
+            evolving.add(("bone", it.id))
+    J = len(joints)
+    joint_sphere = np.full(J, -1, np.int64)
+    joint_bones = np.full((J, 2), -1, np.int64)
+    joint_min, joint_max = np.full(J, np.nan), np.full(J, np.nan)
+    kinds = []
+    d_kind = _word(tree.default("joint", "kind")) if tree.default("joint", "kind") is not None else None
+    for j, it in enumerate(joints):
+        s = it.keys.get("sphere")
+        if s is not None:
+            joint_sphere[j] = sphere_index.get(_word(s[1]), -1)
+        refs = it.refs("bones") or []
+        if len(refs) == 2:
+            joint_bones[j] = [bone_index.get(r, -1) for r in refs]
+        k = it.keys.get("kind")
+        kind = (_word(k[1]) if k is not None else d_kind) or "hinge"
+        kinds.append(kind)
+        if kind == "hinge":
+            for key, out, default in (("min", joint_min, -180.0), ("max", joint_max, 180.0)):
+                node = it.keys[key][1] if key in it.keys else tree.default("joint", key)
+                value = _start(node) if node is not None else default
+                out[j] = value if value is not None else default
+        if marks(it, "joint"):
+            evolving.add(("joint", it.id))
+    members = []
+    for it in clusters:
+        refs = it.refs("spheres") or []
+        members.append(np.array([sphere_index[r] for r in refs if r in sphere_index], np.int64))
+    sc = tree.top.get("self_collision")
+    return Sketch(sphere_id=tuple(it.id for it in spheres), pos=pos, radius=radius,
+                  bone_id=tuple(it.id for it in bones), bone_a=bone_a, bone_b=bone_b, muscle=muscle,
+                  joint_id=tuple(it.id for it in joints), joint_sphere=joint_sphere, joint_bones=joint_bones,
+                  joint_kind=tuple(kinds), joint_min=joint_min, joint_max=joint_max,
+                  cluster_id=tuple(it.id for it in clusters), cluster_members=tuple(members),
+                  self_collision=bool(sc is not None and _truth(sc[1])), evolving=frozenset(evolving))
+
+
+# --- an edit: what changes, then the text patches --------------------------------------------------
+
+class _Edit:
+    """What one edit changes, gathered before any text moves.
+
+    Attributes
+    ----------
+    items : dict
+        ``(kind, index) -> new text`` of a changed item, or None for a deleted one.
+    added : dict
+        ``kind -> [text, ...]`` of new items.
+    top : dict
+        ``key -> new value text`` of a top-level key, or None to remove it.
+    defaults : dict
+        ``kind -> new value text`` under ``defaults:``.
+    """
+
+    def __init__(self):
+        self.items = {}
+        self.added = {k: [] for k in _KINDS}
+        self.top = {}
+        self.defaults = {}
+
+
+def _line_start(text: str, i: int) -> int:
+    return text.rfind("\n", 0, i) + 1
+
+
+def _next_line(text: str, i: int) -> int:
+    """The start of the line after the one holding ``i`` (the text's end for the last line)."""
+    j = text.find("\n", i)
+    return len(text) if j < 0 else j + 1
+
+
+def _dash_column(text: str, seq) -> int:
+    """The column of the dashes of a block list (where its new items go)."""
+    first = seq.value[0]
+    prefix = text[_line_start(text, first.start_mark.index):first.start_mark.index]
+    m = re.fullmatch(r"([ \t]*)-[ \t]+", prefix)
+    return len(m.group(1)) if m else seq.start_mark.column
+
+
+def _alone(text: str, node) -> bool:
+    """Whether a list item starts its line (after its dash)."""
+    s = node.start_mark.index
+    return re.fullmatch(r"[ \t]*-[ \t]+", text[_line_start(text, s):s]) is not None
+
+
+class _Patcher:
+    """Turns an :class:`_Edit` of a :class:`_Tree` into the new text."""
+
+    def __init__(self, tree: _Tree):
+        self.tree = tree
+        self.text = tree.text
+        self.patches = []   # (start, end, text), applied in order of start (ties: as made)
+        self._at_end = False  # lines were appended at the end already
+
+    def put(self, start: int, end: int, new: str) -> None:
+        self.patches.append((start, end, new))
+
+    def eof(self, new: str) -> None:
+        """Append lines at the end of the text (after a line break)."""
+        t = self.text
+        if t and not t.endswith("\n") and not self._at_end:
+            new = "\n" + new
+        self._at_end = True
+        self.put(len(t), len(t), new)
+
+    def before_lists(self, new: str) -> None:
+        """Insert lines before the first of the lists (or ``defaults:``), else at the end."""
+        keys = [self.tree.top[k][0] for k in ("defaults", *_LIST_KEYS) if k in self.tree.top]
+        if keys and not self.tree.root.flow_style:
+            s = _line_start(self.text, min(k.start_mark.index for k in keys))
+            self.put(s, s, new)
+        else:
+            self.eof(new)
+
+    def block_root(self) -> None:
+        if self.tree.root.__class__ is not _Map:
+            raise GameError("the file is not a mapping of keys to values: fix it in a text editor first")
+        if self.tree.root.flow_style and self.tree.root.value:
+            raise GameError("the design is written as one flow mapping ({...}): the editor adds keys "
+                            "only to block-style files")
+
+    def apply(self, edit: _Edit) -> str:
+        t = self.text
+        tree = self.tree
+        # top-level values
+        for key, value in edit.top.items():
+            if key in tree.top:
+                k, v = tree.top[key]
+                if value is None:
+                    self.put(_line_start(t, k.start_mark.index), _next_line(t, _end(v, t)), "")
+                else:
+                    s = v.start_mark.index
+                    self.put(s, _end(v, t), (" " if t[s - 1:s] == ":" else "") + value)
+            elif value is not None:
+                self.block_root()
+                self.before_lists(f"{key}: {value}\n")
+        # defaults
+        if edit.defaults:
+            self._defaults(edit.defaults)
+        # the lists
+        for kind in _KINDS:
+            self._list(kind, edit)
+        out, pos = [], 0
+        for s, e, new in sorted(self.patches, key=lambda p: (p[0], p[1])):
+            if s < pos:
+                raise AssertionError("overlapping patches")
+            out.append(t[pos:s])
+            out.append(new)
+            pos = e
+        out.append(t[pos:])
+        return "".join(out)
+
+    def _defaults(self, values: dict) -> None:
+        t, tree = self.text, self.tree
+        node = tree.top.get("defaults", (None, None))[1]
+        if node.__class__ is _Map and node.value:
+            entries = _entries(node)
+            lines = []
+            for kind, value in values.items():
+                if kind in entries:
+                    v = entries[kind][1]
+                    self.put(v.start_mark.index, _end(v, t), value)
+                elif node.flow_style:
+                    close = t.rfind("}", 0, node.end_mark.index)
+                    self.put(close, close, f", {kind}: {value}")
+                else:
+                    lines.append(f"{' ' * node.start_mark.column}{kind}: {value}\n")
+            if lines:
+                at = _next_line(t, _end(node, t))
+                self.put(at, at, ("" if t[at - 1:at] == "\n" or at == 0 else "\n") + "".join(lines))
+            return
+        block = "".join(f"{' ' * _INDENT}{kind}: {value}\n" for kind, value in values.items())
+        if node is None:
+            self.block_root()
+            self.before_lists("defaults:\n" + block)
+        elif node.__class__ is _Scalar and node.tag.endswith(":null"):
+            self.put(node.start_mark.index, node.end_mark.index, "")
+            at = _next_line(t, node.end_mark.index)
+            self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n") + block)
+        else:
+            raise GameError("'defaults' is not a mapping: fix it in a text editor first")
+
+    def _list(self, kind: str, edit: _Edit) -> None:
+        t, tree = self.text, self.tree
+        key = _LIST_KEY[kind]
+        changed = {i: v for (k, i), v in edit.items.items() if k == kind}
+        added = edit.added[kind]
+        if not changed and not added:
+            return
+        if key not in tree.top:
+            self.block_root()
+            self.eof(f"{key}:\n" + "".join(f"{' ' * _INDENT}- {a}\n" for a in added))
+            return
+        knode, seq = tree.top[key]
+        if seq.__class__ is _Scalar and seq.tag.endswith(":null"):
+            self.put(seq.start_mark.index, seq.end_mark.index, "")
+            at = _next_line(t, seq.end_mark.index)
+            self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n")
+                     + "".join(f"{' ' * _INDENT}- {a}\n" for a in added))
+            return
+        if seq.__class__ is not _Seq:
+            raise GameError(f"'{key}' is not a list: fix it in a text editor first")
+        items = tree.items[kind]
+        node_of = {it.index: it.node for it in items}
+        deleted = {id(node_of[i]) for i, v in changed.items() if v is None}
+        new_of = {id(node_of[i]): v for i, v in changed.items() if v is not None}
+        kept = [n for n in seq.value if id(n) not in deleted]
+        if seq.flow_style or not seq.value:
+            # a flow list is written again: its items as they were (or changed), then the new ones
+            texts = [new_of.get(id(n), t[n.start_mark.index:_end(n, t)]) for n in kept] + added
+            self.put(seq.start_mark.index, seq.end_mark.index, "[" + ", ".join(texts) + "]")
+            return
+        if not kept and not added:  # the whole list goes: 'bones: []'
+            last = seq.value[-1]
+            end = _next_line(t, _end(last, t))
+            end -= t[end - 1:end] == "\n"
+            self.put(knode.end_mark.index, end, ": []")
+            return
+        for n in seq.value:
+            s, e = n.start_mark.index, _end(n, t)
+            if id(n) in deleted:
+                if _alone(t, n):
+                    self.put(_line_start(t, s), _next_line(t, e), "")
+                else:
+                    self.put(s, e, "")
+            elif id(n) in new_of:
+                self.put(s, e, new_of[id(n)])
+        if added:
+            col = _dash_column(t, seq)
+            at = _next_line(t, _end(seq.value[-1], t))
+            self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n")
+                     + "".join(f"{' ' * col}- {a}\n" for a in added))
+
+
+# --- the document ----------------------------------------------------------------------------------
+
+class DesignDocument:
+    """A design file being edited (:class:`render.game.DesignDoc`): its YAML text, the sketch
+    to draw, the problems the loader finds, and undo/redo of whole texts.
+
+    Make one with :meth:`open` (a file), :meth:`new` (a file to make) or :meth:`from_builtin` (a
+    copy of a built-in design). Items are named ``(kind, id)``, kind ``sphere``, ``bone``,
+    ``joint`` or ``cluster``; ``fields("design", "")`` are the design's own values.
+
+    Attributes
+    ----------
+    path : str
+    title : str
+        The design's name (the file's stem while it has none).
+    text : str
+        The YAML now (line breaks ``\\n``; a file written with ``\\r\\n`` is saved with them).
+    sketch : Sketch
+    problems : list of Issue
+    dirty : bool
+        The text differs from the file's (always True before a new file is first saved).
+    design : Design or None
+        The last valid version (what :meth:`live_source` plays).
+    terrains : list of Pick
+    """
+
+    def __init__(self, path, text: str, saved: str | None = None, scratch: bool = False, newline: str = "\n",
+                 bom: str = ""):
+        self.path = str(path)
+        self.text = text
+        self._saved = saved         # the text of the file on the disk (None: not written yet)
+        self._scratch = scratch     # made from nothing: its first sphere/muscle brings defaults
+        self._newline = newline
+        self._bom = bom
+        self._undo: deque = deque(maxlen=UNDO_LEVELS)
+        self._redo: list = []
+        self._terrains = None
+        self.design = None
+        self._refresh()
+
+    # --- making one ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path) -> "DesignDocument":
+        """A design file that exists (an invalid one too: its problems are listed). Raises
+        :class:`GameError` for a file that is missing, too large or not text."""
+        p = Path(path)
+        if not p.is_file():
+            raise GameError(f"{path}: no such file")
+        try:
+            _, text = read_data(p, MAX_DESIGN_BYTES, DesignError, "design")
+        except DesignError as exc:
+            raise GameError(str(exc).splitlines()[0]) from None
+        # the text is edited as the parser counts it: \n line breaks, no byte-order mark (libyaml's
+        # marks do not count one); both come back when it is saved
+        bom = "\ufeff" if text.startswith("\ufeff") else ""
+        text = text[len(bom):]
+        newline = "\r\n" if "\r\n" in text and text.count("\r\n") == text.count("\n") else "\n"
+        text = text.replace("\r\n", "\n") if newline == "\r\n" else text
+        if "\r" in text:
+            raise GameError(f"{path}: line breaks that are lone carriage returns; save it with \\n first")
+        return cls(p, text, saved=text, newline=newline, bom=bom)
+
+    @classmethod
+    def new(cls, path, name: str | None = None) -> "DesignDocument":
+        """A design to be made from scratch and saved as ``path`` (nothing is written before
+        :meth:`save`): ``name: <the file's stem>``. :class:`GameError` if the file exists."""
+        p = Path(path)
+        if p.exists():
+            raise GameError(f"{path} exists already: open it instead")
+        return cls(p, f"name: {_scalar(name or p.stem, flow=False)}\n", scratch=True)
+
+    @classmethod
+    def from_builtin(cls, name: str, path) -> "DesignDocument":
+        """A copy of a built-in design (its text exactly) to be saved as ``path``."""
+        from .bestiary import DESIGN_DIR, builtin_names
+        if name not in builtin_names():
+            raise GameError(f"no built-in design '{name}' (built-in: {', '.join(builtin_names())})")
+        p = Path(path)
+        if p.exists():
+            raise GameError(f"{path} exists already: open it instead")
+        text = (DESIGN_DIR / f"{name}.yaml").read_text(encoding="utf-8")
+        return cls(p, text)
+
+    # --- state --------------------------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        return self.text != self._saved
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    @property
+    def title(self) -> str:
+        name = self._tree.top.get("name") if self._tree is not None else None
+        value = _word(name[1]) if name is not None else None
+        return value or Path(self.path).stem
+
+    @property
+    def terrains(self) -> list:
+        if self._terrains is None:
+            from evolution.plugins import available
+            picks = [Pick(p.name, " ".join((p.description or "").split())[:140])
+                     for p in available("terrain") if p.problem is None]
+            picks.sort(key=lambda p: p.name != "flat")
+            self._terrains = picks
+        return self._terrains
+
+    def _refresh(self) -> None:
+        """Compose the text, rebuild the sketch, run the loader, find each problem's items."""
+        text, source = self.text, self.path
+        try:
+            root = compose(text, source, MAX_DESIGN_BYTES, DesignError, "design")
+        except DesignError as exc:
+            self._tree = None
+            self.sketch = Sketch()
+            self.problems = self._issues(exc.problems, None)
+            return
+        tree = _Tree(root, text)
+        self._tree = tree
+        self.sketch = _sketch(tree)
+        try:
+            self.design = parse_design(text, source, root)
+            self.problems = []
+        except DesignError as exc:
+            self.problems = self._issues(exc.problems, tree)
+
+    def _issues(self, problems, tree) -> list:
+        """The loader's problems as :class:`Issue` s, each with the items whose span holds its
+        line and column (and both spheres of an overlap, both bones joining the same spheres:
+        the loader points at the second only)."""
+        text = self.text
+        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        spans = sorted((it.start, it.end, kind, it.id) for kind in _KINDS
+                       for it in (tree.items[kind] if tree is not None else ()))
+        starts = [sp[0] for sp in spans]
+        out = []
+        for p in problems:
+            message = f"{p.line}:{p.column}: {p.message}" if p.line > 0 else p.message
+            items = []
+            if spans and 0 < p.line <= len(line_starts):
+                index = line_starts[p.line - 1] + max(p.column - 1, 0)
+                k = bisect.bisect_right(starts, index) - 1
+                if k >= 0 and index <= spans[k][1]:
+                    items.append(spans[k][2:])
+                for pattern, kind in _PAIRS:
+                    m = pattern.match(p.message)
+                    if m:
+                        items += [(kind, i) for i in m.groups() if (kind, i) not in items]
+            out.append(Issue(message, p.line, p.column, tuple(items)))
+        return out
+
+    # --- undo ---------------------------------------------------------------------------------
+    def _commit(self, text: str) -> None:
+        if text == self.text:
+            return
+        self._undo.append(self.text)
+        self._redo.clear()
+        self.text = text
+        self._refresh()
+
+    def undo(self) -> None:
+        """Back one edit: exactly the text before it."""
+        if self._undo:
+            self._redo.append(self.text)
+            self.text = self._undo.pop()
+            self._refresh()
+
+    def redo(self) -> None:
+        """Forward one undone edit."""
+        if self._redo:
+            self._undo.append(self.text)
+            self.text = self._redo.pop()
+            self._refresh()
+
+    # --- helpers of edits ---------------------------------------------------------------------
+    def _tree_for_edit(self) -> _Tree:
+        if self._tree is None:
+            first = self.problems[0].message if self.problems else "the text does not read as YAML"
+            raise GameError(f"the file does not read as YAML ({first}): fix it in a text editor, or undo")
+        if self._tree.root.__class__ is not _Map:
+            raise GameError("the file is not a mapping of keys to values: fix it in a text editor, or undo")
+        return self._tree
+
+    def _item(self, kind: str, ident: str) -> _Item:
+        tree = self._tree_for_edit()
+        if kind not in _KINDS:
+            raise GameError(f"no such kind of item: {kind!r} (sphere, bone, joint or cluster)")
+        it = tree.by_id[kind].get(ident)
+        if it is None:
+            raise GameError(f"there is no {kind} '{ident}'")
+        return it
+
+    def _new_id(self, kind: str) -> str:
+        taken = set(self._tree.by_id[kind])
+        n = 1
+        while f"{kind}_{n}" in taken:
+            n += 1
+        return f"{kind}_{n}"
+
+    def _flow(self, node) -> str:
+        """A value node as text fit for a flow mapping: its own text when it is one line of flow
+        style (exactly as written), else written again from its data."""
+        t = self.text
+        s, e = node.start_mark.index, _end(node, t)
+        raw = t[s:e]
+        if node.__class__ is _Scalar:
+            if "\n" not in raw and not (node.style is None and _FLOW_UNSAFE.search(raw)) and \
+                    node.style not in ("|", ">"):
+                return raw
+            if node.style is None and not node.tag.endswith(":str"):
+                return node.value
+            return _scalar(node.value)
+        if node.flow_style and "\n" not in raw:
+            return raw
+        if node.__class__ is _Seq:
+            return "[" + ", ".join(self._flow(n) for n in node.value) + "]"
+        return "{" + ", ".join(f"{self._flow(k)}: {self._flow(v)}" for k, v in node.value) + "}"
+
+    def _item_text(self, it: _Item, changes: dict) -> str:
+        """The item written again in flow style on one line: its keys in their order, the text of
+        those not in ``changes`` as it was, ``changes`` (key -> value text, None to drop it)
+        applied; a new key goes where the format lists it among the item's keys."""
+        order = list(ITEM_KEYS[it.kind])
+        rank = {k: i for i, k in enumerate(order)}
+        entries = []  # [key, key text, value text]
+        for k, v in it.node.value:
+            key = k.value if k.__class__ is _Scalar else None
+            if key in changes:
+                if changes[key] is not None and not any(e[0] == key for e in entries):
+                    entries.append([key, self._flow(k), changes[key]])
+                continue
+            entries.append([key, self._flow(k), self._flow(v)])
+        for key, value in changes.items():
+            if value is None or any(e[0] == key for e in entries):
+                continue
+            r = rank.get(key, len(order))
+            at = next((i for i, e in enumerate(entries) if rank.get(e[0], len(order)) > r), len(entries))
+            entries.insert(at, [key, key, value])
+        return "{" + ", ".join(f"{k}: {v}" for _, k, v in entries) + "}"
+
+    def _change(self, edit: _Edit, it: _Item, changes: dict) -> None:
+        edit.items[(it.kind, it.index)] = self._item_text(it, changes)
+
+    def _apply(self, edit: _Edit) -> None:
+        self._commit(_Patcher(self._tree).apply(edit))
+
+    def _position_text(self, it: _Item, xy, round_moved: bool = True) -> str:
+        """A sphere's ``position`` moved to ``xy`` (each None: not moved): a moved number is rounded
+        to 0.1 mm, a moved range shifted whole; what did not move keeps its text."""
+        p = it.keys.get("position")
+        comps = p[1].value if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2 else None
+        out = []
+        for axis, target in enumerate(xy):
+            node = comps[axis] if comps is not None else None
+            if target is None and node is not None:
+                out.append(self._flow(node))
+                continue
+            target = 0.0 if target is None else target
+            now = _start(node) if node is not None else None
+            if node is not None and now == target:
+                out.append(self._flow(node))
+            elif node is not None and _is_range(node) and _range(node) is not None and now is not None:
+                lo, hi, start = _range(node)
+                d = target - now
+                shifted = [_fmt(round(v + d, POSITION_DECIMALS)) for v in (lo, hi)]
+                tail = "" if start is None else f", start: {_fmt(round(start + d, POSITION_DECIMALS))}"
+                out.append(f"{{evolve: [{shifted[0]}, {shifted[1]}]{tail}}}")
+            else:
+                out.append(_fmt(round(target, POSITION_DECIMALS)))
+        return f"[{out[0]}, {out[1]}]"
+
+    def _sphere_xy(self, it: _Item):
+        return tuple(float(v) for v in self.sketch.pos[it.index])
+
+    def _scratch_default(self, edit: _Edit, kind: str) -> None:
+        """A design made from scratch gets ``defaults: {kind: ...}`` with its first sphere or
+        muscle, so that its items stay short."""
+        if self._scratch and kind not in self._tree.defaults:
+            edit.defaults[kind] = SCRATCH_DEFAULTS[kind]
+
+    # --- spheres ------------------------------------------------------------------------------
+    def add_sphere(self, x: float, y: float) -> str:
+        """A new sphere at (x, y) (m) with the defaults; returns its id (``sphere_7``)."""
+        self._tree_for_edit()
+        x, y = _checked_xy(x, y)
+        ident = self._new_id("sphere")
+        edit = _Edit()
+        self._scratch_default(edit, "sphere")
+        edit.added["sphere"].append(f"{{id: {ident}, position: [{_fmt(round(x, POSITION_DECIMALS))}, "
+                                    f"{_fmt(round(y, POSITION_DECIMALS))}]}}")
+        self._apply(edit)
+        return ident
+
+    def move_spheres(self, ids, dx: float, dy: float) -> None:
+        """Move spheres by (dx, dy) (m), one undo step; each new position is rounded to 0.1 mm (a
+        range moves whole), a coordinate not moved keeps its text."""
+        dx, dy = float(dx), float(dy)
+        if not (math.isfinite(dx) and math.isfinite(dy)):
+            raise GameError("a move must be a finite distance")
+        edit = _Edit()
+        for ident in dict.fromkeys(ids):
+            it = self._item("sphere", ident)
+            x, y = self._sphere_xy(it)
+            target = (x + dx if dx else None, y + dy if dy else None)
+            _checked_xy(x + dx, y + dy)
+            self._change(edit, it, {"position": self._position_text(it, target)})
+        self._apply(edit)
+
+    def set_position(self, sphere: str, x: float, y: float) -> None:
+        """Put a sphere at (x, y) (m), rounded to 0.1 mm (a coordinate that is a range is shifted
+        whole)."""
+        it = self._item("sphere", sphere)
+        x, y = _checked_xy(x, y)
+        edit = _Edit()
+        self._change(edit, it, {"position": self._position_text(it, (x, y))})
+        self._apply(edit)
+
+    # --- bones and muscles --------------------------------------------------------------------
+    def add_bone(self, a: str, b: str) -> str:
+        """A new bone between two spheres (a bone from a sphere to itself is made, and is one of
+        the problems); returns its id (``bone_3``)."""
+        self._item("sphere", a)
+        self._item("sphere", b)
+        ident = self._new_id("bone")
+        edit = _Edit()
+        edit.added["bone"].append(f"{{id: {ident}, spheres: [{_scalar(a)}, {_scalar(b)}]}}")
+        self._apply(edit)
+        return ident
+
+    def toggle_muscle(self, bone: str) -> None:
+        """A bone becomes a muscle (``muscle: true``: the defaults' muscle, or the built-in one),
+        a muscle a plain bone (its ``muscle`` key dropped, with its values)."""
+        it = self._item("bone", bone)
+        by_default = _makes_muscle(self._tree.default("bone", "muscle"))
+        edit = _Edit()
+        if self._muscle_node(it) is not None:
+            self._change(edit, it, {"muscle": "false" if by_default else None})
+        else:
+            self._scratch_default(edit, "muscle")
+            self._change(edit, it, {"muscle": None if by_default else "true"})
+        self._apply(edit)
+
+    # --- joints -------------------------------------------------------------------------------
+    def _angle(self, sphere: _Item, bones) -> float:
+        """The angle (degrees) from the first bone to the second at ``sphere``, counter-clockwise
+        positive, as the loader measures a hinge's limits."""
+        tree = self._tree
+        ends = []
+        for b in bones:
+            refs = b.refs("spheres") or []
+            if len(refs) != 2 or sphere.id not in refs:
+                raise GameError(f"bone '{b.id}' does not meet at sphere '{sphere.id}'")
+            other = refs[1] if refs[0] == sphere.id else refs[0]
+            if other not in tree.by_id["sphere"]:
+                raise GameError(f"bone '{b.id}' names sphere '{other}', which does not exist")
+            ends.append(self._sphere_xy(tree.by_id["sphere"][other]))
+        if bones[0] is bones[1] or ends[0] == ends[1]:
+            raise GameError("a joint is between two different bones")
+        cx, cy = self._sphere_xy(sphere)
+        (ax, ay), (bx, by) = ends
+        ux, uy, wx, wy = ax - cx, ay - cy, bx - cx, by - cy
+        return math.degrees(math.atan2(ux * wy - uy * wx, ux * wx + uy * wy))
+
+    @staticmethod
+    def _limits(angle: float) -> tuple:
+        """A hinge's limits: ``HINGE_SPAN`` each side of ``angle``, to 0.1 degree outwards, within
+        -180..180."""
+        lo = max(-180.0, math.floor((angle - HINGE_SPAN) * 10) / 10)
+        hi = min(180.0, math.ceil((angle + HINGE_SPAN) * 10) / 10)
+        return lo, hi
+
+    def add_joint(self, sphere: str, bone1: str, bone2: str, kind: str = "hinge") -> str:
+        """A new joint at ``sphere`` between two of its bones: a hinge limited to 45 degrees each
+        side of the angle they make now, or ``free``; returns its id (``joint_1``)."""
+        if kind not in ("hinge", "free"):
+            raise GameError(f"a joint is a hinge or free, not {kind!r}")
+        s = self._item("sphere", sphere)
+        bones = [self._item("bone", bone1), self._item("bone", bone2)]
+        angle = self._angle(s, bones)
+        ident = self._new_id("joint")
+        text = f"{{id: {ident}, sphere: {_scalar(sphere)}, bones: [{_scalar(bone1)}, {_scalar(bone2)}], kind: {kind}"
+        if kind == "hinge":
+            lo, hi = self._limits(angle)
+            text += f", min: {_fmt(lo)}, max: {_fmt(hi)}"
+        edit = _Edit()
+        edit.added["joint"].append(text + "}")
+        self._apply(edit)
+        return ident
+
+    def _joint_changes(self, it: _Item, kind=None, lo=None, hi=None) -> dict:
+        changes = {}
+        if kind is None and (lo is not None or hi is not None) and self.sketch.joint_kind[it.index] == "free":
+            raise GameError(f"joint '{it.id}' is free: a free joint has no limits (make it a hinge first)")
+        if kind is not None:
+            if kind not in ("hinge", "free"):
+                raise GameError(f"a joint is a hinge or free, not {kind!r}")
+            changes["kind"] = kind
+            if kind == "free":
+                changes["min"] = changes["max"] = None
+            elif lo is None and hi is None and "min" not in it.keys and "max" not in it.keys:
+                refs = it.refs("bones") or []
+                s = self._tree.by_id["sphere"].get(_word(it.keys.get("sphere", (0, None))[1]))
+                bones = [self._tree.by_id["bone"].get(r) for r in refs]
+                if s is not None and len(bones) == 2 and None not in bones:
+                    lo, hi = self._limits(self._angle(s, bones))
+        now = self.sketch.joint_min[it.index], self.sketch.joint_max[it.index]
+        for key, value in (("min", lo), ("max", hi)):
+            if value is not None:
+                value = float(value)
+                if not -180.0 <= value <= 180.0:
+                    raise GameError(f"a hinge's {key} must be within -180..180 degrees, not {value:g}")
+                changes[key] = _fmt(value)
+        a = lo if lo is not None else now[0]
+        b = hi if hi is not None else now[1]
+        if changes.get("kind", "hinge") == "hinge" and not (math.isnan(a) or math.isnan(b)) and a > b:
+            raise GameError(f"a hinge's min ({a:g}) must not be above its max ({b:g})")
+        return changes
+
+    def set_joint(self, joint: str, kind: str | None = None, min: float | None = None,
+                  max: float | None = None) -> None:
+        """Change a joint's kind (a free joint drops its limits; a joint made a hinge without
+        limits gets 45 degrees each side of its angle now) or a hinge's limits (degrees)."""
+        it = self._item("joint", joint)
+        edit = _Edit()
+        self._change(edit, it, self._joint_changes(it, kind, min, max))
+        self._apply(edit)
+
+    # --- clusters -----------------------------------------------------------------------------
+    def add_cluster(self, spheres) -> str:
+        """A new cluster of three or more spheres (their shape held rigid); returns its id."""
+        ids = list(dict.fromkeys(spheres))
+        if len(ids) < 3:
+            raise GameError("a cluster holds three spheres or more (two are a bone)")
+        for s in ids:
+            self._item("sphere", s)
+        ident = self._new_id("cluster")
+        edit = _Edit()
+        edit.added["cluster"].append(f"{{id: {ident}, spheres: [{', '.join(_scalar(s) for s in ids)}]}}")
+        self._apply(edit)
+        return ident
+
+    # --- deleting -----------------------------------------------------------------------------
+    def delete(self, items) -> None:
+        """Delete items (``(kind, id)`` pairs), one undo step: a sphere takes its bones, the joints
+        at it and its place in clusters with it, a bone its joints; a cluster left with fewer than
+        two spheres goes too."""
+        tree = self._tree_for_edit()
+        gone = {k: set() for k in _KINDS}
+        for kind, ident in items:
+            gone[kind].add(self._item(kind, ident).index)
+        dead_spheres = {tree.items["sphere"][i].id for i in gone["sphere"]}
+        for it in tree.items["bone"]:
+            if any(r in dead_spheres for r in (it.refs("spheres") or [])):
+                gone["bone"].add(it.index)
+        dead_bones = {tree.items["bone"][i].id for i in gone["bone"]}
+        for it in tree.items["joint"]:
+            at = _word(it.keys["sphere"][1]) if "sphere" in it.keys else None
+            if at in dead_spheres or any(r in dead_bones for r in (it.refs("bones") or [])):
+                gone["joint"].add(it.index)
+        edit = _Edit()
+        for it in tree.items["cluster"]:
+            refs = it.refs("spheres")
+            if it.index in gone["cluster"] or refs is None or not dead_spheres & set(refs):
+                continue
+            members = it.keys["spheres"][1].value
+            kept = [n for n in members if _word(n) not in dead_spheres]
+            if len(kept) < 2:
+                gone["cluster"].add(it.index)
+            else:
+                self._change(edit, it, {"spheres": "[" + ", ".join(self._flow(n) for n in kept) + "]"})
+        for kind, indices in gone.items():
+            for i in indices:
+                edit.items[(kind, i)] = None
+        self._apply(edit)
+
+    # --- fields -------------------------------------------------------------------------------
+    def _target(self, kind: str, ident: str):
+        """(item or None for the design, its specs)."""
+        if kind == "design":
+            self._tree_for_edit()
+            return None, _FIELDS["design"]
+        it = self._item(kind, ident)
+        specs = list(_FIELDS[kind])
+        if kind == "bone" and self._muscle_node(it) is not None:
+            specs += _FIELDS["muscle"]
+        return it, specs
+
+    def _muscle_node(self, it: _Item):
+        """A muscle's ``muscle`` value node, its own or the defaults' (None for a plain bone)."""
+        m = it.keys.get("muscle")
+        node = m[1] if m is not None else self._tree.default("bone", "muscle")
+        return node if _makes_muscle(node) else None
+
+    def fields(self, kind: str, id: str) -> list:
+        """The item's editable values (list of :class:`Field`): ``kind`` ``sphere``, ``bone``,
+        ``joint``, ``cluster``, or ``design`` (``id`` ignored) for name, description,
+        self_collision..."""
+        it, specs = self._target(kind, id)
+        tree = self._tree
+        out = []
+        for spec in specs:
+            default = False
+            if it is None:
+                entry = tree.top.get(spec.key)
+                if entry is not None:
+                    value = (_word(entry[1]) or "") if spec.type == "str" else self._flow(entry[1])
+                    value = " ".join(value.split()) if spec.key == "description" else value
+                else:
+                    value, default = _shown_default(spec.default), True
+            elif spec.key in ("x", "y"):
+                p = it.keys.get("position")
+                ok = p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2
+                value = self._flow(p[1].value["xy".index(spec.key)]) if ok else ""
+            elif spec.key.startswith("muscle."):
+                key = spec.key.split(".", 1)[1]
+                mine = _entries(it.keys["muscle"][1]) if "muscle" in it.keys else {}
+                node = mine[key][1] if key in mine else tree.default("muscle", key)
+                default = key not in mine
+                value = self._flow(node) if node is not None else _shown_default(spec.default)
+            elif spec.key in it.keys:
+                value = self._flow(it.keys[spec.key][1])
+            else:
+                default = True
+                node = tree.default(kind, spec.key)
+                if node is not None:
+                    value = self._flow(node)
+                elif spec.key == "kinetic_friction":  # as friction, unless it says
+                    f = it.keys.get("friction") or tree.defaults.get("sphere", {}).get("friction")
+                    value = self._flow(f[1]) if f is not None else _shown_default(_builtin("sphere", "friction"))
+                else:
+                    value = _shown_default(spec.default)
+            out.append(Field(spec.key, value, spec.unit, default, spec.hint))
+        return out
+
+    def set_field(self, kind: str, id: str, key: str, text: str) -> None:
+        """Set one value from what the player typed: a number, ``low..high`` for an evolvable
+        range (``{evolve: [low, high]}``; ``{evolve: [low, high], start: x}`` as the file writes it
+        is taken too), ``true``/``false``, text for a name, or nothing to drop the key (the default
+        applies). :class:`GameError` (nothing changed) for text that is not a value of that field."""
+        it, specs = self._target(kind, id)
+        spec = next((s for s in specs if s.key == key), None)
+        if spec is None:
+            shown = ", ".join(s.key for s in specs)
+            raise GameError(f"a {kind} has no field {key!r} here (fields: {shown})")
+        label = key if it is None else f"{kind} '{id}': {key}"
+        value = _typed(spec, text, label, kind)
+        edit = _Edit()
+        if it is None:
+            if value is None and spec.required:
+                raise GameError(f"a design needs a {key}")
+            edit.top[key] = value
+        elif key in ("x", "y"):
+            if value is None:
+                raise GameError(f"{label}: a sphere needs its {key}")
+            p = it.keys.get("position")
+            if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2:
+                comps = [self._flow(n) for n in p[1].value]
+            else:
+                comps = ["0", "0"]
+            comps["xy".index(key)] = value
+            self._change(edit, it, {"position": f"[{comps[0]}, {comps[1]}]"})
+        elif key.startswith("muscle."):
+            sub = key.split(".", 1)[1]
+            m = it.keys.get("muscle", (None, None))[1]
+            entries = [] if m.__class__ is not _Map else [
+                [k.value, self._flow(k), self._flow(v)] for k, v in m.value]
+            entries = [e for e in entries if e[0] != sub]
+            if value is not None:
+                order = list(MUSCLE_KEYS)
+                at = next((i for i, e in enumerate(entries)
+                           if e[0] in order and order.index(e[0]) > order.index(sub)), len(entries))
+                entries.insert(at, [sub, sub, value])
+            text = "{" + ", ".join(f"{k}: {v}" for _, k, v in entries) + "}" if entries else "true"
+            self._change(edit, it, {"muscle": text})
+        elif kind == "joint" and key == "kind":
+            self._change(edit, it, self._joint_changes(it, kind=value or "hinge") if value else {"kind": None})
+        else:
+            self._change(edit, it, {key: value})
+        self._apply(edit)
+
+    # --- saving, playing, evolving ------------------------------------------------------------
+    def save(self) -> str:
+        """Write the text to :attr:`path` atomically; returns the path. :class:`GameError`
+        (nothing written) if the design has problems or the file cannot be written."""
+        if self.problems:
+            n = len(self.problems)
+            raise GameError(f"not saved: {n} problem{'s' if n > 1 else ''} to fix first "
+                            f"({self.problems[0].message})")
+        data = self._bom + (self.text.replace("\n", self._newline) if self._newline != "\n" else self.text)
+        try:
+            write_atomic(self.path, data)
+        except WriteError as exc:
+            raise GameError(str(exc)) from None
+        except OSError as exc:
+            raise GameError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self._saved = self.text
+        return self.path
+
+    def live_source(self, terrain: str = "") -> "LivePreview":
+        """The last valid version on ``terrain`` (``""``: flat), its muscles on a sine wave, as
+        ``creatures preview`` plays it. :class:`GameError` if it has never been valid."""
+        if self.design is None:
+            raise GameError("the design has not been valid yet: nothing to play")
+        return LivePreview(self.design, terrain)
+
+    def evolve(self) -> str:
+        """Save (if edited), then start ``creatures play FILE`` in a process of its own when
+        there is a display; returns what was done, or the ``creatures evolve`` command to run."""
+        from .watch import has_display
+        if self.problems:
+            raise GameError(f"cannot evolve it yet: {len(self.problems)} problem(s) "
+                            f"({self.problems[0].message})")
+        if self.dirty:
+            self.save()
+        if not has_display():
+            return f"creatures evolve {self.path}"
+        try:
+            subprocess.Popen([sys.executable, "-m", "creatures", "play", self.path], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            raise GameError(f"cannot start creatures play: {exc.strerror or exc}") from None
+        return f"started creatures play {self.path}"
+
+
+# --- typed values ----------------------------------------------------------------------------------
+
+def _checked_xy(x, y) -> tuple:
+    x, y = float(x), float(y)
+    if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > limits.MAX_COORDINATE:
+        raise GameError(f"a position must be within +-{limits.MAX_COORDINATE:g} m")
+    return x, y
+
+
+def _shown_default(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return _fmt(value)
+    return str(value)
+
+
+def _in_bounds(spec: _Spec, value: float, label: str) -> None:
+    lo, hi, open_lo = spec.bounds
+    if (value <= lo if open_lo else value < lo) or value > hi:
+        low = f"above {lo:g}" if open_lo else f"at least {lo:g}"
+        raise GameError(f"{label} must be {low} and at most {hi:g}, not {value:g}")
+
+
+def _parse_number(text: str, label: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise GameError(f"{label} must be a number, not {text!r}") from None
+    if not math.isfinite(value):
+        raise GameError(f"{label} must be a finite number, not {text!r}")
+    return value
+
+
+def _typed(spec: _Spec, text: str, label: str, kind: str):
+    """The value text to write for what the player typed in a field (None: drop the key)."""
+    text = str(text).strip()
+    if not text:
+        return None
+    if spec.type == "bool":
+        if text.lower() not in ("true", "false"):
+            raise GameError(f"{label} is true or false, not {text!r}")
+        return text.lower()
+    if spec.type == "kind":
+        if text not in ("hinge", "free"):
+            raise GameError(f"{label} is hinge or free, not {text!r}")
+        return text
+    if spec.type == "str":
+        return _scalar(text, flow=False)
+    # a number, or a range
+    rng = None
+    if text.startswith("{"):
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            data = None
+        ok = (isinstance(data, dict) and set(data) <= {"evolve", "start"} and isinstance(data.get("evolve"), list)
+              and len(data["evolve"]) == 2)
+        if not ok:
+            raise GameError(f"{label} must be a number or a range like 0.05..0.15, not {text!r}")
+        lo, hi = (_parse_number(str(v), label) for v in data["evolve"])
+        start = _parse_number(str(data["start"]), label) if "start" in data else None
+        rng = (lo, hi, start)
+    elif ".." in text:
+        parts = text.split("..")
+        if len(parts) != 2:
+            raise GameError(f"{label} must be a number or a range like 0.05..0.15, not {text!r}")
+        rng = (_parse_number(parts[0].strip(), label), _parse_number(parts[1].strip(), label), None)
+    if rng is None:
+        value = _parse_number(text, label)
+        _in_bounds(spec, value, label)
+        return _fmt(value)
+    if not spec.evolves:
+        raise GameError(f"{label} cannot evolve (it takes a number)")
+    lo, hi, start = rng
+    if not lo < hi:
+        raise GameError(f"{label}: a range's low end must be below its high end ({lo:g}..{hi:g})")
+    gene = spec.gene or ("muscle" if spec.key.startswith("muscle.") else kind, spec.key.split(".")[-1])
+    bounds = RANGE_BOUNDS.get(gene, spec.bounds)
+    check = _Spec(spec.key, "number", bounds=bounds)
+    _in_bounds(check, lo, label)
+    _in_bounds(check, hi, label)
+    tail = ""
+    if start is not None:
+        if not lo <= start <= hi:
+            raise GameError(f"{label}: start {start:g} is outside its range {lo:g}..{hi:g}")
+        tail = f", start: {_fmt(start)}"
+    return f"{{evolve: [{_fmt(lo)}, {_fmt(hi)}]{tail}}}"
+
+
+# --- the live test ---------------------------------------------------------------------------------
+
+class LivePreview:
+    """A valid design on a terrain, its muscles on a sine wave (as ``creatures preview`` plays
+    it, on any terrain): a :class:`render.scene.Source`. Raises :class:`GameError` for a terrain
+    that cannot be made."""
+
+    SECONDS = 1e6  # a live test never ends
+
+    def __init__(self, design, terrain: str = ""):
+        from .show import _Sine, _terrain_scene, creature_shape
+        from .simulate import SINE_HZ
+        name = terrain or "flat"
+        sim = physics.SimParams()
+        try:
+            episode = Episode.make(design.body, "run", terrain=name, seconds=self.SECONDS, sim=sim)
+            self.run = EpisodeRun(episode, _Sine(len(design.muscle_ids), sim.dt), 1)
+        except (PluginError, ValueError) as exc:
+            raise GameError(f"cannot play it on {name}: {exc}") from None
+        shape = creature_shape(self.run.model, design.name,
+                               {"design": design.name, "task": "live test", "terrain": name})
+        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
+                                    f"{design.name} - on {name}, muscles on a {SINE_HZ:g} Hz sine",
+                                    self.run.task.measures, episode.sim)
+        self.message = None
+
+    def reset(self) -> None:
+        self.run.reset()
+
+    def step(self) -> None:
+        self.run.step()
+
+    def frame(self) -> Frame:
+        from .show import creature_frame
+        r = self.run
+        return Frame(time=r.t * self.scene.dt, step=r.t,
+                     creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
+                                               failed=bool(r.failed[0]))])
+
+    def brain(self, creature):
+        return None
+
+    def brain_values(self, creature):
+        return {}
+
+    def poll(self) -> bool:
+        return False
