@@ -43,10 +43,8 @@ import yaml
 import physics
 from evolution import PluginError, limits
 from evolution.files import WriteError, write_atomic
-from evolution.rollout import Episode, EpisodeRun
 from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
-from render.scene import Frame
 
 from .design import (MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, ITEM_KEYS, parse_design)
 
@@ -1353,48 +1351,14 @@ def _typed(spec: _Spec, text: str, label: str, kind: str):
 
 # --- the live test ---------------------------------------------------------------------------------
 
-class LivePreview:
-    """A valid design on a terrain, its muscles on a sine wave (as ``creatures preview`` plays
-    it, on any terrain): a :class:`render.scene.Source`. Raises :class:`GameError` for a terrain
-    that cannot be made."""
-
-    SECONDS = 1e6  # a live test never ends
-
-    def __init__(self, design, terrain: str = ""):
-        from .show import _Sine, _terrain_scene, creature_shape
-        from .simulate import SINE_HZ
-        name = terrain or "flat"
-        sim = physics.SimParams()
-        try:
-            episode = Episode.make(design.body, "run", terrain=name, seconds=self.SECONDS, sim=sim)
-            self.run = EpisodeRun(episode, _Sine(len(design.muscle_ids), sim.dt), 1)
-        except (PluginError, ValueError) as exc:
-            raise GameError(f"cannot play it on {name}: {exc}") from None
-        shape = creature_shape(self.run.model, design.name,
-                               {"design": design.name, "task": "live test", "terrain": name})
-        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
-                                    f"{design.name} - on {name}, muscles on a {SINE_HZ:g} Hz sine",
-                                    self.run.task.measures, episode.sim)
-        self.message = None
-
-    def reset(self) -> None:
-        self.run.reset()
-
-    def step(self) -> None:
-        self.run.step()
-
-    def frame(self) -> Frame:
-        from .show import creature_frame
-        r = self.run
-        return Frame(time=r.t * self.scene.dt, step=r.t,
-                     creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
-                                               failed=bool(r.failed[0]))])
-
-    def brain(self, creature):
-        return None
-
-    def brain_values(self, creature):
-        return {}
-
-    def poll(self) -> bool:
-        return False
+def LivePreview(design, terrain: str = ""):
+    """A valid design on a terrain (``""``: flat), its muscles on a sine wave, as ``creatures
+    preview`` plays it (``creatures.show.SineDesign``): a :class:`render.scene.Source`. Raises
+    :class:`GameError` for a terrain that cannot be made."""
+    from .show import SineDesign
+    from .simulate import SINE_HZ
+    name = terrain or "flat"
+    try:
+        return SineDesign(design, name, f"{design.name} - on {name}, muscles on a {SINE_HZ:g} Hz sine", "live test")
+    except (PluginError, ValueError) as exc:
+        raise GameError(f"cannot play it on {name}: {exc}") from None

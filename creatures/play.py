@@ -617,9 +617,6 @@ def play_window(session, menu, size=(1280, 720), window=None) -> int:
     """Open the game window: the start screen (``menu``) or straight into ``session``; run until
     it is closed, then stop the background run cleanly and say where it is."""
     import arcade
-
-    from render.menu import StartView
-    from render.play import PlayView
     game = Game(menu, session, size, window)
     try:
         arcade.run()

@@ -26,7 +26,7 @@ from .bestiary import resolve_design
 from .design import DesignError
 from .simulate import SINE_HZ
 
-__all__ = ["Race", "RunFollower", "Preview", "load_sources", "creature_shape", "creature_frame", "brain_graph"]
+__all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph"]
 
 
 # --- one creature ------------------------------------------------------------------------------
@@ -330,23 +330,66 @@ class _Sine:
         return np.repeat(out, inputs.shape[0], axis=0)
 
 
-class Preview:
-    """A design standing on flat ground, its muscles driven by a sine wave, reloaded whenever
-    its file is saved. A design that does not load shows its problems (with line and column)
-    and the last good version stays on screen."""
+class SineDesign:
+    """A valid design on a terrain (None: flat ground), its muscles driven by a sine wave (as
+    ``creatures simulate --muscles sine``), stepped by ``evolution.EpisodeRun``: what
+    ``creatures preview`` and the editor's live test play. Raises what ``Episode.make`` raises
+    for a terrain that cannot be made (a :class:`~evolution.PluginError`, a ValueError)."""
 
-    SECONDS = 1e6  # a preview never ends
+    SECONDS = 1e6  # it never ends
+
+    def __init__(self, design, terrain: str | None = None, title: str | None = None, task: str = "preview"):
+        sim = physics.SimParams()
+        episode = Episode.make(design.body, "run", terrain=terrain, seconds=self.SECONDS, sim=sim)
+        self.run = EpisodeRun(episode, _Sine(len(design.muscle_ids), sim.dt), 1)
+        info = {"design": design.name, "task": task, **({"terrain": terrain} if terrain else {})}
+        shape = creature_shape(self.run.model, design.name, info)
+        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
+                                    title or f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
+                                    self.run.task.measures, episode.sim)
+        self.message = None
+
+    def reset(self) -> None:
+        self.run.reset()
+
+    def step(self) -> None:
+        self.run.step()
+
+    def frame(self) -> Frame:
+        r = self.run
+        return Frame(time=r.t * self.scene.dt, step=r.t,
+                     creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
+                                               failed=bool(r.failed[0]))])
+
+    def brain(self, creature):
+        return None
+
+    def brain_values(self, creature):
+        return {}
+
+    def poll(self) -> bool:
+        return False
+
+
+class Preview:
+    """A design standing on flat ground, its muscles driven by a sine wave (:class:`SineDesign`),
+    reloaded whenever its file is saved. A design that does not load shows its problems (with
+    line and column) and the last good version stays on screen."""
+
+    SECONDS = SineDesign.SECONDS
 
     def __init__(self, design: str):
         self.name = design
         self.path = None if design in _builtin() else Path(design)
-        self.run = None
-        self.scene = None
+        self.playing = None
         self.message = None
         self._mtime = None
         self._load()
-        if self.run is None:
+        if self.playing is None:
             raise DesignError(design, self._problems)
+
+    run = property(lambda self: self.playing.run)
+    scene = property(lambda self: self.playing.scene)
 
     def _load(self) -> bool:
         self._problems = []
@@ -363,14 +406,7 @@ class Preview:
         except OSError as exc:
             self.message = f"{self.name}: {exc.strerror or exc}"
             return False
-        sim = physics.SimParams()
-        brains = _Sine(len(design.muscle_ids), sim.dt)
-        episode = Episode.make(design.body, "run", seconds=self.SECONDS, sim=sim)
-        self.run = EpisodeRun(episode, brains, 1)
-        shape = creature_shape(self.run.model, design.name, {"design": design.name, "task": "preview"})
-        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
-                                    f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
-                                    self.run.task.measures, episode.sim)
+        self.playing = SineDesign(design)
         self.message = None
         return True
 
@@ -386,16 +422,13 @@ class Preview:
         return self._load()
 
     def reset(self) -> None:
-        self.run.reset()
+        self.playing.reset()
 
     def step(self) -> None:
-        self.run.step()
+        self.playing.step()
 
     def frame(self) -> Frame:
-        r = self.run
-        return Frame(time=r.t * self.scene.dt, step=r.t,
-                     creatures=[creature_frame(r.model, r.state, fitness=float(r.fitness()[0]),
-                                               failed=bool(r.failed[0]))])
+        return self.playing.frame()
 
     def brain(self, creature):
         return None

@@ -56,7 +56,7 @@ from pyglet.math import Mat4  # noqa: E402
 
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import Progress  # noqa: E402
-from .viewer import FONT, PANEL_BACK, PANEL_TEXT  # noqa: E402
+from .viewer import FONT, PANEL_BACK, PANEL_TEXT, TextPool  # noqa: E402
 
 __all__ = ["Chart", "species_colour", "nice_ticks", "BEST", "P90", "MEDIAN", "P10", "WORST", "BAND",
            "BAND_INNER", "LEGEND", "WORST_FITNESS"]
@@ -252,33 +252,6 @@ def _blit_program(ctx):
     return program
 
 
-class _Texts:
-    """Text objects of one style in one batch, made as needed and reused; the ones past the
-    count in use are hidden. (The viewer's ``_TextPool``, which is private to it.)"""
-
-    def __init__(self, batch, **style):
-        self.batch = batch
-        self.style = style
-        self.items: list[arcade.Text] = []
-        self.used = 0
-
-    def get(self, i: int) -> arcade.Text:
-        while len(self.items) <= i:
-            self.items.append(arcade.Text("", 0, 0, batch=self.batch, **self.style))
-        t = self.items[i]
-        if not t.visible:
-            t.visible = True
-        self.used = max(self.used, i + 1)
-        return t
-
-    def finish(self, n: int) -> None:
-        """Hide every text from ``n`` on."""
-        for t in self.items[n:self.used]:
-            if t.visible:
-                t.visible = False
-        self.used = n
-
-
 def _put(t: arcade.Text, text: str, x: float, y: float, visible: bool = True) -> None:
     """Set a text's string (laid out again only if it changed) and its position (cheap)."""
     if t.visible != visible:
@@ -385,9 +358,9 @@ class Chart:
                                        anchor_y="top", batch=self._batch)
         self._legend_texts = [arcade.Text(label, 0, 0, colour, anchor_y="top", **small)
                               for label, colour in LEGEND]
-        self._y_labels = _Texts(self._batch, color=LABEL, anchor_x="right", anchor_y="center",
+        self._y_labels = TextPool(self._batch, color=LABEL, anchor_x="right", anchor_y="center",
                                 font_size=8, font_name=FONT)
-        self._x_labels = _Texts(self._batch, color=LABEL, anchor_x="center", anchor_y="top",
+        self._x_labels = TextPool(self._batch, color=LABEL, anchor_x="center", anchor_y="top",
                                 font_size=8, font_name=FONT)
         self._species_top_text = arcade.Text("", 0, 0, LABEL, anchor_x="right", anchor_y="top", **small)
         self._species_text = arcade.Text("species", 0, 0, LABEL, anchor_x="right", anchor_y="center",

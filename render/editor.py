@@ -60,7 +60,7 @@ from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import GameError  # noqa: E402
 from .menu import _Fonts, _inside, _one_line  # noqa: E402
 from .viewer import (BONE_RIGID, FONT, GROUND, PANEL_BACK, PANEL_TEXT, SKY, SPHERE, TEXT, Viewer,  # noqa: E402
-                     _TextPool)
+                     TextPool)
 
 __all__ = ["EditorView", "KEYS", "BUTTONS", "TOOLS", "SNAP", "measure_editor_frames"]
 
@@ -462,22 +462,22 @@ class EditorView(arcade.View):
                                                 anchor_y="center", batch=self._toolbar_batch)
                               for name in BUTTONS}
         self._panel_title = arcade.Text("", 0, 0, PANEL_TEXT, 12, bold=True, anchor_y="center", **ui)
-        self._row_keys = _TextPool(self._ui_batch, color=PANEL_LABEL, font_size=9, font_name=FONT,
+        self._row_keys = TextPool(self._ui_batch, color=PANEL_LABEL, font_size=9, font_name=FONT,
                                    anchor_y="center")
-        self._row_values = _TextPool(self._ui_batch, color=PANEL_TEXT, font_size=10, font_name=FONT,
+        self._row_values = TextPool(self._ui_batch, color=PANEL_TEXT, font_size=10, font_name=FONT,
                                      anchor_y="center")
-        self._row_units = _TextPool(self._ui_batch, color=PANEL_MUTED, font_size=9, font_name=FONT,
+        self._row_units = TextPool(self._ui_batch, color=PANEL_MUTED, font_size=9, font_name=FONT,
                                     anchor_x="right", anchor_y="center")
-        self._hint_lines = _TextPool(self._ui_batch, color=PANEL_LABEL, font_size=9, font_name=FONT,
+        self._hint_lines = TextPool(self._ui_batch, color=PANEL_LABEL, font_size=9, font_name=FONT,
                                      anchor_y="top")
-        self._error_lines = _TextPool(self._ui_batch, color=PANEL_ERROR, font_size=9, font_name=FONT,
+        self._error_lines = TextPool(self._ui_batch, color=PANEL_ERROR, font_size=9, font_name=FONT,
                                       anchor_y="top")
         self._status_text = arcade.Text("", 0, 0, TEXT, 10, anchor_y="top", **ui)
-        self._problem_texts = _TextPool(self._ui_batch, color=PROBLEM_TEXT, font_size=9, font_name=FONT,
+        self._problem_texts = TextPool(self._ui_batch, color=PROBLEM_TEXT, font_size=9, font_name=FONT,
                                         anchor_y="top")
         self._tool_hint = arcade.Text("", 0, 0, HINT_TEXT, 9, font_name=FONT, anchor_y="top",
                                       batch=self._canvas_batch)
-        self._message_lines = _TextPool(self._batches["message"], color=MESSAGE_TEXT, font_size=10,
+        self._message_lines = TextPool(self._batches["message"], color=MESSAGE_TEXT, font_size=10,
                                         font_name=FONT, anchor_y="top")
         self._live_text = arcade.Text("", 0, 0, MESSAGE_TEXT, 10, font_name=FONT, anchor_y="center",
                                       batch=self._batches["live"])

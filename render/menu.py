@@ -45,7 +45,7 @@ from arcade.types import LBWH  # noqa: E402
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import GameError  # noqa: E402
 from .viewer import (BONE_RIGID, BONE_SOFT, FONT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SKY,  # noqa: E402
-                     SPHERE, TEXT, _mask, _TextPool)
+                     SPHERE, TEXT, _mask, TextPool)
 
 __all__ = ["StartView", "KEYS", "BUTTONS", "nice_values", "step_value"]
 
@@ -407,9 +407,9 @@ class StartView(arcade.View):
         self._panel_batch = pyglet.graphics.Batch()
         self._batches = {k: pyglet.graphics.Batch() for k in ("message", "entry", "help")}
         card = dict(font_name=FONT, anchor_y="top")
-        self._titles = _TextPool(self._card_batch, color=TEXT, font_size=TITLE_SIZE, bold=True, **card)
-        self._lines = _TextPool(self._card_batch, color=DESCRIPTION, font_size=LINE_SIZE, **card)
-        self._tags = _TextPool(self._card_batch, color=MUTED, font_size=SMALL_SIZE, italic=True,
+        self._titles = TextPool(self._card_batch, color=TEXT, font_size=TITLE_SIZE, bold=True, **card)
+        self._lines = TextPool(self._card_batch, color=DESCRIPTION, font_size=LINE_SIZE, **card)
+        self._tags = TextPool(self._card_batch, color=MUTED, font_size=SMALL_SIZE, italic=True,
                                anchor_x="right", **card)
         panel = dict(font_name=FONT, batch=self._panel_batch)
         self._header_title = arcade.Text("creatures", 0, 0, PANEL_TEXT, 17, bold=True,
@@ -421,17 +421,17 @@ class StartView(arcade.View):
                                   ("open", "Open a file (O)", 10, False),
                                   ("help", "Keys (H)", 10, False),
                                   ("start", "Start evolving (ENTER)", 13, True))}
-        self._row_labels = _TextPool(self._panel_batch, color=PANEL_LABEL, font_size=LINE_SIZE,
+        self._row_labels = TextPool(self._panel_batch, color=PANEL_LABEL, font_size=LINE_SIZE,
                                      font_name=FONT, anchor_y="top")
-        self._row_keys = _TextPool(self._panel_batch, color=KEY_HINT, font_size=SMALL_SIZE,
+        self._row_keys = TextPool(self._panel_batch, color=KEY_HINT, font_size=SMALL_SIZE,
                                    font_name=FONT, anchor_x="right", anchor_y="top")
-        self._row_values = _TextPool(self._panel_batch, color=PANEL_TEXT, font_size=12, bold=True,
+        self._row_values = TextPool(self._panel_batch, color=PANEL_TEXT, font_size=12, bold=True,
                                      font_name=FONT, anchor_x="center", anchor_y="center")
-        self._row_notes = _TextPool(self._panel_batch, color=PANEL_NOTE, font_size=LINE_SIZE,
+        self._row_notes = TextPool(self._panel_batch, color=PANEL_NOTE, font_size=LINE_SIZE,
                                     font_name=FONT, anchor_y="top")
         self._summary = arcade.Text("", 0, 0, PANEL_NOTE, LINE_SIZE, font_name=FONT,
                                     anchor_y="bottom", batch=self._panel_batch)
-        self._notes = _TextPool(self._card_batch, color=MUTED, font_size=LINE_SIZE, font_name=FONT,
+        self._notes = TextPool(self._card_batch, color=MUTED, font_size=LINE_SIZE, font_name=FONT,
                                 anchor_x="center", anchor_y="center")
         self._empty_text = arcade.Text("no designs: open a design file (O)", 0, 0, MUTED, 12,
                                        font_name=FONT, anchor_x="center", anchor_y="center",

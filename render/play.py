@@ -41,7 +41,7 @@ from ._gl import Triangles, rects
 from .chart import Chart
 from .game import GameError
 from .scene import Frame, Scene
-from .viewer import FONT, PANEL_BACK, PANEL_TEXT, Viewer
+from .viewer import FONT, Viewer
 
 __all__ = ["PlayView", "PLAY_KEYS", "MIN_WATCH"]
 

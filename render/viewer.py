@@ -234,7 +234,7 @@ def _mask(values, n: int) -> np.ndarray:
     return np.asarray(values, bool).reshape(n)
 
 
-class _TextPool:
+class TextPool:
     """Text objects of one style in one batch, created as needed and reused; the ones past the
     count in use are hidden."""
 
@@ -407,12 +407,12 @@ class Viewer(arcade.View):
         self._panel_batch = pyglet.graphics.Batch()
         self._help_batch = pyglet.graphics.Batch()
         self._message_batch = pyglet.graphics.Batch()
-        self._tick_labels = _TextPool(self._world_batch, color=TICK_LABEL, font_size=10,
+        self._tick_labels = TextPool(self._world_batch, color=TICK_LABEL, font_size=10,
                                       font_name=FONT, anchor_x="center", anchor_y="top")
-        self._angle_labels = _TextPool(self._world_batch, color=TEXT, font_size=9, font_name=FONT,
+        self._angle_labels = TextPool(self._world_batch, color=TEXT, font_size=9, font_name=FONT,
                                        anchor_x="left", anchor_y="bottom")
         # the creatures' labels: reused by each scene (a new source makes no new texts)
-        self._label_pool = _TextPool(self._world_batch, color=TEXT, font_size=10, font_name=FONT,
+        self._label_pool = TextPool(self._world_batch, color=TEXT, font_size=10, font_name=FONT,
                                      anchor_x="center", anchor_y="bottom")
         self._labels: list[arcade.Text] = []
         hud = dict(color=TEXT, font_size=11, font_name=FONT, anchor_y="top", batch=self._hud_batch)
@@ -424,14 +424,14 @@ class Viewer(arcade.View):
                              for name in ("now", "recorded")]
         self._hud_time_text = arcade.Text("", 0, 0, **hud)
         hud.pop("batch")
-        self._hud_names = _TextPool(self._hud_batch, **hud)
-        self._hud_nows = _TextPool(self._hud_batch, anchor_x="right", **hud)
-        self._hud_recs = _TextPool(self._hud_batch, anchor_x="right", **hud)
+        self._hud_names = TextPool(self._hud_batch, **hud)
+        self._hud_nows = TextPool(self._hud_batch, anchor_x="right", **hud)
+        self._hud_recs = TextPool(self._hud_batch, anchor_x="right", **hud)
         self._status_text = arcade.Text("", 0, 0, (190, 30, 30, 255), 22, font_name=FONT, bold=True,
                                         anchor_x="center", anchor_y="top", batch=self._hud_batch)
         self._hint_text = arcade.Text("H: help", 8, 6, (22, 26, 34, 200), 9, font_name=FONT,
                                       batch=self._hud_batch)
-        self._panel_texts = _TextPool(self._panel_batch, color=PANEL_TEXT, font_size=8,
+        self._panel_texts = TextPool(self._panel_batch, color=PANEL_TEXT, font_size=8,
                                       font_name=FONT, anchor_y="center")
         self._panel_title = arcade.Text("", 0, 0, PANEL_TEXT, 11, font_name=FONT, bold=True,
                                         anchor_y="top", batch=self._panel_batch)
