@@ -147,14 +147,19 @@ class Crowd:
 
 # --- a run evolving in the background -----------------------------------------------------------
 
-def _stop_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
-    """In the background process: a SIGINT (a clean stop) when the window's process dies, so a
-    killed window never leaves a run evolving on its own (Linux: prctl PR_SET_PDEATHSIG)."""
+def _death_signal():
+    """The function the background process runs before it starts (Linux): ``prctl`` asking for
+    a SIGINT (a clean stop) when the window's process dies, so a killed window never leaves a
+    run evolving on its own. Looked up here, in the window's process: the forked child only
+    calls it (no import, no lookup between fork and exec). None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGINT)
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
+    return lambda: prctl(1, signal.SIGINT)  # 1: PR_SET_PDEATHSIG
 
 
 class PlaySession:
@@ -261,9 +266,8 @@ class PlaySession:
             return
         cmd = [sys.executable, "-m", "creatures", "resume", self.run_dir, "--workers", str(self.workers)]
         self._log = tempfile.TemporaryFile()
-        preexec = _stop_with_parent if sys.platform.startswith("linux") else None
         self._proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=self._log, preexec_fn=preexec)
+                                      stderr=self._log, preexec_fn=_death_signal())
         self._asked_stop = False
         self.state = "evolving"
         self.message = None

@@ -357,3 +357,46 @@ def test_a_finished_run_says_so_instead_of_going_on(tmp_path):
     assert reopened.state == "finished"
     reopened.resume()
     assert not reopened.running and "finished its 2 generations" in reopened.message
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_window_does_not_leave_its_run_evolving(tmp_path, run_creatures):
+    """The window's process killed (kill -9: no cleanup at all): its background run gets a
+    SIGINT, stops cleanly, and resumes."""
+    script = tmp_path / "window.py"
+    script.write_text(
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from creatures.bestiary import resolve_design\n"
+        "from creatures.play import PlaySession, start\n"
+        "s = PlaySession(workers=1)\n"
+        "start(s, Path(sys.argv[1]), resolve_design('walker'), task='run', terrain=None, sensors=None,\n"
+        "      seconds=1.0, generations=1000, population=16, seed=0, workers=0)\n"
+        "print(s._proc.pid, flush=True)\n"
+        "time.sleep(600)\n")
+    run_dir = tmp_path / "run"
+    window = subprocess.Popen([sys.executable, str(script), str(run_dir)], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(window.stdout.readline())
+        t0 = time.perf_counter()
+        while not (run_dir / "best" / "gen_0001.json").exists():
+            assert time.perf_counter() - t0 < 300, "no generation in 300 s"
+            time.sleep(0.1)
+    finally:
+        window.kill()
+        window.wait()
+
+    def alive(pid):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return False
+        return state != "Z"
+
+    t0 = time.perf_counter()
+    while alive(child):
+        assert time.perf_counter() - t0 < 60, "the background run goes on without its window"
+        time.sleep(0.1)
+    done = json.loads((run_dir / "checkpoint.json").read_text())["generation"]
+    r = run_creatures("resume", run_dir, "--generations", done + 1, "--workers", 1)
+    assert r.returncode == 0, r.stderr
