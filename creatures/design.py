@@ -357,6 +357,7 @@ def _read_defaults(r: Reader, node) -> dict:
     entries = r.mapping(node, "defaults", ITEM_KEYS)
     if entries is None:
         return out
+    later = []   # a bone default that makes muscles: read once the muscle defaults are known
     for kind, (knode, vnode) in entries.items():
         spec = {k: v for k, v in ITEM_KEYS[kind].items() if v[1] is not _REQUIRED and k != "id"}
         sub = r.mapping(vnode, f"defaults.{kind}", spec)
@@ -367,9 +368,16 @@ def _read_defaults(r: Reader, node) -> dict:
                 r.problem(k2, f"defaults.{kind}: 'optional' is not a default: write 'optional: true' on "
                               f"each {kind} that evolution may switch off")
                 continue
+            if (kind, key) == ("bone", "muscle"):
+                later.append((v2, spec[key][0]))
+                continue
             value = _read_value(r, v2, spec[key][0], f"defaults.{kind}: '{key}'", {}, kind, key)
             if value is not None:
                 out[kind][key] = value
+    for v2, kind_of in later:  # the built-in muscle values, then defaults.muscle, then its own
+        value = _read_value(r, v2, kind_of, "defaults.bone: 'muscle'", {"__muscle__": out["muscle"]}, "bone", "muscle")
+        if value is not None:
+            out["bone"]["muscle"] = value
     return out
 
 

@@ -392,3 +392,19 @@ def test_creatures_evolve_evolves_the_body_of_a_design_with_ranges(tmp_path, cap
                      "--workers", "1", "--out", str(out)]) == 0
     assert "(27 inputs, 5 muscles, 10 body values, 2 optional parts)" in capsys.readouterr().out
     assert len(json.loads((out / "body.json").read_text())["evolve"]["genes"]) == 10
+
+
+def test_a_bone_default_that_makes_muscles_takes_the_muscle_defaults():
+    """``defaults: {bone: {muscle: true}}``: every bone is a muscle with ``defaults.muscle``'s
+    values (it took the built-in ones before), and its own values over them."""
+    text = ("name: t\ndefaults:\n  bone: {muscle: {range: 0.1}}\n  muscle: {strength: 60, speed: 3}\n"
+            "spheres:\n  - {id: a, position: [0, 0.5]}\n  - {id: b, position: [0.4, 0.5]}\n"
+            "  - {id: c, position: [0.2, 0.8]}\n"
+            "bones:\n  - {id: ab, spheres: [a, b]}\n  - {id: bc, spheres: [b, c], muscle: {strength: 90}}\n"
+            "  - {id: ca, spheres: [c, a], muscle: false}\n")
+    bones = parse_design(text).body.bones
+    assert (bones[0].muscle.range, bones[0].muscle.strength, bones[0].muscle.speed) == (0.1, 60.0, 3.0)
+    assert (bones[1].muscle.strength, bones[1].muscle.speed) == (90.0, 3.0)
+    assert bones[2].muscle is None
+    plain = text.replace("  bone: {muscle: {range: 0.1}}\n", "  bone: {muscle: true}\n")
+    assert parse_design(plain).body.bones[0].muscle.strength == 60.0
