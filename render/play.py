@@ -255,6 +255,7 @@ class PlayView(arcade.View):
         try:
             if s.state == "champion":
                 s.evolve()
+                self._layout()        # a run's buttons now
                 self.mode = "live"
                 self.shown = 0
                 self.chart.total = max(int(s.total), 1)
@@ -339,8 +340,8 @@ class PlayView(arcade.View):
         cam.projection = LBWH(-w / 2, -h / 2, w, h)
         cam.position = (w / 2, h / 2)
         cam.use()
-        if self.show_chart and not self.viewer.show_help:
-            self.chart.draw()
+        if self.show_chart and not self.viewer.show_help and self.session.state != "champion":
+            self.chart.draw()         # (a champion file has no run to chart)
         self.status = self._status_line()
         message = self.message if self.message and time.perf_counter() - self._message_at < MESSAGE_SECONDS else ""
         self._status_text.text = self.status
@@ -423,7 +424,7 @@ class PlayView(arcade.View):
              "race": self.show_race, "save": self.save_or_evolve, "evolve": self.save_or_evolve,
              "help": lambda: self.viewer.on_key_press(arcade.key.H, 0)}[name]()
             return
-        if self.show_chart and self.chart.contains(x, y) and self.session.done:
+        if self.show_chart and self.session.state != "champion" and self.chart.contains(x, y) and self.session.done:
             gen = self.chart.generation_at(x, y)
             if gen is not None:      # on the charts or the bar (not the title or the labels)
                 self._scrubbing = True
