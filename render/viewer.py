@@ -805,7 +805,9 @@ class Viewer(arcade.View):
             self.zoom = self.default_zoom()
         for cam in (self._world_camera, self._screen_camera):
             cam.viewport = LBWH(0, 0, *self.draw_size)
+            zoom, cam.zoom = cam.zoom, 1.0      # arcade scales a projection by the zoom in force
             cam.projection = LBWH(-self.draw_size[0] / 2, -self.draw_size[1] / 2, *self.draw_size)
+            cam.zoom = zoom
 
     def on_resize(self, width: int, height: int) -> None:
         if not self._fixed_size:

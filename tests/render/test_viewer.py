@@ -447,3 +447,11 @@ def test_resize_keeps_the_camera_consistent(window):
     p = viewer._world_camera.project((2.0, 1.0))
     assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
     assert (sx, sy) == pytest.approx((200 + 50.0, 150 + 25.0))
+    # resized again after drawing (the world camera zoomed in by then): arcade scales a
+    # projection set on a zoomed camera, which shrank the world 50 times before this was fixed
+    viewer.resize((320, 240))
+    viewer.on_draw()
+    sx, sy = viewer.world_to_screen(2.0, 1.0)
+    p = viewer._world_camera.project((2.0, 1.0))
+    assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
+    assert (sx, sy) == pytest.approx((160 + 40.0, 120 + 20.0))
