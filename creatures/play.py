@@ -402,7 +402,9 @@ class PlaySession:
         return str(path)
 
     def evolve(self) -> None:
-        """A champion's design, task and settings in a new run (its brain starts again)."""
+        """Evolve a champion further: a new run with its design, task and settings whose first
+        generation starts from its genome (an exact copy, and copies mutated once each:
+        ``evolution.run.seeded_population``)."""
         if self._champion is None:
             return
         c = self._champion
@@ -424,7 +426,8 @@ class PlaySession:
             start(self, out, design, task=c.task.name, terrain=c.terrain_ref.name,
                   sensors=[r.name for r in c.sensors], seconds=c.seconds, generations=DEFAULT_SETUP.generations,
                   population=DEFAULT_SETUP.population, seed=c.seed, workers=0, network=c.network,
-                  medium=medium, sim={**sim.to_dict(), "ground": True})
+                  medium=medium, sim={**sim.to_dict(), "ground": True}, clock_hz=c.clock_hz,
+                  start_genome=c.genome)
         except GameError:
             self._champion, self.state = c, "champion"
             raise

@@ -43,6 +43,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from itertools import count
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +56,8 @@ from .bodygenes import NO_GENES, BodyGenes
 from .breeding import SpeciationScope, distance_scope
 from .evaluator import BACKENDS, make_evaluator, pack_genome
 from .files import WriteError, make_directory, write_atomic
-from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_neat_config,
-                      genome_to_dict,
+from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
+                      check_genome, check_neat_config, genome_from_dict, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
 from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
@@ -112,6 +113,10 @@ class RunSettings:
     #: "sensors": [...]}) and what the task's fitness measures, in words
     plugins: dict | None = None
     measures: str | None = None
+    #: a genome (``genome_to_dict``'s form, a champion's) the first generation starts from
+    #: instead of neat's random one: an exact copy, and the rest of the population copies of it
+    #: mutated once each (:func:`seeded_population`); None: neat's own start
+    start_genome: dict | None = None
 
     def __post_init__(self):
         for name in ("task", "design_name", "design_text"):
@@ -153,6 +158,8 @@ class RunSettings:
                 raise ValueError(f"the setting {name} must be text or null")
         if self.plugins is not None and not isinstance(self.plugins, dict):
             raise ValueError("the setting plugins must be an object or null")
+        if self.start_genome is not None and not isinstance(self.start_genome, dict):
+            raise ValueError("the setting start_genome must be a genome (an object) or null")  # checked by Run
         if not isinstance(self.sim, dict):
             raise ValueError("the setting sim must be an object")
         if self.medium is not None:
@@ -368,6 +375,12 @@ class Run:
         if sizes != (n_in, n_out):
             raise ValueError(f"{source}: num_inputs and num_outputs are {sizes[0]} and {sizes[1]}, but the "
                              f"creature has {n_in} inputs and {n_out} muscles")
+        if settings.start_genome is not None:
+            try:
+                check_genome(settings.start_genome, n_in, n_out, settings.network)
+                check_body(settings.start_genome.get("body"), genes or None)
+            except ValueError as exc:
+                raise ValueError(f"the genome to start from does not fit the creature: {exc}") from None
         if self.config.genome_config.feed_forward != (settings.network == "feedforward"):
             raise ValueError(f"the neat config says feed_forward = {self.config.genome_config.feed_forward}, "
                              f"but the run's network is {settings.network}")
@@ -545,6 +558,8 @@ class Run:
         np.random.seed(s.seed % 2**32)
         with distance_scope(self.config.genome_config):  # its first speciation
             population = neat.Population(self.config, seed=s.seed)
+            if s.start_genome is not None:
+                seeded_population(population, s.start_genome)
         self._trim(0)
         self._checkpoint(population)
         return population
@@ -651,3 +666,28 @@ def history_of(directory) -> list[GenerationStats]:
     checked; ``species.csv`` too): for a window that watches a run evolving elsewhere.
     :class:`~evolution.rundir.RunFileError` at the first line that is not a proper row."""
     return Run._history_of(Path(directory))
+
+
+def seeded_population(population: neat.Population, genome: dict) -> None:
+    """Start ``population`` (just made by neat, generation 0) from ``genome`` instead of neat's
+    random genomes: under the same keys, the first an exact copy, each of the others a copy
+    mutated once by the run's own config (neat's mutation, drawing from the seeded ``random``:
+    the same start every time). New innovation numbers and hidden nodes continue above the
+    genome's, and the population is divided into species again."""
+    config = population.config
+    gc = config.genome_config
+    first = genome_from_dict(genome)
+    tracker = neat.innovation.InnovationTracker(max((c.innovation for c in first.connections.values()), default=-1) + 1)
+    population.reproduction.innovation_tracker = tracker
+    gc.innovation_tracker = tracker
+    gc.node_indexer = count(max([*first.nodes, gc.num_outputs - 1]) + 1)
+    genomes = {}
+    for k, key in enumerate(population.population):
+        g = genome_from_dict(genome)
+        g.key, g.fitness = key, None
+        if k:
+            g.mutate(gc)
+        genomes[key] = g
+    population.population = genomes
+    population.species = config.species_set_type(config.species_set_config, population.reporters)
+    population.species.speciate(config, population.population, population.generation)

@@ -176,6 +176,12 @@ def test_a_champion_file_is_watched_and_evolved_further_in_a_new_run(tmp_path, m
         settings = RunSettings.read(Path(session.run_dir) / "settings.json")
         assert (settings.task, settings.seconds, settings.seed) == ("swim", champion.seconds, champion.seed)
         assert settings.sim == champion.sim.to_dict()       # water, no ground: as the champion had
+        assert settings.start_genome == champion.genome
+        _wait(session, 1)
+        # evolved *from* it: its first generation holds the champion itself, scored the same
+        best = json.loads((Path(session.run_dir) / "best" / "gen_0001.json").read_text())
+        assert best["fitness"] >= champion.fitness
+        assert session.progress().best[0] >= champion.fitness
     finally:
         session.close()
 

@@ -304,3 +304,49 @@ def test_a_damaged_terrain_file_in_a_run_directory_is_one_line(tmp_path, text, m
         path.write_text(text)
     with pytest.raises(RunError, match=message):
         Run.open(tmp_path / "run")
+
+
+# --- a run that starts from a genome -------------------------------------------------------------
+
+def test_a_run_started_from_a_genome_holds_it_and_its_mutants(base, tmp_path):
+    """``start_genome`` (a champion's, evolved further): generation 1 holds the genome itself,
+    scored as before, and copies mutated once each (other weights or structure); new
+    innovations and hidden nodes continue above the genome's; the same seed starts the same
+    way; the run resumes bit for bit like any other."""
+    from evolution import checkpoint
+    directory, run, best, seen = base
+    record = json.loads((directory / "best" / f"gen_{GENERATIONS:04d}.json").read_text())
+    start = record["genome"]
+    a, _, seen_a = _evolve(tmp_path / "a", start_genome=start, generations=1)
+    first = json.loads((tmp_path / "a" / "best" / "gen_0001.json").read_text())
+    assert first["fitness"] >= record["fitness"] and seen_a[0].best == first["fitness"]
+    assert checkpoint.loads((tmp_path / "a" / "checkpoint.json").read_text())["generation"] == 1
+    # generation 0 of the same settings, as the run made it
+    b = Run.create(tmp_path / "b", tiny_settings(start_genome=start, generations=1), design("walker").body)
+    genomes = b._population().population     # generation 0 of the same settings
+    copies = [genome_to_dict(g) for g in genomes.values()]
+    strip = (lambda d: {k: v for k, v in d.items() if k not in ("key", "fitness")})  # noqa: E731
+    assert strip(copies[0]) == strip(start)
+    assert all(strip(c) != strip(start) for c in copies[1:])
+    top = max(c["innovation"] for c in start["connections"])
+    new = [c["innovation"] for g in copies[1:] for c in g["connections"]
+           if (c["in"], c["out"]) not in {(d["in"], d["out"]) for d in start["connections"]}]
+    assert all(i > top for i in new)
+    c = Run.create(tmp_path / "c", tiny_settings(start_genome=start, generations=1), design("walker").body)
+    assert [genome_to_dict(g) for g in c._population().population.values()] == copies
+    # taken on from its checkpoint to generation 2: the files of a straight run of 2
+    reopened = Run.open(tmp_path / "a")
+    reopened.set_generations(2)
+    reopened.evolve()
+    _evolve(tmp_path / "d", start_genome=start, generations=2)
+    assert run_files(tmp_path / "a") == run_files(tmp_path / "d")
+
+
+def test_a_genome_that_does_not_fit_is_refused_before_anything_is_written(tmp_path):
+    bad = {"key": 1, "fitness": None, "nodes": [{"key": 0, "bias": 0.0, "response": 1.0, "activation": "tanh",
+                                                "aggregation": "sum"}], "connections": []}
+    with pytest.raises(ValueError, match="the genome to start from does not fit the creature"):
+        Run.create(tmp_path / "r", tiny_settings(start_genome=bad), design("walker").body)
+    assert not (tmp_path / "r" / "settings.json").exists()
+    with pytest.raises(ValueError, match="start_genome must be a genome"):
+        tiny_settings(start_genome=[1, 2])
