@@ -26,7 +26,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .bones import ROWS
 from .model import Model
+from .skeleton import SKELETON_FIELDS, plan_skeleton
 
 #: the widest chunk of creatures; one chunk is one unit of parallel work
 MAX_LANES = 512
@@ -48,7 +50,12 @@ _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "
                  "muscle_speed", "joint_rest", "joint_min", "joint_max", "joint_compliance",
                  "joint_spring", "cluster_rest", "cluster_stiffness", "bone_plate")
 
-Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE)
+#: derived from the topology: at each sphere, how many soft bones, rigid bones and joints meet,
+#: and for each cluster the most clusters any of its spheres belongs to (the Jacobi sweeps split
+#: a sphere's mass among its constraints: physics/bones.py)
+_DEGREES = ("soft_degree", "rigid_degree", "joint_degree", "cluster_split")
+
+Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS)
 
 
 def hot_of(model: Model) -> Hot:
@@ -61,6 +68,9 @@ def hot_of(model: Model) -> Hot:
                    "rigid_bones": np.flatnonzero(~soft).astype(np.int64)}
         arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
+        arrays += list(degrees_of(model))
+        plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], model.n_spheres)
+        arrays += [plan[name] for name in SKELETON_FIELDS]
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
@@ -85,6 +95,30 @@ def hot_of(model: Model) -> Hot:
         object.__setattr__(model, "_hot", hot)
         object.__setattr__(model, "_hot_packed", buffers + (layout,))
     return hot
+
+
+def degrees_of(model: Model) -> tuple:
+    """``(soft, rigid, joint, cluster)``: at each sphere, the number of soft bones, rigid bones
+    and joints that meet there, int64 arrays of shape (P,), and for each cluster the most
+    clusters one of its spheres belongs to, shape (K,); all at least 1 (a topology: the same
+    whatever creatures share the batch, so parts switched off count too)."""
+    P = model.n_spheres
+    soft = np.zeros(P, np.int64)
+    rigid = np.zeros(P, np.int64)
+    for e in range(model.n_bones):
+        deg = soft if model.bone_soft[e] else rigid
+        deg[model.bone_a[e]] += 1
+        deg[model.bone_b[e]] += 1
+    joint = np.zeros(P, np.int64)
+    for k in range(model.n_joints):
+        for i in {int(model.joint_a[k]), int(model.joint_c[k]), int(model.joint_b[k])}:
+            joint[i] += 1
+    member = np.bincount(model.cluster_sphere, minlength=P)
+    split = np.ones(model.n_clusters, np.int64)
+    for k in range(model.n_clusters):
+        spheres = model.cluster_sphere[model.cluster_start[k]:model.cluster_start[k + 1]]
+        split[k] = max(1, int(member[spheres].max())) if spheres.size else 1
+    return np.maximum(soft, 1), np.maximum(rigid, 1), np.maximum(joint, 1), split
 
 
 def packed_hot_of(model: Model) -> tuple:
@@ -119,7 +153,12 @@ def unpack_hot(f, i, b, layout):
                _view2(f, L[13]), _view2(f, L[14]), _view2(f, L[15]), _view2(f, L[16]), _view2(f, L[17]),
                _view2(f, L[18]), _view2(f, L[19]), _view2(f, L[20]), _view2(f, L[21]), _view2(f, L[22]),
                _view2(f, L[23]), _view2(f, L[24]), _view2(f, L[25]), _view2(f, L[26]), _view2(f, L[27]),
-               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]), _view2(f, L[32]))
+               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]), _view2(f, L[32]),
+               _view1(i, L[33]), _view1(i, L[34]), _view1(i, L[35]), _view1(i, L[36]),
+               _view1(i, L[37]), _view1(i, L[38]), _view1(i, L[39]), _view1(i, L[40]), _view1(i, L[41]),
+               _view1(i, L[42]), _view1(i, L[43]), _view1(i, L[44]), _view1(i, L[45]), _view1(i, L[46]),
+               _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]), _view1(i, L[50]), _view1(i, L[51]),
+               _view1(i, L[52]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:
@@ -130,12 +169,14 @@ def workspace_of(model: Model, lanes: int) -> tuple:
     work = cache.get(lanes)
     if work is None:
         B, P, E, J = model.batch, model.n_spheres, model.n_bones, model.n_joints
+        hot = hot_of(model)
+        R, NNZ = hot.sk_bone.shape[0], hot.sk_ent_row.shape[0]
         LANES = lanes
         chunks = (B + LANES - 1) // LANES
         work = (np.zeros((chunks, P, 2, LANES)),   # x: positions at the substep's start
                 np.zeros((chunks, P, 2, LANES)),   # p: predicted positions
                 np.zeros((chunks, P, 2, LANES)),   # v: velocities
-                np.zeros((chunks, E, 4, LANES)),   # per bone: rest length, w_i + w_j, direction at substep start
+                np.zeros((chunks, E, ROWS, LANES)),  # per bone: rest lengths, weights, direction (bones.R_*)
                 np.zeros((chunks, E, LANES)),      # bone multipliers
                 np.zeros((chunks, J, LANES)),      # joint spring multipliers
                 np.zeros((chunks, P, LANES)),      # ground push this substep
@@ -144,6 +185,12 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
                 np.zeros((chunks, P, LANES), np.bool_),  # touching
                 np.zeros((chunks, P), np.bool_),        # sphere may touch the ground this substep
-                np.zeros((chunks, P, 2, LANES)))   # in a fluid: the drag's velocity change so far this substep
+                np.zeros((chunks, P, 2, LANES)),   # in a fluid: the drag's velocity change so far this substep
+                np.zeros((chunks, P, 2, LANES)),   # q: the positions a Jacobi sweep reads
+                np.zeros((chunks, NNZ, LANES)),    # the skeleton's factor L (physics/skeleton.py)
+                np.zeros((chunks, R, LANES)),      # its 1 / pivots
+                np.zeros((chunks, R, 3, LANES)),   # its bones' directions and 1 / (2 r)
+                np.zeros((chunks, R, LANES)),      # its multipliers
+                np.zeros((chunks, P, 2, LANES)))   # the contact normals it holds spheres along
         cache[lanes] = work
     return work

@@ -20,8 +20,15 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy")
-def solve_clusters(x, p, hot, b0, n):
-    """Pull every cluster's members toward its matched rigid shape by its stiffness."""
+def solve_clusters(x, p, snap, hot, b0, n):
+    """Pull every cluster's members toward its matched rigid shape by its stiffness: a Jacobi
+    sweep (each cluster matched to the same snapshot ``snap`` of ``p``, the corrections added up, so
+    the order of the clusters does not matter; a cluster sharing spheres with others moves them
+    by its share, ``1 / cluster_split``, which keeps both momenta)."""
+    for i in range(p.shape[0]):
+        for k in range(2):
+            for l in range(n):
+                snap[i, k, l] = p[i, k, l]
     for k in range(hot.cluster_start.shape[0] - 1):
         s0 = hot.cluster_start[k]
         s1 = hot.cluster_start[k + 1]
@@ -36,8 +43,8 @@ def solve_clusters(x, p, hot, b0, n):
                 i = hot.cluster_sphere[q]
                 m = hot.mass[i, b]
                 msum += m
-                cx += m * p[i, 0, l]
-                cy += m * p[i, 1, l]
+                cx += m * snap[i, 0, l]
+                cy += m * snap[i, 1, l]
                 ox += m * x[i, 0, l]
                 oy += m * x[i, 1, l]
             cx /= msum
@@ -49,8 +56,8 @@ def solve_clusters(x, p, hot, b0, n):
             for q in range(s0, s1):
                 i = hot.cluster_sphere[q]
                 m = hot.mass[i, b]
-                rx = p[i, 0, l] - cx
-                ry = p[i, 1, l] - cy
+                rx = snap[i, 0, l] - cx
+                ry = snap[i, 1, l] - cy
                 qx = hot.cluster_rest[q, 0, b]
                 qy = hot.cluster_rest[q, 1, b]
                 sn += m * (qx * ry - qy * rx)
@@ -58,7 +65,7 @@ def solve_clusters(x, p, hot, b0, n):
             phi = np.arctan2(sn, cs)
             c = np.cos(phi)
             s = np.sin(phi)
-            k_ = hot.cluster_stiffness[k, b]
+            k_ = hot.cluster_stiffness[k, b] / hot.cluster_split[k]
             # the correction's moment about the substep's start, and the start's inertia
             tau = 0.0
             inertia = 0.0
@@ -67,8 +74,8 @@ def solve_clusters(x, p, hot, b0, n):
                 m = hot.mass[i, b]
                 qx = hot.cluster_rest[q, 0, b]
                 qy = hot.cluster_rest[q, 1, b]
-                dx = (cx + c * qx - s * qy - p[i, 0, l]) * k_
-                dy = (cy + s * qx + c * qy - p[i, 1, l]) * k_
+                dx = (cx + c * qx - s * qy - snap[i, 0, l]) * k_
+                dy = (cy + s * qx + c * qy - snap[i, 1, l]) * k_
                 ax = x[i, 0, l] - ox
                 ay = x[i, 1, l] - oy
                 tau += m * (ax * dy - ay * dx)
@@ -80,8 +87,8 @@ def solve_clusters(x, p, hot, b0, n):
                     continue
                 qx = hot.cluster_rest[q, 0, b]
                 qy = hot.cluster_rest[q, 1, b]
-                dx = (cx + c * qx - s * qy - p[i, 0, l]) * k_
-                dy = (cy + s * qx + c * qy - p[i, 1, l]) * k_
+                dx = (cx + c * qx - s * qy - snap[i, 0, l]) * k_
+                dy = (cy + s * qx + c * qy - snap[i, 1, l]) * k_
                 ax = x[i, 0, l] - ox
                 ay = x[i, 1, l] - oy
                 p[i, 0, l] += dx + omega * ay

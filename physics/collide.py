@@ -20,9 +20,15 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy")
-def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
+def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n):
     """Separate overlapping spheres of the same creature (candidate pairs from the model), along
-    their centre line at the substep's start, as bones do (angular momentum is kept)."""
+    their centre line at the substep's start, as bones do (angular momentum is kept). A Jacobi
+    sweep: every pair judged on the same snapshot ``q`` of ``p`` (no order bias,
+    physics/bones.py)."""
+    for i in range(p.shape[0]):
+        for k in range(2):
+            for l in range(n):
+                q[i, k, l] = p[i, k, l]
     for c in range(pair_a.shape[0]):
         i = pair_a[c]
         j = pair_b[c]
@@ -30,8 +36,8 @@ def solve_self_collisions(x, p, pair_a, pair_b, inv_mass, radius, b0, n):
             b = b0 + l
             wi = inv_mass[i, b]
             wj = inv_mass[j, b]
-            dx = p[i, 0, l] - p[j, 0, l]
-            dy = p[i, 1, l] - p[j, 1, l]
+            dx = q[i, 0, l] - q[j, 0, l]
+            dy = q[i, 1, l] - q[j, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             pen = radius[i, b] + radius[j, b] - d
             # (so that NaN stays out; a sphere switched off has radius 0 and does not collide)

@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._hot import chunk_lanes, hot_of, workspace_of
-from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
+from .bones import drive_muscles, orient_bones, prepare_bones, rest_of_substep, solve_bones
 from .clusters import solve_clusters
 from .collide import _cell_hash, build_grid
 from .integrate import recover_velocity
@@ -306,10 +306,10 @@ def _lanes_to_batch(c, work, xb, vb):
 
 
 @njit(cache=True, error_model="numpy")
-def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
-    """One PBD substep of chunk ``c`` with the contact forces ``F : (B, P, 2)`` applied like
-    gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
-    X, Pp, V, REST, LAM, LAMJ = work[0], work[1], work[2], work[3], work[4], work[5]
+def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
+    """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
+    applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
+    X, Pp, V, REST, LAM, LAMJ, Q = work[0], work[1], work[2], work[3], work[4], work[5], work[13]
     P = X.shape[1]
     lanes = X.shape[3]
     B = F.shape[0]
@@ -319,8 +319,10 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
     p = Pp[c]
     v = V[c]
     rest = REST[c]
+    q = Q[c]
     lam = LAMJ[c]
     keep = max(0.0, 1.0 - drag * h)
+    rest_of_substep(rest, hot.muscle_bone, n, s, substeps)
     for i in range(P):
         for k in range(2):
             g = -gravity if k == 1 else 0.0
@@ -330,16 +332,16 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag):
                 vk = vk if w > 0.0 else 0.0
                 v[i, k, l] = vk
                 p[i, k, l] = x[i, k, l] + vk * h
-    orient_bones(x, rest, hot.bone_a, hot.bone_b, n)
+    orient_bones(x, rest, hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, n)
     LAM[c][:, :] = 0.0
     lam[:, :] = 0.0
     for it in range(iterations):
-        solve_bones(p, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, hot.inv_mass,
+        solve_bones(p, q, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, hot.inv_mass,
                     hot.bone_compliance, hot.bone_max_force, b0, n, h)
-        solve_joints(x, p, lam, hot, b0, n, h)
-        solve_clusters(x, p, hot, b0, n)
-    settle_bones(p, rest, hot.bone_a, hot.bone_b, hot.rigid_bones, hot.inv_mass, b0, n)
-    solve_joints(x, p, lam, hot, b0, n, h, True)
+        if hot.joint_c.shape[0] > 0:
+            solve_joints(x, p, q, lam, hot, b0, n, h)
+        if hot.cluster_start.shape[0] > 1:
+            solve_clusters(x, p, q, hot, b0, n)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):
@@ -363,7 +365,7 @@ def _pbd_dem_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_
                              pair_a, pair_b, table, blocks, ground, self_collision, arena, k,
                              zeta, shear, slop, h)
         for c in prange(chunks):
-            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag)
+            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps)
     for c in prange(chunks):
         _lanes_to_batch(c, work, out_pos, out_vel)
 
@@ -383,7 +385,7 @@ def _pbd_dem_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_co
         dem_forces(xb, vb, F, out_contact, model_inv_mass, model_radius, model_mu, pair_a, pair_b,
                    table, blocks, ground, self_collision, arena, k, zeta, shear, slop, h)
         for c in range(chunks):
-            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag)
+            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps)
     for c in range(chunks):
         _lanes_to_batch(c, work, out_pos, out_vel)
 

@@ -10,9 +10,10 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy")
-def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n):
+def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n, update=True):
     """Apply gravity and drag to the velocities, then move the predicted positions. Pinned
-    spheres (inverse mass 0) stay where they are."""
+    spheres (inverse mass 0) stay where they are. With ``update`` False the velocities are left
+    as they were: only where each sphere would be after ``h`` (the step's contact search)."""
     keep = max(0.0, 1.0 - drag * h)
     for i in range(x.shape[0]):
         w = inv_mass[i, b0:b0 + n]
@@ -23,7 +24,8 @@ def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n):
             for l in range(n):
                 vk = (vr[l] + g * h) * keep
                 vk = vk if w[l] > 0.0 else 0.0
-                vr[l] = vk
+                if update:
+                    vr[l] = vk
                 pr[l] = xr[l] + vk * h
 
 

@@ -47,18 +47,19 @@ def _gradients(q, a, c, b, l):
 
 
 @njit(cache=True, error_model="numpy")
-def _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, alpha, lam0, along_start=True):
-    """One XPBD angle correction for constraint value ``C`` (at p), moving the spheres along the
-    angle's gradients at the substep's start x (so that angular momentum is kept, as for bones),
-    with the Newton step's denominator ``sum w g(x) . g(p)``. Returns the new multiplier."""
-    ax, ay, bx, by, ok0 = _gradients(x if along_start else p, a, c, b, l)
-    px_, py_, qx_, qy_, ok1 = _gradients(p, a, c, b, l)
+def _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, alpha, lam0):
+    """One XPBD angle correction for constraint value ``C`` (at the snapshot q), added to p along
+    the angle's gradients at the substep's start x (so that angular momentum is kept, as for
+    bones), with the Newton step's denominator ``sum n w g(x) . g(q)`` on the split masses (``n``:
+    the joints at each sphere, physics/bones.py says why). Returns the new multiplier."""
+    ax, ay, bx, by, ok0 = _gradients(x, a, c, b, l)
+    px_, py_, qx_, qy_, ok1 = _gradients(q, a, c, b, l)
     if not (ok0 and ok1):
         return lam0
     cx = -(ax + bx)
     cy = -(ay + by)
-    w = (wa * (ax * px_ + ay * py_) + wb * (bx * qx_ + by * qy_)
-         + wc * (cx * -(px_ + qx_) + cy * -(py_ + qy_)) + alpha)
+    w = (na * wa * (ax * px_ + ay * py_) + nb * wb * (bx * qx_ + by * qy_)
+         + nc * wc * (cx * -(px_ + qx_) + cy * -(py_ + qy_)) + alpha)
     if w <= 1e-12:
         return lam0
     dlam = (-C - alpha * lam0) / w
@@ -72,31 +73,36 @@ def _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, alpha, lam0, along_start=True
 
 
 @njit(cache=True, error_model="numpy")
-def solve_joints(x, p, lam, hot, b0, n, h, limits_only=False):
-    """One sweep over the joints: springs first (soft), then hinge limits (hard).
-    ``lam : (J, LANES)`` holds the springs' multipliers over a substep. With ``limits_only``
-    only the hinge limits are solved, along the current gradients (the step's final skeleton
-    sweep, see ``solve_bones``)."""
+def solve_joints(x, p, q, lam, hot, b0, n, h):
+    """One Jacobi sweep over the joints (every joint from the same snapshot ``q`` of ``p``, the
+    corrections added up: no order bias, physics/bones.py): each joint's spring (soft) and its
+    hinge limits (hard, only when violated). ``lam : (J, LANES)`` holds the springs' multipliers
+    over a substep."""
     inv_h2 = 1.0 / (h * h)
+    for i in range(p.shape[0]):
+        for k in range(2):
+            for l in range(n):
+                q[i, k, l] = p[i, k, l]
     for k in range(hot.joint_c.shape[0]):
         a = hot.joint_a[k]
         c = hot.joint_c[k]
         b = hot.joint_b[k]
+        na = hot.joint_degree[a]
+        nc = hot.joint_degree[c]
+        nb = hot.joint_degree[b]
         limited = hot.joint_limited[k]
-        if limits_only and not limited:
-            continue
         for l in range(n):
             bb = b0 + l
             wa = hot.inv_mass[a, bb]
             wc = hot.inv_mass[c, bb]
             wb = hot.inv_mass[b, bb]
-            if hot.joint_spring[k, bb] and not limits_only:
-                theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
+            if hot.joint_spring[k, bb]:
+                theta = joint_angle(q[a, 0, l], q[a, 1, l], q[c, 0, l], q[c, 1, l], q[b, 0, l], q[b, 1, l])
                 C = _wrap(theta - hot.joint_rest[k, bb])
-                lam[k, l] = _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C,
+                lam[k, l] = _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C,
                                           hot.joint_compliance[k, bb] * inv_h2, lam[k, l])
             if limited:
-                theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
+                theta = joint_angle(q[a, 0, l], q[a, 1, l], q[c, 0, l], q[c, 1, l], q[b, 0, l], q[b, 1, l])
                 lo = hot.joint_min[k, bb]
                 hi = hot.joint_max[k, bb]
                 if theta < lo or theta > hi:
@@ -105,4 +111,4 @@ def solve_joints(x, p, lam, hot, b0, n, h, limits_only=False):
                     dlo = _wrap(theta - lo)
                     dhi = _wrap(theta - hi)
                     C = dlo if abs(dlo) < abs(dhi) else dhi
-                    _rotate_joint(x, p, a, c, b, l, wa, wc, wb, C, 0.0, 0.0, not limits_only)
+                    _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, 0.0, 0.0)

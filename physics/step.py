@@ -48,13 +48,14 @@ from numba import njit, prange
 
 from . import dem, witkin
 from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
-from .bones import drive_muscles, orient_bones, prepare_bones, settle_bones, solve_bones
+from .bones import drive_muscles, orient_bones, prepare_bones, rest_of_substep, solve_bones
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
+from .skeleton import factor_skeleton, solve_skeleton
 from .model import Model
 from .params import SimParams
 from .state import State
@@ -64,6 +65,8 @@ __all__ = ["step", "rollout", "substeps_for"]
 
 #: Gauss-Seidel passes over the colliding pairs between creatures, once per step
 ARENA_PASSES = 4
+import os
+HOLD_REACH = float(os.environ.get("HOLD_REACH", "0.005"))
 
 
 @njit(cache=True, error_model="numpy")
@@ -73,13 +76,15 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
-    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG = work
+    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG, Q, SKV, SKD, SKU, SKL, SKW = work
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
     x = X[c]
     p = Pp[c]
     v = V[c]
+    q = Q[c]
+    skv, skd, sku, skl, skw = SKV[c], SKD[c], SKU[c], SKL[c], SKW[c]
     rest = REST[c]
     lam = LAM[c]
     lamj = LAMJ[c]
@@ -107,38 +112,40 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     joints = hot.joint_c.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1
     medium = fluid[0] > 0.0
+    muscles = hot.muscle_bone.shape[0] > 0
+    if ground:  # contacts once a step, from where each sphere would go in the whole step
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, dt, drag, n, False)
+        find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
     for s in range(substeps):
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n)
+        if muscles:
+            rest_of_substep(rest, hot.muscle_bone, n, s, substeps)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n, True)
         if medium:
             buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
             dragged[:, :, :] = 0.0
             relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                          fluid)
-        orient_bones(x, rest, bone_a, bone_b, n)
+        orient_bones(x, rest, bone_a, bone_b, soft, rigid, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
         fric[:, :] = 0.0
-        if ground:
-            find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
         for it in range(iterations):
-            solve_bones(p, rest, lam, bone_a, bone_b, soft, rigid, inv_mass, compliance, max_force, b0, n, h)
+            solve_bones(p, q, rest, lam, bone_a, bone_b, soft, rigid[:0], inv_mass, compliance, max_force, b0, n, h)
             if joints:
-                solve_joints(x, p, lamj, hot, b0, n, h)
+                solve_joints(x, p, q, lamj, hot, b0, n, h)
             if clusters:
-                solve_clusters(x, p, hot, b0, n)
+                solve_clusters(x, p, q, hot, b0, n)
             if self_collision:
-                solve_self_collisions(x, p, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
+                solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+            factor_skeleton(x, p, dn, plane, skw, skv, skd, sku, hot, b0, n, HOLD_REACH)
+            solve_skeleton(p, skw, skv, skd, sku, skl, hot, b0, n)
             if medium:
                 relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
-        settle_bones(p, rest, bone_a, bone_b, rigid, inv_mass, b0, n)
-        if joints:
-            solve_joints(x, p, lamj, hot, b0, n, h, True)
-        if ground:  # friction sees that sweep too
-            solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+        if ground:
             finish_ground(p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop)
         recover_velocity(x, p, v, h, n)
         if ground:
