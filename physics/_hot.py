@@ -55,7 +55,10 @@ _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "
 #: a sphere's mass among its constraints: physics/bones.py)
 _DEGREES = ("soft_degree", "rigid_degree", "joint_degree", "cluster_split")
 
-Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS)
+#: derived per creature: each skeleton rod's 1 / rest length (physics/skeleton.py)
+_DERIVED = ("rod_inv_rest",)
+
+Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS + _DERIVED)
 
 
 def hot_of(model: Model) -> Hot:
@@ -69,8 +72,10 @@ def hot_of(model: Model) -> Hot:
         arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
         arrays += list(degrees_of(model))
-        plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], model.n_spheres)
+        plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], model.joint_a, model.joint_c,
+                             model.joint_b, model.joint_limited, model.n_spheres)
         arrays += [plan[name] for name in SKELETON_FIELDS]
+        arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
@@ -149,16 +154,17 @@ def unpack_hot(f, i, b, layout):
     L = layout
     return Hot(_view1(i, L[0]), _view1(i, L[1]), _view1(i, L[2]), _view1(i, L[3]), _view1(i, L[4]),
                _view1(i, L[5]), _view1(i, L[6]), _view1(i, L[7]), _view1(b, L[8]), _view1(i, L[9]),
-               _view1(i, L[10]), _view1(i, L[11]), _view1(i, L[12]),
-               _view2(f, L[13]), _view2(f, L[14]), _view2(f, L[15]), _view2(f, L[16]), _view2(f, L[17]),
-               _view2(f, L[18]), _view2(f, L[19]), _view2(f, L[20]), _view2(f, L[21]), _view2(f, L[22]),
-               _view2(f, L[23]), _view2(f, L[24]), _view2(f, L[25]), _view2(f, L[26]), _view2(f, L[27]),
-               _view2(f, L[28]), _view2(b, L[29]), _view3(f, L[30]), _view2(f, L[31]), _view2(f, L[32]),
-               _view1(i, L[33]), _view1(i, L[34]), _view1(i, L[35]), _view1(i, L[36]),
-               _view1(i, L[37]), _view1(i, L[38]), _view1(i, L[39]), _view1(i, L[40]), _view1(i, L[41]),
-               _view1(i, L[42]), _view1(i, L[43]), _view1(i, L[44]), _view1(i, L[45]), _view1(i, L[46]),
-               _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]), _view1(i, L[50]), _view1(i, L[51]),
-               _view1(i, L[52]))
+               _view1(i, L[10]), _view1(i, L[11]), _view1(i, L[12]), _view2(f, L[13]), _view2(f, L[14]),
+               _view2(f, L[15]), _view2(f, L[16]), _view2(f, L[17]), _view2(f, L[18]), _view2(f, L[19]),
+               _view2(f, L[20]), _view2(f, L[21]), _view2(f, L[22]), _view2(f, L[23]), _view2(f, L[24]),
+               _view2(f, L[25]), _view2(f, L[26]), _view2(f, L[27]), _view2(f, L[28]), _view2(b, L[29]),
+               _view3(f, L[30]), _view2(f, L[31]), _view2(f, L[32]), _view1(i, L[33]), _view1(i, L[34]),
+               _view1(i, L[35]), _view1(i, L[36]), _view1(i, L[37]), _view1(i, L[38]), _view1(i, L[39]),
+               _view1(i, L[40]), _view1(i, L[41]), _view1(i, L[42]), _view1(i, L[43]), _view1(i, L[44]),
+               _view1(i, L[45]), _view1(i, L[46]), _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]),
+               _view1(i, L[50]), _view1(i, L[51]), _view1(i, L[52]), _view1(i, L[53]), _view1(i, L[54]),
+               _view1(i, L[55]), _view1(i, L[56]), _view1(i, L[57]), _view1(i, L[58]), _view1(i, L[59]),
+               _view2(f, L[60]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:
@@ -170,7 +176,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
     if work is None:
         B, P, E, J = model.batch, model.n_spheres, model.n_bones, model.n_joints
         hot = hot_of(model)
-        R, NNZ = hot.sk_bone.shape[0], hot.sk_ent_row.shape[0]
+        R, NNZ, LEGS = hot.sk_col_start.shape[0] - 1, hot.sk_ent_row.shape[0], hot.leg_row.shape[0]
         LANES = lanes
         chunks = (B + LANES - 1) // LANES
         work = (np.zeros((chunks, P, 2, LANES)),   # x: positions at the substep's start
@@ -187,10 +193,13 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P), np.bool_),        # sphere may touch the ground this substep
                 np.zeros((chunks, P, 2, LANES)),   # in a fluid: the drag's velocity change so far this substep
                 np.zeros((chunks, P, 2, LANES)),   # q: the positions a Jacobi sweep reads
-                np.zeros((chunks, NNZ, LANES)),    # the skeleton's factor L (physics/skeleton.py)
-                np.zeros((chunks, R, LANES)),      # its 1 / pivots
-                np.zeros((chunks, R, 3, LANES)),   # its bones' directions and 1 / (2 r)
-                np.zeros((chunks, R, LANES)),      # its multipliers
-                np.zeros((chunks, P, 2, LANES)))   # the contact normals it holds spheres along
+                np.zeros((chunks, P, 2, LANES)),   # the skeleton (physics/skeleton.py): held normals,
+                np.zeros((chunks, LEGS, 2, LANES)),  # its legs,
+                np.zeros((chunks, LEGS, LANES)),   # their components along the held normals,
+                np.zeros((chunks, NNZ, LANES)),    # its factor L,
+                np.zeros((chunks, R, LANES)),      # pivots,
+                np.zeros((chunks, R, LANES)),      # 1 / pivots,
+                np.zeros((chunks, R, LANES)),      # the hinge rows' errors,
+                np.zeros((chunks, R, LANES)))      # and the multipliers
         cache[lanes] = work
     return work

@@ -73,11 +73,12 @@ def _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, alpha, lam0):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_joints(x, p, q, lam, hot, b0, n, h):
+def solve_joints(x, p, q, lam, hot, b0, n, h, limits=True):
     """One Jacobi sweep over the joints (every joint from the same snapshot ``q`` of ``p``, the
     corrections added up: no order bias, physics/bones.py): each joint's spring (soft) and its
-    hinge limits (hard, only when violated). ``lam : (J, LANES)`` holds the springs' multipliers
-    over a substep."""
+    hinge limits (hard, only when violated; with ``limits`` False the springs only: the step
+    solves the limits with the skeleton, physics/skeleton.py). ``lam : (J, LANES)`` holds the
+    springs' multipliers over a substep."""
     inv_h2 = 1.0 / (h * h)
     for i in range(p.shape[0]):
         for k in range(2):
@@ -90,7 +91,7 @@ def solve_joints(x, p, q, lam, hot, b0, n, h):
         na = hot.joint_degree[a]
         nc = hot.joint_degree[c]
         nb = hot.joint_degree[b]
-        limited = hot.joint_limited[k]
+        limited = hot.joint_limited[k] and limits
         for l in range(n):
             bb = b0 + l
             wa = hot.inv_mass[a, bb]

@@ -1,36 +1,42 @@
-"""The skeleton: every rigid bone of a creature solved together, exactly, by a sparse direct solve.
+"""The skeleton: every rigid bone and hinge limit of a creature solved together, exactly.
 
 Rigid bones are the one constraint that must hold: a bone that stretches is a body that cheats.
-Relaxation sweeps over them converge slowly (Gauss-Seidel, which converges fastest, depends on the
-order a design lists its bones and so does not leave a mirror-symmetric body symmetric; Jacobi,
-which does not, needed 16 substeps to hold the walker within 3 %). So within each substep the rigid
-bones are one linear system, solved exactly: one Newton step of the constraints
+Relaxation sweeps over them converge slowly, and the one that converges fastest, Gauss-Seidel,
+depends on the order a design lists its bones: a mirror-symmetric A-frame with one muscle along
+its base (which honest physics leaves where it stands) glided 20 m in 20 s one way, and listed the
+other way round 20 m the other way; evolution found that. Jacobi sweeps have no order, but held
+the walker only within 3 % with 16 substeps. So within each substep the rigid bones ("rods") and
+the hinge limits that are violated are one linear system, solved exactly: one Newton step of
 
-    C_e = (|p_i - p_j|^2 - r_e^2) / (2 r_e)        (zero exactly where |p_i - p_j| = r_e)
+    rod e:    C_e = (|p_i - p_j|^2 - r_e^2) / (2 r_e)      (zero exactly where |p_i - p_j| = r_e)
+    hinge k:  C_k = theta_k - its limit                    (only while past it)
 
-for multipliers ``lam``, the corrections ``dp_i = w_i sum_e s_ie lam_e u_e`` going along each bone's
-direction at the substep's start ``u_e = (x_i - x_j) / r_e`` (which keeps angular momentum, as in
-bones.py; s_ie is +1 at a bone's first sphere, -1 at its second). The system is
+for multipliers ``lam``, ``A lam = -C`` with ``A = G W G^T``: each row has a gradient ("leg")
+``G_rm`` at each of its spheres m (a rod ``+-u_e`` with ``u_e = (x_i - x_j) / r_e``, a hinge the
+angle's gradients, joints.py), taken at the substep's start x so that the corrections
+``dp_m = W_m sum_r lam_r G_rm`` keep angular momentum (bones.py says why), and they sum to zero
+over a row's legs, so momentum is kept exactly. ``A`` is symmetric and as sparse as the
+skeleton (two rows couple only where they share a sphere). It is factored as ``L D L^T`` in an
+order that keeps L sparse (minimum degree, chosen once per topology by :func:`plan_skeleton`):
+a chain, a ladder or a braced torso costs a few operations per row. The solve is the same linear
+algebra whatever order a design lists its items in (only the rounding differs), so a mirror image
+moves as the mirror image.
 
-    A lam = -C,   A_ef = sum over the spheres k bones e and f share of  w_k s_ke s_kf (u_e . u_f)
+**The ground holds what it touches.** The ground is solved just before (contacts.py); a sphere it
+pushed this substep, or within ``HOLD_REACH`` of its contact plane, is ``HOLD_MASS`` times
+heavier along the contact normal in this solve (``W_m = w_m (I - (1 - 1/HOLD_MASS) n n^T)``).
+Without that the solve moved planted feet and knees back into the ground, the last push-out
+moved them out again, and bones ended 2-3 % off; with them held rigidly, a bone standing upright
+between two held spheres could only be fixed sideways, a near-zero pivot, and the step blew up.
 
-(``A = J W J^T``; the diagonal is ``w_i + w_j``), symmetric positive semi-definite and as sparse as
-the skeleton: two bones couple only where they meet. It is factored as ``L D L^T`` in an order
-that keeps the factor sparse (minimum degree, chosen once per topology by :func:`plan_skeleton`),
-so a chain, a ladder or a braced torso costs a few operations per bone. The solve is the same
-linear algebra whatever order the design lists its bones in (only the rounding differs), so a
-mirror image moves as the mirror image. The corrections are equal and opposite at every bone, so
-momentum is kept exactly.
-
-A braced torso has more bones than its spheres need (one redundant bone per brace): A is then
-singular, and its factorisation meets a pivot that vanishes (below ``PIVOT_FLOOR`` of its
-diagonal). That row is dropped (its multiplier 0, its column of L 0): the bones eliminated
-before it already fix the length it asks for, to first order, so nothing is lost.
+**Redundant rows.** A braced torso has more bones than its spheres need (one redundant bone per
+brace): ``A`` is then singular, and its factorisation meets a pivot that vanishes (below
+``PIVOT_FLOOR`` of its row's unheld diagonal). That row is dropped (its multiplier 0, its column of
+L 0): the rows eliminated before it already fix what it asks for, to first order. A hinge within
+its limits is dropped the same way.
 
 The plan is flat integer arrays, so that the numeric phase is loops a compiler vectorises across
-creatures (every creature of a batch shares the topology, so every lane does the same operations):
-``ent_*`` the nonzeros of L column by column (diagonal first), ``asm_*`` the contributions of
-shared spheres to A's off-diagonal entries, ``pair_*`` and ``op_*`` the left-looking updates.
+creatures (every creature of a batch shares the topology, so every lane does the same operations).
 """
 
 from __future__ import annotations
@@ -38,36 +44,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["plan_skeleton", "SKELETON_FIELDS", "PIVOT_FLOOR"]
+from .joints import _wrap, joint_angle
 
-import os
-#: a sphere the ground holds is this many times heavier along the contact normal
-HOLD_MASS = float(os.environ.get("HOLD_MASS", "100"))
-HOLD = np.sqrt(1.0 - 1.0 / HOLD_MASS)
-#: a pivot below this fraction of its diagonal drops its row (redundant bones: see the module)
+__all__ = ["plan_skeleton", "SKELETON_FIELDS", "PIVOT_FLOOR", "HOLD_MASS", "HOLD_REACH"]
+
+#: a pivot below this fraction of its row's diagonal drops the row (see the module)
 PIVOT_FLOOR = 1e-7
+#: a sphere the ground holds is this many times heavier along the contact normal (see the module)
+HOLD_MASS = 100.0
+#: a sphere within this (m) of its contact plane counts as held, pushed or not
+HOLD_REACH = 0.005
+_HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 
 #: the plan's arrays, in the order the hot tuple holds them (physics/_hot.py)
-SKELETON_FIELDS = ("sk_bone", "sk_col_start", "sk_ent_row", "asm_entry", "asm_e", "asm_f", "asm_sphere",
-                   "asm_sign", "pair_start", "pair_entry", "pair_j", "pair_op_start", "op_target", "op_source",
-                   "sk_bone_a", "sk_bone_b")
+SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a", "rod_b", "rod_leg",
+                   "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
+                   "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",
+                   "pair_op_start", "op_target", "op_source")
 
 
-def plan_skeleton(bone_a, bone_b, rigid_bones, n_spheres: int) -> dict:
-    """The symbolic phase for the rigid bones ``rigid_bones`` (indices into ``bone_a``/``bone_b``):
-    an elimination order (minimum degree, ties to the lower index), the nonzero pattern of L with
-    its fill, and the operation lists of the numeric phase. Int64 arrays, see the module."""
-    rigid = [int(e) for e in rigid_bones]
-    n = len(rigid)
+def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_limited, n_spheres: int) -> dict:
+    """The symbolic phase: the rows (every rigid bone, every limited joint), an elimination order
+    (minimum degree, ties to the lower row), the nonzero pattern of L with its fill, and the
+    operation lists of the numeric phase. Int64 arrays, see the module."""
+    rows = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
+    rows += [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
+             for k in range(len(joint_c)) if joint_limited[k]]
+    n = len(rows)
     at = [[] for _ in range(n_spheres)]
-    for r, e in enumerate(rigid):
-        at[int(bone_a[e])].append(r)
-        at[int(bone_b[e])].append(r)
+    for r, (_, _, spheres) in enumerate(rows):
+        for s in spheres:
+            at[s].append(r)
     graph = [set() for _ in range(n)]
-    for rows in at:
-        for r1 in rows:
-            graph[r1].update(r2 for r2 in rows if r2 != r1)
-    # minimum degree elimination: the neighbours of the node eliminated are its column's rows
+    for rs in at:
+        for r1 in rs:
+            graph[r1].update(r2 for r2 in rs if r2 != r1)
+    # minimum degree elimination: the neighbours of the row eliminated are its column's rows
     alive = {r: set(graph[r]) for r in range(n)}
     order, rows_of = [], []
     while alive:
@@ -79,28 +91,42 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, n_spheres: int) -> dict:
         order.append(v)
         rows_of.append(nbrs)
     pos = {v: k for k, v in enumerate(order)}
-    cols = [sorted(pos[a] for a in rows) for rows in rows_of]   # rows i > k of column k
-    # entries: column by column, the diagonal first
+    cols = [sorted(pos[a] for a in nb) for nb in rows_of]   # rows i > k of column k
     col_start, ent_row, entry = [0], [], {}
     for k in range(n):
         for i in [k] + cols[k]:
             entry[(i, k)] = len(ent_row)
             ent_row.append(i)
         col_start.append(len(ent_row))
-    # A's off-diagonal entries: a contribution per sphere two bones share
+    # legs, row by row in elimination order
+    leg_row, leg_sphere, row_leg_start, legs_at = [], [], [0], {}
+    rod_row, rod_bone, rod_a, rod_b, rod_leg = [], [], [], [], []
+    hinge_row, hinge_joint, hinge_leg = [], [], []
+    for k, v in enumerate(order):
+        kind, index, spheres = rows[v]
+        if kind == "rod":
+            rod_row.append(k), rod_bone.append(index), rod_a.append(spheres[0]), rod_b.append(spheres[1])
+            rod_leg.append(len(leg_row))
+        else:
+            hinge_row.append(k), hinge_joint.append(index), hinge_leg.append(len(leg_row))
+        for s in spheres:
+            legs_at.setdefault(s, []).append(len(leg_row))
+            leg_row.append(k)
+            leg_sphere.append(s)
+        row_leg_start.append(len(leg_row))
+    # A's off-diagonal entries: a contribution per sphere two rows share
     asm = []
-    for s, rows in enumerate(at):
-        for r1 in rows:
-            for r2 in rows:
-                k1, k2 = pos[r1], pos[r2]
+    for s, legs in legs_at.items():
+        for l1 in legs:
+            for l2 in legs:
+                k1, k2 = leg_row[l1], leg_row[l2]
                 if k1 > k2:
-                    e, f = rigid[r1], rigid[r2]
-                    sign = (1 if bone_a[e] == s else -1) * (1 if bone_a[f] == s else -1)
-                    asm.append((entry[(k1, k2)], k1, k2, s, sign))
+                    asm.append((entry[(k1, k2)], l1, l2, s))
+    asm.sort()
     # left-looking updates: column k gets, from every earlier column j with L_kj != 0,
     # V[i, k] -= L_ij * (L_kj D_j) for the rows i >= k of column j
     pair_start, pair_entry, pair_j, pair_op_start, op_target, op_source = [0], [], [], [0], [], []
-    below = [[] for _ in range(n)]   # column k: the earlier columns j with row k
+    below = [[] for _ in range(n)]
     for j in range(n):
         for i in cols[j]:
             below[i].append(j)
@@ -114,83 +140,151 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, n_spheres: int) -> dict:
                     op_source.append(entry[(i, j)])
             pair_op_start.append(len(op_target))
         pair_start.append(len(pair_entry))
-    sk_bone = np.array([rigid[v] for v in order], np.int64)
 
     def arr(x):
         return np.array(x, np.int64).reshape(-1)
 
-    asm = np.array(asm, np.int64).reshape(-1, 5)
-    return {"sk_bone": sk_bone, "sk_col_start": arr(col_start), "sk_ent_row": arr(ent_row),
-            "asm_entry": asm[:, 0].copy(), "asm_e": asm[:, 1].copy(), "asm_f": asm[:, 2].copy(),
-            "asm_sphere": asm[:, 3].copy(), "asm_sign": asm[:, 4].copy(),
-            "pair_start": arr(pair_start), "pair_entry": arr(pair_entry), "pair_j": arr(pair_j),
-            "pair_op_start": arr(pair_op_start), "op_target": arr(op_target), "op_source": arr(op_source),
-            "sk_bone_a": arr([bone_a[e] for e in sk_bone]), "sk_bone_b": arr([bone_b[e] for e in sk_bone])}
+    asm = np.array(asm, np.int64).reshape(-1, 4)
+    return {"sk_col_start": arr(col_start), "sk_ent_row": arr(ent_row), "rod_row": arr(rod_row),
+            "rod_bone": arr(rod_bone), "rod_a": arr(rod_a), "rod_b": arr(rod_b), "rod_leg": arr(rod_leg),
+            "hinge_row": arr(hinge_row), "hinge_joint": arr(hinge_joint), "hinge_leg": arr(hinge_leg),
+            "leg_row": arr(leg_row), "leg_sphere": arr(leg_sphere), "row_leg_start": arr(row_leg_start),
+            "asm_entry": asm[:, 0].copy(), "asm_leg1": asm[:, 1].copy(), "asm_leg2": asm[:, 2].copy(),
+            "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
+            "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
+            "op_source": arr(op_source)}
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, p, held, plane, N, V, D, U, hot, b0, n, reach):
-    """Assemble A at the directions of the positions ``x`` and factor it: ``V : (nnz, LANES)``
-    ends as L below its diagonal (unit diagonal implied), ``D : (R, LANES)`` as 1 / the pivots,
-    ``U : (R, 3, LANES)`` as each rigid bone's direction (x_i - x_j) / r and 1 / (2 r).
-    A sphere the ground pushed this substep (``held : (P, LANES)`` > 0) may not move along its
-    contact normal (``plane``'s first two rows): ``N : (P, 2, LANES)`` is that normal, 0 for the
-    others, and its inverse mass is ``w (I - N N^T)``."""
-    R = hot.sk_bone.shape[0]
+def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
+    """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
+    sweeps have reached (which hinges are past their limits, which spheres the ground holds).
+
+    ``held : (P, LANES)`` is the ground's push this substep, ``plane : (P, 3, LANES)`` the contact
+    planes. Out: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
+    (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
+    LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
+    dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
+    R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
-    for i in range(N.shape[0]):
-        for l in range(n):
-            # on the ground: pushed by it this substep, or within ``reach`` of its plane
-            gap = plane[i, 0, l] * p[i, 0, l] + plane[i, 1, l] * p[i, 1, l] - plane[i, 2, l]
-            on = (held[i, l] > 0.0) | (gap <= reach)
-            N[i, 0, l] = plane[i, 0, l] * HOLD if on else 0.0
-            N[i, 1, l] = plane[i, 1, l] * HOLD if on else 0.0
     inv_mass = hot.inv_mass
+    for i in range(N.shape[0]):
+        nx = plane[i, 0]
+        ny = plane[i, 1]
+        c = plane[i, 2]
+        px = p[i, 0]
+        py = p[i, 1]
+        push = held[i]
+        hx = N[i, 0]
+        hy = N[i, 1]
+        for l in range(n):
+            gap = nx[l] * px[l] + ny[l] * py[l] - c[l]
+            on = (push[l] > 0.0) | (gap <= HOLD_REACH)
+            hx[l] = nx[l] * _HOLD if on else 0.0
+            hy[l] = ny[l] * _HOLD if on else 0.0
+    for t in range(hot.rod_row.shape[0]):
+        a = hot.rod_a[t]
+        b = hot.rod_b[t]
+        g = hot.rod_leg[t]
+        inv_r = hot.rod_inv_rest[t, b0:b0 + n]
+        ga_x = G[g, 0]
+        ga_y = G[g, 1]
+        gb_x = G[g + 1, 0]
+        gb_y = G[g + 1, 1]
+        for l in range(n):
+            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r[l]
+            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r[l]
+            ga_x[l] = ux
+            ga_y[l] = uy
+            gb_x[l] = -ux
+            gb_y[l] = -uy
+    for t in range(hot.hinge_row.shape[0]):
+        k = hot.hinge_row[t]
+        j = hot.hinge_joint[t]
+        a = hot.joint_a[j]
+        c = hot.joint_c[j]
+        b = hot.joint_b[j]
+        g = hot.hinge_leg[t]
+        for l in range(n):
+            ux = x[a, 0, l] - x[c, 0, l]
+            uy = x[a, 1, l] - x[c, 1, l]
+            vx = x[b, 0, l] - x[c, 0, l]
+            vy = x[b, 1, l] - x[c, 1, l]
+            uu = ux * ux + uy * uy
+            vv = vx * vx + vy * vy
+            theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
+            lo = hot.joint_min[j, b0 + l]
+            hi = hot.joint_max[j, b0 + l]
+            past = (theta < lo) | (theta > hi)
+            ok = past & (uu > 1e-18) & (vv > 1e-18)
+            # the distance to the nearer limit, the short way round (a limit near +-180 degrees)
+            dlo = _wrap(theta - lo)
+            dhi = _wrap(theta - hi)
+            C[k, l] = (dlo if abs(dlo) < abs(dhi) else dhi) if ok else 0.0
+            iu = 1.0 / uu if ok else 0.0
+            iv = 1.0 / vv if ok else 0.0
+            G[g, 0, l] = uy * iu
+            G[g, 1, l] = -ux * iu
+            G[g + 1, 0, l] = -vy * iv
+            G[g + 1, 1, l] = vx * iv
+            G[g + 2, 0, l] = -(uy * iu - vy * iv)
+            G[g + 2, 1, l] = -(-ux * iu + vx * iv)
+    for g in range(G.shape[0]):
+        m = hot.leg_sphere[g]
+        gx = G[g, 0]
+        gy = G[g, 1]
+        gn = Gn[g]
+        hx = N[m, 0]
+        hy = N[m, 1]
+        for l in range(n):
+            gn[l] = gx[l] * hx[l] + gy[l] * hy[l]
+    # the diagonal, then the off-diagonal entries of each column
     for k in range(R):
-        e = hot.sk_bone[k]
-        i = hot.sk_bone_a[k]
-        j = hot.sk_bone_b[k]
-        ux = U[k, 0]
-        uy = U[k, 1]
-        half = U[k, 2]
-        diag = V[hot.sk_col_start[k]]
+        c0 = hot.sk_col_start[k]
+        diag = V[c0]
+        full = PV[k]      # for now: the diagonal the row would have unheld (the pivot's scale)
         for l in range(n):
-            inv_r = 1.0 / hot.bone_rest[e, b0 + l]
-            ux[l] = (x[i, 0, l] - x[j, 0, l]) * inv_r
-            uy[l] = (x[i, 1, l] - x[j, 1, l]) * inv_r
-            half[l] = 0.5 * inv_r
-            ni = ux[l] * N[i, 0, l] + uy[l] * N[i, 1, l]
-            nj = ux[l] * N[j, 0, l] + uy[l] * N[j, 1, l]
-            diag[l] = inv_mass[i, b0 + l] * (1.0 - ni * ni) + inv_mass[j, b0 + l] * (1.0 - nj * nj)
-        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
+            diag[l] = 0.0
+            full[l] = 0.0
+        for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
+            m = hot.leg_sphere[g]
+            w = inv_mass[m, b0:b0 + n]
+            gx = G[g, 0]
+            gy = G[g, 1]
+            gn = Gn[g]
+            for l in range(n):
+                gg = gx[l] * gx[l] + gy[l] * gy[l]
+                diag[l] += w[l] * (gg - gn[l] * gn[l])
+                full[l] += w[l] * gg
+        for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             V[t, :n] = 0.0
-    for a in range(hot.asm_entry.shape[0]):
-        t = hot.asm_entry[a]
-        e = hot.asm_e[a]
-        f = hot.asm_f[a]
-        s = hot.asm_sphere[a]
-        sign = hot.asm_sign[a]
+    for s in range(hot.asm_entry.shape[0]):
+        t = hot.asm_entry[s]
+        g1 = hot.asm_leg1[s]
+        g2 = hot.asm_leg2[s]
+        w = inv_mass[hot.asm_sphere[s], b0:b0 + n]
+        v = V[t]
         for l in range(n):
-            ue_n = U[e, 0, l] * N[s, 0, l] + U[e, 1, l] * N[s, 1, l]
-            uf_n = U[f, 0, l] * N[s, 0, l] + U[f, 1, l] * N[s, 1, l]
-            V[t, l] += sign * inv_mass[s, b0 + l] * (U[e, 0, l] * U[f, 0, l] + U[e, 1, l] * U[f, 1, l] - ue_n * uf_n)
+            v[l] += w[l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
+    # left-looking L D L^T
     for k in range(R):
         for pr in range(hot.pair_start[k], hot.pair_start[k + 1]):
             lkj = V[hot.pair_entry[pr]]
-            dj = D[hot.pair_j[pr]]
+            pj = PV[hot.pair_j[pr]]
             for o in range(hot.pair_op_start[pr], hot.pair_op_start[pr + 1]):
                 target = V[hot.op_target[o]]
                 source = V[hot.op_source[o]]
                 for l in range(n):
-                    target[l] -= source[l] * lkj[l] / dj[l]
+                    target[l] -= source[l] * lkj[l] * pj[l]
         c0 = hot.sk_col_start[k]
         diag = V[c0]
+        pk = PV[k]
         dk = D[k]
         for l in range(n):
-            a0 = inv_mass[hot.sk_bone_a[k], b0 + l] + inv_mass[hot.sk_bone_b[k], b0 + l]
-            piv = diag[l]
-            dk[l] = 1.0 / piv if piv > PIVOT_FLOOR * a0 else 0.0
+            keep = diag[l] > PIVOT_FLOOR * pk[l]
+            dk[l] = 1.0 / diag[l] if keep else 0.0
+            pk[l] = diag[l] if keep else 0.0
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             row = V[t]
             for l in range(n):
@@ -198,24 +292,29 @@ def factor_skeleton(x, p, held, plane, N, V, D, U, hot, b0, n, reach):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, N, V, D, U, lam, hot, b0, n):
-    """One Newton step of every rigid bone at once (the module says how): the errors at ``p``,
-    the factored system of :func:`factor_skeleton` solved for ``lam : (R, LANES)``, and the
-    corrections added to ``p``."""
-    R = hot.sk_bone.shape[0]
+def solve_skeleton(p, N, G, Gn, V, D, C, lam, hot, b0, n):
+    """One Newton step of every row at once (the module says how): the rods' errors at ``p``
+    (the hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for
+    ``lam : (R, LANES)``, and the corrections added to ``p``."""
+    R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
-    for k in range(R):
-        e = hot.sk_bone[k]
-        i = hot.sk_bone_a[k]
-        j = hot.sk_bone_b[k]
+    for t in range(hot.rod_row.shape[0]):
+        k = hot.rod_row[t]
+        e = hot.rod_bone[t]
+        a = hot.rod_a[t]
+        b = hot.rod_b[t]
         rhs = lam[k]
-        half = U[k, 2]
+        r = hot.bone_rest[e, b0:b0 + n]
+        inv_r = hot.rod_inv_rest[t, b0:b0 + n]
         for l in range(n):
-            dx = p[i, 0, l] - p[j, 0, l]
-            dy = p[i, 1, l] - p[j, 1, l]
-            r = hot.bone_rest[e, b0 + l]
-            rhs[l] = (r * r - (dx * dx + dy * dy)) * half[l]
+            dx = p[a, 0, l] - p[b, 0, l]
+            dy = p[a, 1, l] - p[b, 1, l]
+            rhs[l] = (r[l] * r[l] - (dx * dx + dy * dy)) * 0.5 * inv_r[l]
+    for t in range(hot.hinge_row.shape[0]):
+        k = hot.hinge_row[t]
+        for l in range(n):
+            lam[k, l] = -C[k, l]
     # L y = rhs (column by column), then z = y / D, then L^T lam = z (backwards)
     for k in range(R):
         yk = lam[k]
@@ -236,18 +335,19 @@ def solve_skeleton(p, N, V, D, U, lam, hot, b0, n):
             lv = V[t]
             for l in range(n):
                 xk[l] -= lv[l] * xi[l]
-    for k in range(R):
-        i = hot.sk_bone_a[k]
-        j = hot.sk_bone_b[k]
+    for g in range(G.shape[0]):
+        k = hot.leg_row[g]
+        m = hot.leg_sphere[g]
+        w = hot.inv_mass[m, b0:b0 + n]
         lk = lam[k]
-        ux = U[k, 0]
-        uy = U[k, 1]
+        gx = G[g, 0]
+        gy = G[g, 1]
+        gn = Gn[g]
+        hx = N[m, 0]
+        hy = N[m, 1]
+        px = p[m, 0]
+        py = p[m, 1]
         for l in range(n):
-            wi = hot.inv_mass[i, b0 + l] * lk[l]
-            wj = hot.inv_mass[j, b0 + l] * lk[l]
-            ni = ux[l] * N[i, 0, l] + uy[l] * N[i, 1, l]
-            nj = ux[l] * N[j, 0, l] + uy[l] * N[j, 1, l]
-            p[i, 0, l] += wi * (ux[l] - ni * N[i, 0, l])
-            p[i, 1, l] += wi * (uy[l] - ni * N[i, 1, l])
-            p[j, 0, l] -= wj * (ux[l] - nj * N[j, 0, l])
-            p[j, 1, l] -= wj * (uy[l] - nj * N[j, 1, l])
+            s = w[l] * lk[l]
+            px[l] += s * (gx[l] - gn[l] * hx[l])
+            py[l] += s * (gy[l] - gn[l] * hy[l])

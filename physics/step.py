@@ -65,8 +65,6 @@ __all__ = ["step", "rollout", "substeps_for"]
 
 #: Gauss-Seidel passes over the colliding pairs between creatures, once per step
 ARENA_PASSES = 4
-import os
-HOLD_REACH = float(os.environ.get("HOLD_REACH", "0.005"))
 
 
 @njit(cache=True, error_model="numpy")
@@ -76,7 +74,8 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
-    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG, Q, SKV, SKD, SKU, SKL, SKW = work
+    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG, Q = work[:14]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -84,7 +83,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     p = Pp[c]
     v = V[c]
     q = Q[c]
-    skv, skd, sku, skl, skw = SKV[c], SKD[c], SKU[c], SKL[c], SKW[c]
+    skn, skg, skgn, skv, skp, skd, skc, skl = SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c], SKC[c], SKL[c]
     rest = REST[c]
     lam = LAM[c]
     lamj = LAMJ[c]
@@ -133,15 +132,15 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         for it in range(iterations):
             solve_bones(p, q, rest, lam, bone_a, bone_b, soft, rigid[:0], inv_mass, compliance, max_force, b0, n, h)
             if joints:
-                solve_joints(x, p, q, lamj, hot, b0, n, h)
+                solve_joints(x, p, q, lamj, hot, b0, n, h, False)
             if clusters:
                 solve_clusters(x, p, q, hot, b0, n)
             if self_collision:
                 solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
-            factor_skeleton(x, p, dn, plane, skw, skv, skd, sku, hot, b0, n, HOLD_REACH)
-            solve_skeleton(p, skw, skv, skd, sku, skl, hot, b0, n)
+            factor_skeleton(x, p, dn, plane, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
+            solve_skeleton(p, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
             if medium:
                 relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
