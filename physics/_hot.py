@@ -50,13 +50,14 @@ _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "
                  "muscle_speed", "joint_rest", "joint_min", "joint_max", "joint_compliance",
                  "joint_spring", "cluster_rest", "cluster_stiffness", "bone_plate")
 
-#: derived from the topology: at each sphere, how many soft bones, rigid bones and joints meet,
-#: and for each cluster the most clusters any of its spheres belongs to (the Jacobi sweeps split
-#: a sphere's mass among its constraints: physics/bones.py)
-_DEGREES = ("soft_degree", "rigid_degree", "joint_degree", "cluster_split")
+#: derived from the topology: for each cluster the most clusters any of its spheres belongs to
+#: (the Jacobi sweeps split a sphere's mass among its constraints: physics/bones.py)
+_DEGREES = ("cluster_split",)
 
-#: derived per creature: each skeleton rod's 1 / rest length (physics/skeleton.py)
-_DERIVED = ("rod_inv_rest",)
+#: derived per creature: each skeleton rod's 1 / rest length (physics/skeleton.py); at each
+#: sphere, how many soft bones and joint springs meet (physics/bones.py: the mass they split),
+#: counting only the parts the creature has (a part switched off is not there)
+_DERIVED = ("rod_inv_rest", "soft_degree", "joint_degree")
 
 Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS + _DERIVED)
 
@@ -71,11 +72,12 @@ def hot_of(model: Model) -> Hot:
                    "rigid_bones": np.flatnonzero(~soft).astype(np.int64)}
         arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
-        arrays += list(degrees_of(model))
+        arrays.append(cluster_split(model))
         plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], model.joint_a, model.joint_c,
                              model.joint_b, model.joint_limited, model.n_spheres)
         arrays += [plan[name] for name in SKELETON_FIELDS]
         arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
+        arrays += [np.ascontiguousarray(d.T) for d in degrees_of(model)]
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
@@ -103,27 +105,33 @@ def hot_of(model: Model) -> Hot:
 
 
 def degrees_of(model: Model) -> tuple:
-    """``(soft, rigid, joint, cluster)``: at each sphere, the number of soft bones, rigid bones
-    and joints that meet there, int64 arrays of shape (P,), and for each cluster the most
-    clusters one of its spheres belongs to, shape (K,); all at least 1 (a topology: the same
-    whatever creatures share the batch, so parts switched off count too)."""
-    P = model.n_spheres
-    soft = np.zeros(P, np.int64)
-    rigid = np.zeros(P, np.int64)
-    for e in range(model.n_bones):
-        deg = soft if model.bone_soft[e] else rigid
-        deg[model.bone_a[e]] += 1
-        deg[model.bone_b[e]] += 1
-    joint = np.zeros(P, np.int64)
+    """``(soft, joint)``, float arrays of shape (B, P): at each sphere of each creature, how many
+    of its soft bones (muscles, compliant bones) and of its joint springs meet there, at least 1.
+    A part a creature has switched off (no force, no spring) does not count, so a creature moves
+    as the body without that part would."""
+    B, P = model.batch, model.n_spheres
+    soft = np.zeros((B, P))
+    for e in np.flatnonzero(model.bone_soft):
+        on = model.bone_max_force[:, e] > 0.0
+        soft[:, model.bone_a[e]] += on
+        soft[:, model.bone_b[e]] += on
+    joint = np.zeros((B, P))
     for k in range(model.n_joints):
+        on = model.joint_spring[:, k]
         for i in {int(model.joint_a[k]), int(model.joint_c[k]), int(model.joint_b[k])}:
-            joint[i] += 1
-    member = np.bincount(model.cluster_sphere, minlength=P)
+            joint[:, i] += on
+    return np.maximum(soft, 1.0), np.maximum(joint, 1.0)
+
+
+def cluster_split(model: Model) -> np.ndarray:
+    """For each cluster, the most clusters one of its spheres belongs to, int64 (K,), at least 1
+    (a topology)."""
+    member = np.bincount(model.cluster_sphere, minlength=model.n_spheres)
     split = np.ones(model.n_clusters, np.int64)
     for k in range(model.n_clusters):
         spheres = model.cluster_sphere[model.cluster_start[k]:model.cluster_start[k + 1]]
         split[k] = max(1, int(member[spheres].max())) if spheres.size else 1
-    return np.maximum(soft, 1), np.maximum(rigid, 1), np.maximum(joint, 1), split
+    return split
 
 
 def packed_hot_of(model: Model) -> tuple:
@@ -163,8 +171,7 @@ def unpack_hot(f, i, b, layout):
                _view1(i, L[40]), _view1(i, L[41]), _view1(i, L[42]), _view1(i, L[43]), _view1(i, L[44]),
                _view1(i, L[45]), _view1(i, L[46]), _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]),
                _view1(i, L[50]), _view1(i, L[51]), _view1(i, L[52]), _view1(i, L[53]), _view1(i, L[54]),
-               _view1(i, L[55]), _view1(i, L[56]), _view1(i, L[57]), _view1(i, L[58]), _view1(i, L[59]),
-               _view2(f, L[60]))
+               _view1(i, L[55]), _view1(i, L[56]), _view2(f, L[57]), _view2(f, L[58]), _view2(f, L[59]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:

@@ -52,13 +52,10 @@ import numpy as np
 from numba import njit
 
 #: rows of the per-bone workspace: rest length at the step's start, its change over the step
-#: (muscles), the rest length this substep, the split weight n_i w_i + n_j w_j, a rigid bone's
-#: 1 / (2 W r^2), and the direction at the substep's start (unit for soft bones, raw for rigid)
-R_START, R_DELTA, R_REST, R_WEIGHT, R_K, R_UX, R_UY = 0, 1, 2, 3, 4, 5, 6
-ROWS = 7
-import os
-OMEGA_RIGID = float(os.environ.get("OMEGA_RIGID", "1.0"))
-OMEGA_SOFT = float(os.environ.get("OMEGA_SOFT", "1.0"))
+#: (muscles), the rest length this substep, the split weight n_i w_i + n_j w_j, and the unit
+#: direction at the substep's start
+R_START, R_DELTA, R_REST, R_WEIGHT, R_UX, R_UY = 0, 1, 2, 3, 4, 5
+ROWS = 6
 
 
 @njit(cache=True, error_model="numpy")
@@ -95,27 +92,15 @@ def drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt):
 
 @njit(cache=True, error_model="numpy")
 def prepare_bones(rest, hot, b0, n):
-    """Once a step: each bone's split weight ``n_i w_i + n_j w_j`` (``R_WEIGHT``; n counts the
-    bones of its own sweep, soft or rigid, at each sphere) and a rigid bone's ``1 / (2 W r^2)``
-    (``R_K``)."""
+    """Once a step: each soft bone's split weight ``n_i w_i + n_j w_j`` (``R_WEIGHT``; n counts
+    the creature's soft bones at each sphere)."""
     for e in hot.soft_bones:
         i = hot.bone_a[e]
         j = hot.bone_b[e]
-        ni = hot.soft_degree[i]
-        nj = hot.soft_degree[j]
         for l in range(n):
-            rest[e, R_WEIGHT, l] = ni * hot.inv_mass[i, b0 + l] + nj * hot.inv_mass[j, b0 + l]
-    for e in hot.rigid_bones:
-        i = hot.bone_a[e]
-        j = hot.bone_b[e]
-        ni = hot.rigid_degree[i]
-        nj = hot.rigid_degree[j]
-        for l in range(n):
-            w = ni * hot.inv_mass[i, b0 + l] + nj * hot.inv_mass[j, b0 + l]
-            r = hot.bone_rest[e, b0 + l]
-            den = 2.0 * w * r * r
-            rest[e, R_WEIGHT, l] = w
-            rest[e, R_K, l] = 1.0 / den if den > 0.0 else 0.0
+            b = b0 + l
+            rest[e, R_WEIGHT, l] = (hot.soft_degree[i, b] * hot.inv_mass[i, b]
+                                    + hot.soft_degree[j, b] * hot.inv_mass[j, b])
 
 
 @njit(cache=True, error_model="numpy")
@@ -133,9 +118,9 @@ def rest_of_substep(rest, muscle_bone, n, s, substeps):
 
 
 @njit(cache=True, error_model="numpy")
-def orient_bones(x, rest, bone_a, bone_b, soft_bones, rigid_bones, n):
-    """Each bone's direction at the start of the substep, x_i - x_j (``R_UX``, ``R_UY``): a unit
-    vector for soft bones, the raw difference for rigid ones (their sweep needs no norm)."""
+def orient_bones(x, rest, bone_a, bone_b, soft_bones, n):
+    """Each soft bone's unit direction at the start of the substep, x_i - x_j (``R_UX``,
+    ``R_UY``)."""
     for e in soft_bones:
         i = bone_a[e]
         j = bone_b[e]
@@ -152,18 +137,6 @@ def orient_bones(x, rest, bone_a, bone_b, soft_bones, rigid_bones, n):
             inv = 1.0 / d if d > 1e-12 else 0.0
             ux[l] = dx * inv
             uy[l] = dy * inv
-    for e in rigid_bones:
-        i = bone_a[e]
-        j = bone_b[e]
-        xi = x[i, 0]
-        yi = x[i, 1]
-        xj = x[j, 0]
-        yj = x[j, 1]
-        ux = rest[e, R_UX]
-        uy = rest[e, R_UY]
-        for l in range(n):
-            ux[l] = xi[l] - xj[l]
-            uy[l] = yi[l] - yj[l]
 
 
 @njit(cache=True, error_model="numpy")
@@ -178,60 +151,24 @@ def snapshot(p, q, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_bones(p, q, rest, lam, bone_a, bone_b, soft_bones, rigid_bones, inv_mass, compliance, max_force,
-                b0, n, h):
-    """One Jacobi sweep over the soft bones (muscles, compliant bones), then one over the rigid
-    bones, each reading a snapshot ``q`` of ``p`` and adding its corrections to ``p``.
-    ``lam : (E, LANES)`` accumulates the soft bones' multipliers over a substep.
+def solve_bones(p, q, rest, lam, bone_a, bone_b, soft_bones, inv_mass, compliance, max_force, b0, n, h):
+    """One Jacobi sweep over the soft bones (muscles, compliant bones, bones that may be switched
+    off), reading a snapshot ``q`` of ``p`` and adding the corrections to ``p``. ``lam : (E,
+    LANES)`` accumulates their multipliers over a substep. (The rigid bones are the skeleton's,
+    physics/skeleton.py.)
 
     Written branch-free over whole lane rows so that the compiler vectorises across creatures;
     a degenerate bone (zero length, or two pinned spheres) leaves its spheres where they are.
     (The arrays come one by one: the whole ``hot`` tuple would be copied onto the stack every
     call.)"""
+    if soft_bones.shape[0] == 0:
+        return
     inv_h2 = 1.0 / (h * h)
     h2 = h * h
-    if soft_bones.shape[0] > 0:
-        snapshot(p, q, n)
-        for e in soft_bones:
-            _solve_soft_bone(p, q, rest, lam, bone_a[e], bone_b[e], inv_mass, compliance, max_force, e, b0, n,
-                             inv_h2, h2)
-    if rigid_bones.shape[0] > 0:
-        snapshot(p, q, n)
-        for e in rigid_bones:
-            _solve_rigid_bone(p, q, rest, bone_a[e], bone_b[e], inv_mass, e, b0, n)
-
-
-@njit(cache=True, error_model="numpy")
-def _solve_rigid_bone(p, q, rest, i, j, inv_mass, e, b0, n):
-    """A rigid bone: ``(r^2 - |d|^2) k`` along the start direction (the module says why), no
-    multiplier to keep."""
-    qxi = q[i, 0]
-    qyi = q[i, 1]
-    qxj = q[j, 0]
-    qyj = q[j, 1]
-    xi = p[i, 0]
-    yi = p[i, 1]
-    xj = p[j, 0]
-    yj = p[j, 1]
-    w_i = inv_mass[i, b0:b0 + n]
-    w_j = inv_mass[j, b0:b0 + n]
-    r = rest[e, R_REST]
-    kk = rest[e, R_K]
-    ux = rest[e, R_UX]
-    uy = rest[e, R_UY]
-    for l in range(n):
-        dx = qxi[l] - qxj[l]
-        dy = qyi[l] - qyj[l]
-        dd = dx * dx + dy * dy
-        g = dx * ux[l] + dy * uy[l]
-        along = (g > 0.0) & (g * g > 0.01 * dd * (ux[l] * ux[l] + uy[l] * uy[l]))
-        dirx = ux[l] if along else dx
-        diry = uy[l] if along else dy
-        s = (r[l] * r[l] - dd) * kk[l] * OMEGA_RIGID
-        xi[l] += w_i[l] * s * dirx
-        yi[l] += w_i[l] * s * diry
-        xj[l] -= w_j[l] * s * dirx
-        yj[l] -= w_j[l] * s * diry
+    snapshot(p, q, n)
+    for e in soft_bones:
+        _solve_soft_bone(p, q, rest, lam, bone_a[e], bone_b[e], inv_mass, compliance, max_force, e, b0, n,
+                         inv_h2, h2)
 
 
 @njit(cache=True, error_model="numpy")
@@ -272,7 +209,7 @@ def _solve_soft_bone(p, q, rest, lam, i, j, inv_mass, compliance, max_force, e, 
         lam1 = min(f, max(-f, lam1))
         lam1 = lam1 if ok else lam0
         lm[l] = lam1
-        s = (lam1 - lam0) * OMEGA_SOFT
+        s = lam1 - lam0
         xi[l] += w_i[l] * s * dirx
         yi[l] += w_i[l] * s * diry
         xj[l] -= w_j[l] * s * dirx

@@ -76,7 +76,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_friction, b0, n):
+def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_friction, b0, n, rise):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
@@ -104,7 +104,10 @@ def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_fric
         mu_s = friction[i, b0:b0 + n]
         mu_k = kinetic_friction[i, b0:b0 + n]
         for l in range(n):
-            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
+            # out to the surface, or for a sphere that started the substep inside the ground,
+            # out by ``rise`` at most (a push-out capped like its speed: see the module)
+            depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
+            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l]) - max(0.0, depth0 - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
             px[l] += nx[l] * pen
             py[l] += ny[l] * pen
@@ -124,7 +127,7 @@ def solve_ground(x, p, plane, active, dn, fric, inv_mass, friction, kinetic_fric
 
 
 @njit(cache=True, error_model="numpy")
-def finish_ground(p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop):
+def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop, rise):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
     the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
@@ -162,18 +165,23 @@ def finish_ground(p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blo
                     nx[l] = gx
                     ny[l] = gy
                     c[l] = gx * px[l] + gy * py[l] - d + rad[l]
-                    if d >= rad[l] or w[l] == 0.0:
+                    out = rad[l] - d - max(0.0, c[l] - (gx * x[i, 0, l] + gy * x[i, 1, l]) - rise)
+                    if out <= 0.0 or w[l] == 0.0:
                         break
-                    px[l] += gx * (rad[l] - d)
-                    py[l] += gy * (rad[l] - d)
-                    push[l] += rad[l] - d
+                    px[l] += gx * out
+                    py[l] += gy * out
+                    push[l] += out
         vx = v[i, 0]
         vy = v[i, 1]
         touch = touching[i]
         vn = vn_in[i]
+        x0 = x[i, 0]
+        y0 = x[i, 1]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
+            depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
+            pen -= max(0.0, depth0 - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
             px[l] += nx[l] * pen
             py[l] += ny[l] * pen

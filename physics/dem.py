@@ -69,6 +69,7 @@ from .clusters import solve_clusters
 from .collide import _cell_hash, build_grid
 from .integrate import recover_velocity
 from .joints import solve_joints
+from .skeleton import factor_skeleton, solve_skeleton
 from .terrain import closest_on_terrain, terrain_top
 
 __all__ = ["critical_substep", "required_substeps", "dem_forces", "step", "MAX_SUBSTEPS", "OMEGA_FACTOR"]
@@ -309,7 +310,8 @@ def _lanes_to_batch(c, work, xb, vb):
 def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
     applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
-    X, Pp, V, REST, LAM, LAMJ, Q = work[0], work[1], work[2], work[3], work[4], work[5], work[13]
+    X, Pp, V, REST, LAM, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[8], work[13]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:]
     P = X.shape[1]
     lanes = X.shape[3]
     B = F.shape[0]
@@ -332,16 +334,21 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
                 vk = vk if w > 0.0 else 0.0
                 v[i, k, l] = vk
                 p[i, k, l] = x[i, k, l] + vk * h
-    orient_bones(x, rest, hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, n)
+    orient_bones(x, rest, hot.bone_a, hot.bone_b, hot.soft_bones, n)
     LAM[c][:, :] = 0.0
     lam[:, :] = 0.0
+    # no ground stage here (its contacts are forces): the skeleton holds no sphere
+    DN[c][:, :] = 0.0
+    PLANE[c][:, 2, :] = -np.inf
     for it in range(iterations):
-        solve_bones(p, q, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones, hot.inv_mass,
+        solve_bones(p, q, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.inv_mass,
                     hot.bone_compliance, hot.bone_max_force, b0, n, h)
         if hot.joint_c.shape[0] > 0:
-            solve_joints(x, p, q, lam, hot, b0, n, h)
+            solve_joints(x, p, q, lam, hot, b0, n, h, False)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
+        factor_skeleton(x, p, DN[c], PLANE[c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c], SKC[c], hot, b0, n)
+        solve_skeleton(p, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c], hot, b0, n)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

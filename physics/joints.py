@@ -88,12 +88,12 @@ def solve_joints(x, p, q, lam, hot, b0, n, h, limits=True):
         a = hot.joint_a[k]
         c = hot.joint_c[k]
         b = hot.joint_b[k]
-        na = hot.joint_degree[a]
-        nc = hot.joint_degree[c]
-        nb = hot.joint_degree[b]
         limited = hot.joint_limited[k] and limits
         for l in range(n):
             bb = b0 + l
+            na = hot.joint_degree[a, bb]
+            nc = hot.joint_degree[c, bb]
+            nb = hot.joint_degree[b, bb]
             wa = hot.inv_mass[a, bb]
             wc = hot.inv_mass[c, bb]
             wb = hot.inv_mass[b, bb]

@@ -30,10 +30,14 @@ moved them out again, and bones ended 2-3 % off; with them held rigidly, a bone 
 between two held spheres could only be fixed sideways, a near-zero pivot, and the step blew up.
 
 **Redundant rows.** A braced torso has more bones than its spheres need (one redundant bone per
-brace): ``A`` is then singular, and its factorisation meets a pivot that vanishes (below
-``PIVOT_FLOOR`` of its row's unheld diagonal). That row is dropped (its multiplier 0, its column of
-L 0): the rows eliminated before it already fix what it asks for, to first order. A hinge within
-its limits is dropped the same way.
+brace): ``A`` is then singular. Every diagonal gets ``REGULARISE`` of itself added (Tikhonov), so
+the system has one solution whatever the order of elimination, close to the least-squares one:
+the lengths a braced torso cannot all reach at once are shared out among its bones. (Dropping
+the row whose pivot vanished instead, as a first version did, left the result depending on
+which row the elimination met last, which is the order of the design's bones: a walker's
+recorded gait went 9.3 m listed one way and 5.9 m the other.) The multiplier of the singular
+direction grows large but moves nothing (it is a self-stress: ``G^T lam = 0``). A hinge within
+its limits has no legs and is left out (its multiplier 0).
 
 The plan is flat integer arrays, so that the numeric phase is loops a compiler vectorises across
 creatures (every creature of a batch shares the topology, so every lane does the same operations).
@@ -46,12 +50,15 @@ from numba import njit
 
 from .joints import _wrap, joint_angle
 
-__all__ = ["plan_skeleton", "SKELETON_FIELDS", "PIVOT_FLOOR", "HOLD_MASS", "HOLD_REACH"]
+__all__ = ["plan_skeleton", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
-#: a pivot below this fraction of its row's diagonal drops the row (see the module)
-PIVOT_FLOOR = 1e-7
+#: every row's diagonal gets this fraction of itself (unheld) added: A is singular for a braced
+#: body (see the module)
+REGULARISE = 1e-6
 #: a sphere the ground holds is this many times heavier along the contact normal (see the module)
 HOLD_MASS = 100.0
+#: a hinge within this (rad) of a limit keeps its angle in the solve (see factor_skeleton)
+LIMIT_MARGIN = float(__import__("os").environ.get("LIMIT_MARGIN", "0.0873"))
 #: a sphere within this (m) of its contact plane counts as held, pushed or not
 HOLD_REACH = 0.005
 _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
@@ -216,12 +223,16 @@ def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
             theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
             lo = hot.joint_min[j, b0 + l]
             hi = hot.joint_max[j, b0 + l]
-            past = (theta < lo) | (theta > hi)
-            ok = past & (uu > 1e-18) & (vv > 1e-18)
-            # the distance to the nearer limit, the short way round (a limit near +-180 degrees)
+            # the distance to each limit the short way round (a limit near +-180 degrees); a
+            # hinge past a limit is brought back to it, one within LIMIT_MARGIN of it keeps its
+            # angle (the solve must not carry it past), one farther inside is left out
             dlo = _wrap(theta - lo)
             dhi = _wrap(theta - hi)
-            C[k, l] = (dlo if abs(dlo) < abs(dhi) else dhi) if ok else 0.0
+            near_lo = abs(dlo) <= abs(dhi)
+            d = dlo if near_lo else dhi
+            inside = d >= 0.0 if near_lo else d <= 0.0
+            ok = ((not inside) | (abs(d) < LIMIT_MARGIN)) & (uu > 1e-18) & (vv > 1e-18)
+            C[k, l] = (0.0 if inside else d) if ok else 0.0
             iu = 1.0 / uu if ok else 0.0
             iv = 1.0 / vv if ok else 0.0
             G[g, 0, l] = uy * iu
@@ -282,9 +293,10 @@ def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
         pk = PV[k]
         dk = D[k]
         for l in range(n):
-            keep = diag[l] > PIVOT_FLOOR * pk[l]
-            dk[l] = 1.0 / diag[l] if keep else 0.0
-            pk[l] = diag[l] if keep else 0.0
+            keep = pk[l] > 0.0
+            piv = diag[l] + REGULARISE * pk[l]
+            dk[l] = 1.0 / piv if keep else 0.0
+            pk[l] = piv if keep else 0.0
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             row = V[t]
             for l in range(n):
@@ -306,11 +318,16 @@ def solve_skeleton(p, N, G, Gn, V, D, C, lam, hot, b0, n):
         b = hot.rod_b[t]
         rhs = lam[k]
         r = hot.bone_rest[e, b0:b0 + n]
-        inv_r = hot.rod_inv_rest[t, b0:b0 + n]
+        ux = G[hot.rod_leg[t], 0]
+        uy = G[hot.rod_leg[t], 1]
         for l in range(n):
             dx = p[a, 0, l] - p[b, 0, l]
             dy = p[a, 1, l] - p[b, 1, l]
-            rhs[l] = (r[l] * r[l] - (dx * dx + dy * dy)) * 0.5 * inv_r[l]
+            d = np.sqrt(dx * dx + dy * dy)
+            # C = |d| - r, taken as far as a correction along u shortens it: cos(turn) of it
+            # (the bone turned since the substep's start; never past 90 degrees)
+            slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
+            rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         for l in range(n):
@@ -351,3 +368,24 @@ def solve_skeleton(p, N, G, Gn, V, D, C, lam, hot, b0, n):
             s = w[l] * lk[l]
             px[l] += s * (gx[l] - gn[l] * hx[l])
             py[l] += s * (gy[l] - gn[l] * hy[l])
+
+
+@njit(cache=True, error_model="numpy")
+def refresh_hinges(p, C, hot, b0, n):
+    """The hinge rows' errors ``C`` again at ``p`` (for another solve with the same factors): only
+    for the rows the factorisation took in (their error was not 0)."""
+    for t in range(hot.hinge_row.shape[0]):
+        k = hot.hinge_row[t]
+        j = hot.hinge_joint[t]
+        a = hot.joint_a[j]
+        c = hot.joint_c[j]
+        b = hot.joint_b[j]
+        for l in range(n):
+            if C[k, l] == 0.0:
+                continue
+            theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
+            lo = hot.joint_min[j, b0 + l]
+            hi = hot.joint_max[j, b0 + l]
+            dlo = _wrap(theta - lo)
+            dhi = _wrap(theta - hi)
+            C[k, l] = dlo if abs(dlo) < abs(dhi) else dhi

@@ -55,7 +55,9 @@ from .contacts import find_contacts, finish_ground, reject_ground_velocity, solv
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
-from .skeleton import factor_skeleton, solve_skeleton
+from .skeleton import factor_skeleton, refresh_hinges, solve_skeleton
+import os
+NEWTON2 = os.environ.get("NEWTON2", "0") == "1"
 from .model import Model
 from .params import SimParams
 from .state import State
@@ -106,7 +108,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
     # which was a third of the step's time for one creature. Stages with nothing to do are not
     # called at all.
-    bone_a, bone_b, soft, rigid = hot.bone_a, hot.bone_b, hot.soft_bones, hot.rigid_bones
+    bone_a, bone_b, soft = hot.bone_a, hot.bone_b, hot.soft_bones
     inv_mass, radius, compliance, max_force = hot.inv_mass, hot.radius, hot.bone_compliance, hot.bone_max_force
     joints = hot.joint_c.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1
@@ -124,13 +126,13 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             dragged[:, :, :] = 0.0
             relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                          fluid)
-        orient_bones(x, rest, bone_a, bone_b, soft, rigid, n)
+        orient_bones(x, rest, bone_a, bone_b, soft, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
         fric[:, :] = 0.0
         for it in range(iterations):
-            solve_bones(p, q, rest, lam, bone_a, bone_b, soft, rigid[:0], inv_mass, compliance, max_force, b0, n, h)
+            solve_bones(p, q, rest, lam, bone_a, bone_b, soft, inv_mass, compliance, max_force, b0, n, h)
             if joints:
                 solve_joints(x, p, q, lamj, hot, b0, n, h, False)
             if clusters:
@@ -138,14 +140,19 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if self_collision:
                 solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
-                solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n)
+                solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n,
+                             push_speed * h)
             factor_skeleton(x, p, dn, plane, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
             solve_skeleton(p, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+            if NEWTON2:
+                refresh_hinges(p, skc, hot, b0, n)
+                solve_skeleton(p, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
             if medium:
                 relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
         if ground:
-            finish_ground(p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop)
+            finish_ground(x, p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
+                          push_speed * h)
         recover_velocity(x, p, v, h, n)
         if ground:
             reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, bounce_speed,
