@@ -207,6 +207,10 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, R, LANES)),      # pivots,
                 np.zeros((chunks, R, LANES)),      # 1 / pivots,
                 np.zeros((chunks, R, LANES)),      # the hinge rows' errors,
-                np.zeros((chunks, R, LANES)))      # and the multipliers
+                np.zeros((chunks, R, LANES)),      # and the multipliers
+                np.zeros((chunks, P, LANES), np.bool_),  # touched the ground in any substep of the step
+                np.zeros((chunks, P, LANES)),      # static friction holds it (1) this substep
+                np.zeros((chunks, P, 2, LANES)),   # the inverse mass the skeleton gives each sphere (all, along n)
+                np.zeros((chunks, P, LANES)))      # what the skeleton pressed into the ground this sweep
         cache[lanes] = work
     return work

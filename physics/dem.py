@@ -311,7 +311,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
     applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
     X, Pp, V, REST, LAM, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[8], work[13]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:22]
     P = X.shape[1]
     lanes = X.shape[3]
     B = F.shape[0]
@@ -347,8 +347,9 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
             solve_joints(x, p, q, lam, hot, b0, n, h, False)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
-        factor_skeleton(x, p, DN[c], PLANE[c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c], SKC[c], hot, b0, n)
-        solve_skeleton(p, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c], hot, b0, n)
+        factor_skeleton(x, p, DN[c], DN[c], PLANE[c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c],
+                        SKC[c], hot, b0, n)
+        solve_skeleton(p, PLANE[c], work[25][c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c], hot, b0, n)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

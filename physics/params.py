@@ -81,8 +81,8 @@ class SimParams:
     """
 
     dt: float = 1.0 / 60.0
-    substeps: int = 1
-    iterations: int = 8
+    substeps: int = 4
+    iterations: int = 1
     gravity: float = 9.81
     ground: bool = True
     damping: float = 0.0

@@ -24,7 +24,9 @@ moves as the mirror image.
 
 **The ground holds what it touches.** The ground is solved just before (contacts.py); a sphere it
 pushed this substep, or within ``HOLD_REACH`` of its contact plane, is ``HOLD_MASS`` times
-heavier along the contact normal in this solve (``W_m = w_m (I - (1 - 1/HOLD_MASS) n n^T)``).
+heavier along the contact normal in this solve (``W_m = w_m (I - (1 - 1/HOLD_MASS) n n^T)``),
+and one that static friction holds is that much heavier in every direction (else the solve
+slid a block resting on a slope it should grip: 1.1 m in 2 s).
 Without that the solve moved planted feet and knees back into the ground, the last push-out
 moved them out again, and bones ended 2-3 % off; with them held rigidly, a bone standing upright
 between two held spheres could only be fixed sideways, a near-zero pivot, and the step blew up.
@@ -163,7 +165,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
+def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
@@ -183,13 +185,19 @@ def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
         px = p[i, 0]
         py = p[i, 1]
         push = held[i]
+        static = grip[i]
         hx = N[i, 0]
         hy = N[i, 1]
+        ws = WS[i, 0]
+        wn = WS[i, 1]
+        w = inv_mass[i, b0:b0 + n]
         for l in range(n):
             gap = nx[l] * px[l] + ny[l] * py[l] - c[l]
-            on = (push[l] > 0.0) | (gap <= HOLD_REACH)
+            on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0)
             hx[l] = nx[l] * _HOLD if on else 0.0
             hy[l] = ny[l] * _HOLD if on else 0.0
+            ws[l] = w[l] * (1.0 / HOLD_MASS) if static[l] > 0.0 else w[l]
+            wn[l] = w[l] * (1.0 / HOLD_MASS) if on | (static[l] > 0.0) else w[l]
     for t in range(hot.rod_row.shape[0]):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
@@ -260,21 +268,22 @@ def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
             full[l] = 0.0
         for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
             m = hot.leg_sphere[g]
-            w = inv_mass[m, b0:b0 + n]
+            w = WS[m, 0]
+            w0 = inv_mass[m, b0:b0 + n]
             gx = G[g, 0]
             gy = G[g, 1]
             gn = Gn[g]
             for l in range(n):
                 gg = gx[l] * gx[l] + gy[l] * gy[l]
                 diag[l] += w[l] * (gg - gn[l] * gn[l])
-                full[l] += w[l] * gg
+                full[l] += w0[l] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             V[t, :n] = 0.0
     for s in range(hot.asm_entry.shape[0]):
         t = hot.asm_entry[s]
         g1 = hot.asm_leg1[s]
         g2 = hot.asm_leg2[s]
-        w = inv_mass[hot.asm_sphere[s], b0:b0 + n]
+        w = WS[hot.asm_sphere[s], 0]
         v = V[t]
         for l in range(n):
             v[l] += w[l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
@@ -304,10 +313,12 @@ def factor_skeleton(x, p, held, plane, N, G, Gn, V, PV, D, C, hot, b0, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, N, G, Gn, V, D, C, lam, hot, b0, n):
+def solve_skeleton(p, plane, load, WS, N, G, Gn, V, D, C, lam, hot, b0, n):
     """One Newton step of every row at once (the module says how): the rods' errors at ``p``
     (the hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for
-    ``lam : (R, LANES)``, and the corrections added to ``p``."""
+    ``lam : (R, LANES)``, and the corrections added to ``p``. What the ground held back of the
+    corrections along its normals (``plane``) is added to ``load : (P, LANES)`` (into the
+    ground: positive), for friction (contacts.py)."""
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
@@ -355,37 +366,26 @@ def solve_skeleton(p, N, G, Gn, V, D, C, lam, hot, b0, n):
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
         m = hot.leg_sphere[g]
-        w = hot.inv_mass[m, b0:b0 + n]
+        w = WS[m, 0]
+        absorbed = hot.inv_mass[m, b0:b0 + n]
+        wn = WS[m, 1]
         lk = lam[k]
         gx = G[g, 0]
         gy = G[g, 1]
         gn = Gn[g]
         hx = N[m, 0]
         hy = N[m, 1]
+        nx = plane[m, 0]
+        ny = plane[m, 1]
         px = p[m, 0]
         py = p[m, 1]
+        into = load[m]
         for l in range(n):
             s = w[l] * lk[l]
             px[l] += s * (gx[l] - gn[l] * hx[l])
             py[l] += s * (gy[l] - gn[l] * hy[l])
+            # the correction into the ground of a sphere it holds (the load; what of it the
+            # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
+            held = wn[l] < absorbed[l]
+            into[l] -= (absorbed[l] if held else 0.0) * lk[l] * (gx[l] * nx[l] + gy[l] * ny[l])
 
-
-@njit(cache=True, error_model="numpy")
-def refresh_hinges(p, C, hot, b0, n):
-    """The hinge rows' errors ``C`` again at ``p`` (for another solve with the same factors): only
-    for the rows the factorisation took in (their error was not 0)."""
-    for t in range(hot.hinge_row.shape[0]):
-        k = hot.hinge_row[t]
-        j = hot.hinge_joint[t]
-        a = hot.joint_a[j]
-        c = hot.joint_c[j]
-        b = hot.joint_b[j]
-        for l in range(n):
-            if C[k, l] == 0.0:
-                continue
-            theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
-            lo = hot.joint_min[j, b0 + l]
-            hi = hot.joint_max[j, b0 + l]
-            dlo = _wrap(theta - lo)
-            dhi = _wrap(theta - hi)
-            C[k, l] = dlo if abs(dlo) < abs(dhi) else dhi

@@ -51,13 +51,11 @@ from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, orient_bones, prepare_bones, rest_of_substep, solve_bones
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
-from .contacts import find_contacts, finish_ground, reject_ground_velocity, solve_ground
+from .contacts import find_contacts, finish_ground, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
-from .skeleton import factor_skeleton, refresh_hinges, solve_skeleton
-import os
-NEWTON2 = os.environ.get("NEWTON2", "0") == "1"
+from .skeleton import factor_skeleton, solve_skeleton
 from .model import Model
 from .params import SimParams
 from .state import State
@@ -77,7 +75,11 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
     X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG, Q = work[:14]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:22]
+    touched = work[22][c]
+    grip = work[23][c]
+    skw = work[24][c]
+    load = work[25][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -104,6 +106,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 v[i, k, l] = vel[b0 + l, i, k]
     drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
     prepare_bones(rest, hot, b0, n)
+    touched[:, :] = False
     # The stages in the loops get the hot arrays they read one by one: numba passes a tuple by
     # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
     # which was a third of the step's time for one creature. Stages with nothing to do are not
@@ -131,6 +134,8 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
         fric[:, :] = 0.0
+        grip[:, :] = 0.0
+        load[:, :] = 0.0
         for it in range(iterations):
             solve_bones(p, q, rest, lam, bone_a, bone_b, soft, inv_mass, compliance, max_force, b0, n, h)
             if joints:
@@ -140,13 +145,15 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if self_collision:
                 solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
-                solve_ground(x, p, plane, active, dn, fric, inv_mass, hot.friction, hot.kinetic_friction, b0, n,
-                             push_speed * h)
-            factor_skeleton(x, p, dn, plane, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
-            solve_skeleton(p, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
-            if NEWTON2:
-                refresh_hinges(p, skc, hot, b0, n)
-                solve_skeleton(p, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+                solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, hot.friction, hot.kinetic_friction,
+                             b0, n, push_speed * h)
+            factor_skeleton(x, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
+            solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+            if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
+                press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
+                               b0, n)
+                solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+                load[:, :] = 0.0
             if medium:
                 relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
@@ -157,6 +164,9 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         if ground:
             reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, bounce_speed,
                                    push_speed, h)
+            for i in range(P):
+                for l in range(n):
+                    touched[i, l] |= touching[i, l]
         # the substep's end is the next one's start
         for i in range(P):
             for k in range(2):
@@ -165,7 +175,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     # scatter
     for i in range(P):
         for l in range(n):
-            out_contact[b0 + l, i] = touching[i, l]
+            out_contact[b0 + l, i] = touched[i, l]
             for k in range(2):
                 out_pos[b0 + l, i, k] = x[i, k, l]
                 out_vel[b0 + l, i, k] = v[i, k, l]
