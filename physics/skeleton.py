@@ -59,8 +59,6 @@ __all__ = ["plan_skeleton", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_
 REGULARISE = 1e-6
 #: a sphere the ground holds is this many times heavier along the contact normal (see the module)
 HOLD_MASS = 100.0
-#: a hinge within this (rad) of a limit keeps its angle in the solve (see factor_skeleton)
-LIMIT_MARGIN = float(__import__("os").environ.get("LIMIT_MARGIN", "0.0873"))
 #: a sphere within this (m) of its contact plane counts as held, pushed or not
 HOLD_REACH = 0.005
 _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
@@ -165,7 +163,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n):
+def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
@@ -203,13 +201,16 @@ def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0,
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
         inv_r = hot.rod_inv_rest[t, b0:b0 + n]
+        force = hot.bone_max_force[hot.rod_bone[t], b0:b0 + n]
         ga_x = G[g, 0]
         ga_y = G[g, 1]
         gb_x = G[g + 1, 0]
         gb_y = G[g + 1, 1]
         for l in range(n):
-            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r[l]
-            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r[l]
+            # a bone switched off (no force: Model.with_values) has no legs, so no row
+            on = force[l] > 0.0
+            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r[l] if on else 0.0
+            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r[l] if on else 0.0
             ga_x[l] = ux
             ga_y[l] = uy
             gb_x[l] = -ux
@@ -231,16 +232,18 @@ def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0,
             theta = joint_angle(p[a, 0, l], p[a, 1, l], p[c, 0, l], p[c, 1, l], p[b, 0, l], p[b, 1, l])
             lo = hot.joint_min[j, b0 + l]
             hi = hot.joint_max[j, b0 + l]
-            # the distance to each limit the short way round (a limit near +-180 degrees); a
-            # hinge past a limit is brought back to it, one within LIMIT_MARGIN of it keeps its
-            # angle (the solve must not carry it past), one farther inside is left out
+            # the distance to each limit the short way round (a limit near +-180 degrees): a
+            # hinge past a limit is brought back to it; ``again``, one the solve before brought
+            # back stays at its limit
             dlo = _wrap(theta - lo)
             dhi = _wrap(theta - hi)
-            near_lo = abs(dlo) <= abs(dhi)
-            d = dlo if near_lo else dhi
-            inside = d >= 0.0 if near_lo else d <= 0.0
-            ok = ((not inside) | (abs(d) < LIMIT_MARGIN)) & (uu > 1e-18) & (vv > 1e-18)
-            C[k, l] = (0.0 if inside else d) if ok else 0.0
+            d = dlo if abs(dlo) <= abs(dhi) else dhi
+            past = (theta < lo) | (theta > hi)
+            was = again and (PV[k, l] > 0.0)
+            # (limits all the way round are none: a joint switched off has them, Model.with_values)
+            limited = (lo > -np.pi) | (hi < np.pi)
+            ok = (past | was) & (uu > 1e-18) & (vv > 1e-18) & limited
+            C[k, l] = d if ok else 0.0
             iu = 1.0 / uu if ok else 0.0
             iv = 1.0 / vv if ok else 0.0
             G[g, 0, l] = uy * iu

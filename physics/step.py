@@ -114,6 +114,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     bone_a, bone_b, soft = hot.bone_a, hot.bone_b, hot.soft_bones
     inv_mass, radius, compliance, max_force = hot.inv_mass, hot.radius, hot.bone_compliance, hot.bone_max_force
     joints = hot.joint_c.shape[0] > 0
+    hinges = hot.hinge_row.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1
     medium = fluid[0] > 0.0
     muscles = hot.muscle_bone.shape[0] > 0
@@ -149,6 +150,9 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                              b0, n, push_speed * h)
             factor_skeleton(x, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
             solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+            if hinges:   # the hinges that solve carried past a limit, with those it brought back
+                factor_skeleton(x, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
+                solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
