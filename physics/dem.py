@@ -347,7 +347,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
             solve_joints(x, p, q, lam, hot, b0, n, h, False)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
-        factor_skeleton(x, p, DN[c], DN[c], PLANE[c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c],
+        factor_skeleton(x, v, h, p, DN[c], DN[c], PLANE[c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c],
                         SKC[c], hot, b0, n)
         solve_skeleton(p, PLANE[c], work[25][c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c], hot, b0, n)
     recover_velocity(x, p, v, h, n)

@@ -163,7 +163,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
+def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
@@ -190,7 +190,14 @@ def factor_skeleton(x, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0,
         wn = WS[i, 1]
         w = inv_mass[i, b0:b0 + n]
         for l in range(n):
-            gap = nx[l] * px[l] + ny[l] * py[l] - c[l]
+            # on the ground: pushed by it this substep, or within HOLD_REACH of it now, at the
+            # substep's start or where it was going before the sweeps (a knee the muscles lift
+            # off the ground is still on it for the solve, which would otherwise press it into
+            # the ground for the last push-out to undo)
+            gx = x[i, 0, l] + v[i, 0, l] * h
+            gy = x[i, 1, l] + v[i, 1, l] * h
+            gap = min(min(nx[l] * px[l] + ny[l] * py[l], nx[l] * x[i, 0, l] + ny[l] * x[i, 1, l]),
+                      nx[l] * gx + ny[l] * gy) - c[l]
             on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0)
             hx[l] = nx[l] * _HOLD if on else 0.0
             hy[l] = ny[l] * _HOLD if on else 0.0

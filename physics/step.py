@@ -158,10 +158,10 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, hot.friction, hot.kinetic_friction,
                              b0, n, push_speed * h)
-            factor_skeleton(x, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
+            factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
             solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
             if hinges:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(x, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
+                factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
                 solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
