@@ -73,8 +73,8 @@ def hot_of(model: Model) -> Hot:
         arrays = [np.asarray(derived[n] if n in derived else getattr(model, n)) for n in _TOPOLOGY]
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
         arrays.append(cluster_split(model))
-        plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], model.joint_a, model.joint_c,
-                             model.joint_b, model.joint_limited, model.n_spheres)
+        plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], derived["soft_bones"],
+                             model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres)
         arrays += [plan[name] for name in SKELETON_FIELDS]
         arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
         arrays += [np.ascontiguousarray(d.T) for d in degrees_of(model)]
@@ -171,7 +171,9 @@ def unpack_hot(f, i, b, layout):
                _view1(i, L[40]), _view1(i, L[41]), _view1(i, L[42]), _view1(i, L[43]), _view1(i, L[44]),
                _view1(i, L[45]), _view1(i, L[46]), _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]),
                _view1(i, L[50]), _view1(i, L[51]), _view1(i, L[52]), _view1(i, L[53]), _view1(i, L[54]),
-               _view1(i, L[55]), _view1(i, L[56]), _view2(f, L[57]), _view2(f, L[58]), _view2(f, L[59]))
+               _view1(i, L[55]), _view1(i, L[56]), _view1(i, L[57]), _view1(i, L[58]), _view1(i, L[59]),
+               _view1(i, L[60]), _view1(i, L[61]), _view1(i, L[62]), _view2(f, L[63]), _view2(f, L[64]),
+               _view2(f, L[65]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:
@@ -211,6 +213,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, LANES), np.bool_),  # touched the ground in any substep of the step
                 np.zeros((chunks, P, LANES)),      # static friction holds it (1) this substep
                 np.zeros((chunks, P, 2, LANES)),   # the inverse mass the skeleton gives each sphere (all, along n)
-                np.zeros((chunks, P, LANES)))      # what the skeleton pressed into the ground this sweep
+                np.zeros((chunks, P, LANES)),      # what the skeleton pressed into the ground this sweep
+                np.zeros((chunks, R, LANES)))      # the skeleton's multipliers' correction for clamped muscles
         cache[lanes] = work
     return work

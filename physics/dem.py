@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._hot import chunk_lanes, hot_of, workspace_of
-from .bones import drive_muscles, orient_bones, prepare_bones, rest_of_substep, solve_bones
+from .bones import drive_muscles, prepare_bones, rest_of_substep
 from .clusters import solve_clusters
 from .collide import _cell_hash, build_grid
 from .integrate import recover_velocity
@@ -334,22 +334,21 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
                 vk = vk if w > 0.0 else 0.0
                 v[i, k, l] = vk
                 p[i, k, l] = x[i, k, l] + vk * h
-    orient_bones(x, rest, hot.bone_a, hot.bone_b, hot.soft_bones, n)
-    LAM[c][:, :] = 0.0
     lam[:, :] = 0.0
     # no ground stage here (its contacts are forces): the skeleton holds no sphere
     DN[c][:, :] = 0.0
     PLANE[c][:, 2, :] = -np.inf
+    W, L = work[24][c], work[25][c]
     for it in range(iterations):
-        solve_bones(p, q, rest, LAM[c], hot.bone_a, hot.bone_b, hot.soft_bones, hot.inv_mass,
-                    hot.bone_compliance, hot.bone_max_force, b0, n, h)
         if hot.joint_c.shape[0] > 0:
             solve_joints(x, p, q, lam, hot, b0, n, h, False)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
-        factor_skeleton(x, v, h, p, DN[c], DN[c], PLANE[c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c],
+        # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
+        factor_skeleton(x, v, h, p, DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c],
                         SKC[c], hot, b0, n)
-        solve_skeleton(p, PLANE[c], work[25][c], work[24][c], SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c], hot, b0, n)
+        solve_skeleton(p, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
+                       work[26][c], q, hot, b0, n)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

@@ -81,7 +81,7 @@ class SimParams:
     """
 
     dt: float = 1.0 / 60.0
-    substeps: int = 4
+    substeps: int = 3
     iterations: int = 1
     gravity: float = 9.81
     ground: bool = True

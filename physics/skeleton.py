@@ -56,7 +56,8 @@ __all__ = ["plan_skeleton", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_
 
 #: every row's diagonal gets this fraction of itself (unheld) added: A is singular for a braced
 #: body (see the module)
-REGULARISE = 1e-6
+REGULARISE = 1e-4
+REGULARISE_SOFT = 0.1
 #: a sphere the ground holds is this many times heavier along the contact normal (see the module)
 HOLD_MASS = 100.0
 #: a sphere within this (m) of its contact plane counts as held, pushed or not
@@ -67,16 +68,21 @@ _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a", "rod_b", "rod_leg",
                    "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
                    "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",
-                   "pair_op_start", "op_target", "op_source")
+                   "pair_op_start", "op_target", "op_source", "soft_row", "soft_bone", "soft_a", "soft_b",
+                   "soft_leg", "sk_lead")
 
 
-def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_limited, n_spheres: int) -> dict:
-    """The symbolic phase: the rows (every rigid bone, every limited joint), an elimination order
-    (minimum degree, ties to the lower row), the nonzero pattern of L with its fill, and the
-    operation lists of the numeric phase. Int64 arrays, see the module."""
+def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joint_b, joint_limited,
+                  n_spheres: int) -> dict:
+    """The symbolic phase: the rows (every rigid bone and limited joint, then every soft bone),
+    an elimination order (minimum degree, ties to the lower row, the soft bones after all the
+    others), the nonzero pattern of L with its fill, and the operation lists of the numeric
+    phase. Int64 arrays, see the module."""
     rows = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
     rows += [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
              for k in range(len(joint_c)) if joint_limited[k]]
+    lead = len(rows)
+    rows += [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in soft_bones]
     n = len(rows)
     at = [[] for _ in range(n_spheres)]
     for r, (_, _, spheres) in enumerate(rows):
@@ -90,7 +96,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
     alive = {r: set(graph[r]) for r in range(n)}
     order, rows_of = [], []
     while alive:
-        v = min(alive, key=lambda r: (len(alive[r]), r))
+        v = min(alive, key=lambda r: (r >= lead, len(alive[r]), r))
         nbrs = alive.pop(v)
         for a in nbrs:
             alive[a].discard(v)
@@ -108,12 +114,16 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
     # legs, row by row in elimination order
     leg_row, leg_sphere, row_leg_start, legs_at = [], [], [0], {}
     rod_row, rod_bone, rod_a, rod_b, rod_leg = [], [], [], [], []
+    soft_row, soft_bone, soft_a, soft_b, soft_leg = [], [], [], [], []
     hinge_row, hinge_joint, hinge_leg = [], [], []
     for k, v in enumerate(order):
         kind, index, spheres = rows[v]
         if kind == "rod":
             rod_row.append(k), rod_bone.append(index), rod_a.append(spheres[0]), rod_b.append(spheres[1])
             rod_leg.append(len(leg_row))
+        elif kind == "soft":
+            soft_row.append(k), soft_bone.append(index), soft_a.append(spheres[0]), soft_b.append(spheres[1])
+            soft_leg.append(len(leg_row))
         else:
             hinge_row.append(k), hinge_joint.append(index), hinge_leg.append(len(leg_row))
         for s in spheres:
@@ -159,7 +169,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, joint_a, joint_c, joint_b, joint_
             "asm_entry": asm[:, 0].copy(), "asm_leg1": asm[:, 1].copy(), "asm_leg2": asm[:, 2].copy(),
             "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
             "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
-            "op_source": arr(op_source)}
+            "op_source": arr(op_source), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
+            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead])}
 
 
 @njit(cache=True, error_model="numpy")
@@ -222,6 +233,25 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
             ga_y[l] = uy
             gb_x[l] = -ux
             gb_y[l] = -uy
+    for t in range(hot.soft_row.shape[0]):
+        a = hot.soft_a[t]
+        b = hot.soft_b[t]
+        g = hot.soft_leg[t]
+        force = hot.bone_max_force[hot.soft_bone[t], b0:b0 + n]
+        ga_x = G[g, 0]
+        ga_y = G[g, 1]
+        gb_x = G[g + 1, 0]
+        gb_y = G[g + 1, 1]
+        for l in range(n):
+            dx = x[a, 0, l] - x[b, 0, l]
+            dy = x[a, 1, l] - x[b, 1, l]
+            d = np.sqrt(dx * dx + dy * dy)
+            # (a bone switched off, or of no length, has no row)
+            inv = 1.0 / d if (force[l] > 0.0) & (d > 1e-12) else 0.0
+            ga_x[l] = dx * inv
+            ga_y[l] = dy * inv
+            gb_x[l] = -dx * inv
+            gb_y[l] = -dy * inv
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         j = hot.hinge_joint[t]
@@ -289,6 +319,12 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
                 full[l] += w0[l] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             V[t, :n] = 0.0
+    inv_h2 = 1.0 / (h * h)
+    for t in range(hot.soft_row.shape[0]):   # XPBD compliance (compliant bones)
+        diag = V[hot.sk_col_start[hot.soft_row[t]]]
+        comp = hot.bone_compliance[hot.soft_bone[t], b0:b0 + n]
+        for l in range(n):
+            diag[l] += comp[l] * inv_h2
     for s in range(hot.asm_entry.shape[0]):
         t = hot.asm_entry[s]
         g1 = hot.asm_leg1[s]
@@ -311,9 +347,10 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
         diag = V[c0]
         pk = PV[k]
         dk = D[k]
+        eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         for l in range(n):
             keep = pk[l] > 0.0
-            piv = diag[l] + REGULARISE * pk[l]
+            piv = diag[l] + eps * pk[l]
             dk[l] = 1.0 / piv if keep else 0.0
             pk[l] = piv if keep else 0.0
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
@@ -323,15 +360,58 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, plane, load, WS, N, G, Gn, V, D, C, lam, hot, b0, n):
-    """One Newton step of every row at once (the module says how): the rods' errors at ``p``
-    (the hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for
-    ``lam : (R, LANES)``, and the corrections added to ``p``. What the ground held back of the
-    corrections along its normals (``plane``) is added to ``load : (P, LANES)`` (into the
-    ground: positive), for friction (contacts.py)."""
+def _substitute(lam, V, D, hot, R, n):
+    """``lam`` := A^-1 lam for the first ``R`` rows (all of them, or the leading block, whose
+    factor is the leading part of L: the soft rows come last): L y = lam column by column, then
+    z = y / D, then L^T x = z backwards."""
+    for k in range(R):
+        yk = lam[k]
+        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
+            i = hot.sk_ent_row[t]
+            if i >= R:
+                break
+            yi = lam[i]
+            lv = V[t]
+            for l in range(n):
+                yi[l] -= lv[l] * yk[l]
+    for k in range(R):
+        yk = lam[k]
+        dk = D[k]
+        for l in range(n):
+            yk[l] *= dk[l]
+    for k in range(R - 1, -1, -1):
+        xk = lam[k]
+        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
+            i = hot.sk_ent_row[t]
+            if i >= R:
+                break
+            xi = lam[i]
+            lv = V[t]
+            for l in range(n):
+                xk[l] -= lv[l] * xi[l]
+
+
+@njit(cache=True, error_model="numpy")
+def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, hot, b0, n, lead_only=False):
+    """One Newton step of every row at once (the module says how): the errors at ``p`` (the
+    hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
+    (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
+    alone (the soft rows as they are).
+
+    A muscle asked for more than its strength is held at its strength (its multiplier clamped),
+    and the rods and hinges take what that leaves: their multipliers are corrected by the
+    leading block's solve of ``A_ll dlam = -A_ls (clamped - asked)``, the product computed as
+    the displacement ``move : (P, 2, LANES)`` the change of the soft multipliers would make,
+    seen along the leading rows' legs. (Moving the spheres by the clamped muscles first and
+    solving the rods after, the same thing to first order, carried a swimming eel's light ribs
+    many times as far as the body would let them, and the rods could not be put back.)
+
+    What the ground held back of the corrections along its normals (``plane``) is added to
+    ``load : (P, LANES)`` (into the ground: positive), for friction (contacts.py)."""
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
+    lead = hot.sk_lead[0]
     for t in range(hot.rod_row.shape[0]):
         k = hot.rod_row[t]
         e = hot.rod_bone[t]
@@ -353,28 +433,73 @@ def solve_skeleton(p, plane, load, WS, N, G, Gn, V, D, C, lam, hot, b0, n):
         k = hot.hinge_row[t]
         for l in range(n):
             lam[k, l] = -C[k, l]
-    # L y = rhs (column by column), then z = y / D, then L^T lam = z (backwards)
-    for k in range(R):
-        yk = lam[k]
-        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
-            yi = lam[hot.sk_ent_row[t]]
-            lv = V[t]
+    if lead_only:
+        _substitute(lam, V, D, hot, lead, n)
+    else:
+        for t in range(hot.soft_row.shape[0]):
+            k = hot.soft_row[t]
+            a = hot.soft_a[t]
+            b = hot.soft_b[t]
+            rhs = lam[k]
+            r = rest[hot.soft_bone[t], 2]   # this substep's rest length (bones.R_REST)
+            ux = G[hot.soft_leg[t], 0]
+            uy = G[hot.soft_leg[t], 1]
             for l in range(n):
-                yi[l] -= lv[l] * yk[l]
-    for k in range(R):
-        yk = lam[k]
-        dk = D[k]
-        for l in range(n):
-            yk[l] *= dk[l]
-    for k in range(R - 1, -1, -1):
-        xk = lam[k]
-        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
-            xi = lam[hot.sk_ent_row[t]]
-            lv = V[t]
+                dx = p[a, 0, l] - p[b, 0, l]
+                dy = p[a, 1, l] - p[b, 1, l]
+                d = np.sqrt(dx * dx + dy * dy)
+                slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
+                rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
+        _substitute(lam, V, D, hot, R, n)
+        # a muscle pulls with its strength at most; the rods and hinges take what that leaves
+        h2 = h * h
+        move[:, :, :n] = 0.0
+        for t in range(hot.soft_row.shape[0]):
+            k = hot.soft_row[t]
+            force = hot.bone_max_force[hot.soft_bone[t], b0:b0 + n]
+            lk = lam[k]
+            g = hot.soft_leg[t]
+            for end in range(2):
+                m = hot.leg_sphere[g + end]
+                w = WS[m, 0]
+                gx = G[g + end, 0]
+                gy = G[g + end, 1]
+                gn = Gn[g + end]
+                hx = N[m, 0]
+                hy = N[m, 1]
+                mx = move[m, 0]
+                my = move[m, 1]
+                for l in range(n):
+                    f = force[l] * h2
+                    cut = min(f, max(-f, lk[l])) - lk[l]
+                    s = w[l] * cut
+                    mx[l] += s * (gx[l] - gn[l] * hx[l])
+                    my[l] += s * (gy[l] - gn[l] * hy[l])
             for l in range(n):
-                xk[l] -= lv[l] * xi[l]
+                f = force[l] * h2
+                lk[l] = min(f, max(-f, lk[l]))
+        for k in range(lead):
+            dl = dlam[k]
+            dl[:n] = 0.0
+            for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
+                m = hot.leg_sphere[g]
+                gx = G[g, 0]
+                gy = G[g, 1]
+                mx = move[m, 0]
+                my = move[m, 1]
+                for l in range(n):
+                    dl[l] -= gx[l] * mx[l] + gy[l] * my[l]
+        _substitute(dlam, V, D, hot, lead, n)
+        for k in range(lead):
+            lk = lam[k]
+            dl = dlam[k]
+            for l in range(n):
+                lk[l] += dl[l]
+    # the corrections (the ground's share held back: the load)
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
+        if lead_only and k >= lead:
+            continue
         m = hot.leg_sphere[g]
         w = WS[m, 0]
         absorbed = hot.inv_mass[m, b0:b0 + n]
@@ -398,4 +523,3 @@ def solve_skeleton(p, plane, load, WS, N, G, Gn, V, D, C, lam, hot, b0, n):
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
             held = wn[l] < absorbed[l]
             into[l] -= (absorbed[l] if held else 0.0) * lk[l] * (gx[l] * nx[l] + gy[l] * ny[l])
-

@@ -48,7 +48,7 @@ from numba import njit, prange
 
 from . import dem, witkin
 from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
-from .bones import drive_muscles, orient_bones, prepare_bones, rest_of_substep, solve_bones
+from .bones import drive_muscles, prepare_bones, rest_of_substep
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, press_friction, reject_ground_velocity, solve_ground
@@ -88,6 +88,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     grip = work[23][c]
     skw = work[24][c]
     load = work[25][c]
+    skdl = work[26][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -138,7 +139,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             dragged[:, :, :] = 0.0
             relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                          fluid)
-        orient_bones(x, rest, bone_a, bone_b, soft, n)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
@@ -146,8 +146,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         grip[:, :] = 0.0
         load[:, :] = 0.0
         for it in range(iterations):
-            for sweep in range(SOFT_SWEEPS):
-                solve_bones(p, q, rest, lam, bone_a, bone_b, soft, inv_mass, compliance, max_force, b0, n, h)
             if joints:
                 solve_joints(x, p, q, lamj, hot, b0, n, h, False)
             if clusters:
@@ -158,15 +156,18 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, hot.friction, hot.kinetic_friction,
                              b0, n, push_speed * h)
+            # the skeleton and the muscles, solved together; then the skeleton alone, which
+            # puts the rigid bones back where a muscle at its strength could not hold them
             factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
-            solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+            solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n)
             if hinges:   # the hinges that solve carried past a limit, with those it brought back
                 factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
-                solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n,
+                               True)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, hot, b0, n)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
                 load[:, :] = 0.0
             if medium:
                 relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
