@@ -75,14 +75,14 @@ SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a",
 def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joint_b, joint_limited,
                   n_spheres: int) -> dict:
     """The symbolic phase: the rows (every rigid bone and limited joint, then every soft bone),
-    an elimination order (minimum degree, ties to the lower row, the soft bones after all the
-    others), the nonzero pattern of L with its fill, and the operation lists of the numeric
-    phase. Int64 arrays, see the module."""
-    rows = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
-    rows += [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
-             for k in range(len(joint_c)) if joint_limited[k]]
-    lead = len(rows)
-    rows += [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in soft_bones]
+    an elimination order (see below), the nonzero pattern of L with its fill, and the operation
+    lists of the numeric phase. Int64 arrays, see the module."""
+    rods = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
+    hinges = [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
+              for k in range(len(joint_c)) if joint_limited[k]]
+    softs = [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in soft_bones]
+    rows = rods + hinges + softs
+    lead = len(rods) + len(hinges)
     n = len(rows)
     at = [[] for _ in range(n_spheres)]
     for r, (_, _, spheres) in enumerate(rows):
@@ -92,16 +92,30 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
     for rs in at:
         for r1 in rs:
             graph[r1].update(r2 for r2 in rs if r2 != r1)
-    # minimum degree elimination: the neighbours of the row eliminated are its column's rows
-    alive = {r: set(graph[r]) for r in range(n)}
-    order, rows_of = [], []
+    # The order: the rods by minimum degree among themselves (the rows of the rigid skeleton,
+    # which keeps their factor sparse), then the hinges and then the soft bones each in the
+    # order the design lists them. A part a creature switches off (Model.with_values) is a row
+    # of zeros, which changes no sum; ordered so, it changes no other row's place either, and a
+    # creature with a part switched off moves as the body without it, to the bit.
+    alive = {r: {a for a in graph[r] if a < len(rods)} for r in range(len(rods))}
+    order = []
     while alive:
-        v = min(alive, key=lambda r: (r >= lead, len(alive[r]), r))
+        v = min(alive, key=lambda r: (len(alive[r]), r))
         nbrs = alive.pop(v)
         for a in nbrs:
             alive[a].discard(v)
             alive[a].update(nbrs - {a})
         order.append(v)
+    order += list(range(len(rods), n))
+    # the symbolic elimination in that order: the rows of column k are the neighbours of the
+    # row eliminated k-th, at the time
+    alive = {r: set(graph[r]) for r in range(n)}
+    rows_of = []
+    for v in order:
+        nbrs = alive.pop(v)
+        for a in nbrs:
+            alive[a].discard(v)
+            alive[a].update(nbrs - {a})
         rows_of.append(nbrs)
     pos = {v: k for k, v in enumerate(order)}
     cols = [sorted(pos[a] for a in nb) for nb in rows_of]   # rows i > k of column k
