@@ -191,6 +191,9 @@ def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, 
         rad = radius[i, b0:b0 + n]
         w = inv_mass[i, b0:b0 + n]
         push = dn[i]
+        vn = vn_in[i]
+        if not straight:   # (scratch: each sphere's true depth at the substep's start, below)
+            vn[:n] = 0.0
         check = 0
         for l in range(n):
             planed = c[l] != -np.inf
@@ -201,6 +204,11 @@ def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, 
                     continue
                 if straight and c[l] != -np.inf:
                     continue  # the plane is the terrain itself
+                # how deep the sphere started the substep: in the terrain, not behind the
+                # half-plane of a face it is now near (one that started above a step's corner
+                # is behind its riser's plane, and was let out at the capped speed only)
+                d0, _, _ = closest_on_terrain(table, x[i, 0, l], x[i, 1, l], rad[l] + slop)
+                vn[l] = max(0.0, rad[l] - d0)
                 for rep in range(2):
                     d, gx, gy = closest_on_terrain(table, px[l], py[l], rad[l] + slop)
                     if d > rad[l] + slop:
@@ -208,7 +216,7 @@ def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, 
                     nx[l] = gx
                     ny[l] = gy
                     c[l] = gx * px[l] + gy * py[l] - d + rad[l]
-                    out = rad[l] - d - max(0.0, c[l] - (gx * x[i, 0, l] + gy * x[i, 1, l]) - rise)
+                    out = rad[l] - d - max(0.0, vn[l] - rise)
                     if out <= 0.0 or w[l] == 0.0:
                         break
                     px[l] += gx * out
@@ -217,13 +225,12 @@ def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, 
         vx = v[i, 0]
         vy = v[i, 1]
         touch = touching[i]
-        vn = vn_in[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
-            depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
+            depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l]) if straight else vn[l]
             pen -= max(0.0, depth0 - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
             px[l] += nx[l] * pen
