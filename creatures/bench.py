@@ -67,8 +67,11 @@ EXAMPLES = """examples:
   creatures bench --env                        env-steps/s of the Gymnasium environment
 """
 
-#: the benchmark's configuration: the engine's defaults, written out so the report can name them
-PARAMS = physics.SimParams(dt=1.0 / 60.0, substeps=1, iterations=8)
+#: the benchmark's configuration: the engine's defaults (the report names their step, substeps
+#: and iterations)
+PARAMS = physics.SimParams()
+#: pymunk as its users run it: one step a frame with its default 10 solver iterations
+PYMUNK_ITERATIONS = 10
 POPULATIONS = (1, 150, 1000)
 STEPS = 1200
 REPEATS = 3
@@ -293,7 +296,7 @@ def pymunk_world(body_def: physics.Body):
     pymunk = _pymunk()
     space = pymunk.Space()
     space.gravity = (0.0, -PARAMS.gravity)
-    space.iterations = PARAMS.iterations
+    space.iterations = PYMUNK_ITERATIONS
     # pymunk's default slop (0.1) assumes pixels; in metres it would let a foot sink 10 cm
     space.collision_slop = PARAMS.contact_slop
     ground = pymunk.Segment(space.static_body, (-GROUND_HALF_LENGTH, 0.0), (GROUND_HALF_LENGTH, 0.0), 0.0)
@@ -475,8 +478,9 @@ def _row(engine: str, population: int, cores: int, steps: int, warmup: int, time
     return {"work": "physics", "engine": engine, "population": population, "cores": cores,
             "creature_steps_per_s": population * steps / seconds,
             "steps": steps, "warmup_steps": warmup, "repeats": len(times), "statistic": "median",
-            "seconds": seconds, "dt": PARAMS.dt, "substeps": PARAMS.substeps,
-            "iterations": PARAMS.iterations}
+            "seconds": seconds, "dt": PARAMS.dt,
+            "substeps": PARAMS.substeps if engine != "pymunk" else 1,
+            "iterations": PARAMS.iterations if engine != "pymunk" else PYMUNK_ITERATIONS}
 
 
 def physics_rows(populations=POPULATIONS, steps: int = STEPS, repeats: int = REPEATS,
@@ -556,7 +560,7 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
         f"Python {info['python']}",
         f"scene: {body.name}, {len(body.spheres)} spheres, {len(body.bones)} bones ({muscles} muscles), "
         f"flat ground, {SINE_HZ:g} Hz sine muscles; dt 1/{round(1 / PARAMS.dt)} s, substeps {PARAMS.substeps}, "
-        f"iterations {PARAMS.iterations}",
+        f"iterations {PARAMS.iterations} (pymunk: one step, {PYMUNK_ITERATIONS} iterations)",
         "both engines: the same warm-up, steps and repetitions at each population (pymunk's budget sets the "
         "steps); medians of the repetitions",
         f"first physics.step call: {first['seconds']:.2f} s (numba cache {first['cache']})",

@@ -28,7 +28,7 @@ from numba import njit
 
 from .bones import ROWS
 from .model import Model
-from .skeleton import SKELETON_FIELDS, plan_skeleton
+from .skeleton import SKELETON_FIELDS, frames_of, plan_skeleton
 
 #: the widest chunk of creatures; one chunk is one unit of parallel work
 MAX_LANES = 512
@@ -55,9 +55,10 @@ _PER_CREATURE = ("mass", "inv_mass", "radius", "friction", "kinetic_friction", "
 _DEGREES = ("cluster_split",)
 
 #: derived per creature: each skeleton rod's 1 / rest length (physics/skeleton.py); at each
-#: sphere, how many soft bones and joint springs meet (physics/bones.py: the mass they split),
-#: counting only the parts the creature has (a part switched off is not there)
-_DERIVED = ("rod_inv_rest", "soft_degree", "joint_degree")
+#: sphere, how many joint springs meet (the mass they split), counting only the springs the
+#: creature has (a part switched off is not there); each rigid cluster's frame by the creature's
+#: own rest shape (skeleton.frames_of)
+_DERIVED = ("rod_inv_rest", "joint_degree", "anchor_a", "anchor_b", "frame_member", "frame_rest")
 
 Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS + _DERIVED)
 
@@ -74,10 +75,12 @@ def hot_of(model: Model) -> Hot:
         arrays += [np.moveaxis(getattr(model, n), 0, -1) for n in _PER_CREATURE]
         arrays.append(cluster_split(model))
         plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], derived["soft_bones"],
-                             model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres)
+                             model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres,
+                             model.cluster_start, model.cluster_sphere)
         arrays += [plan[name] for name in SKELETON_FIELDS]
         arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
-        arrays += [np.ascontiguousarray(d.T) for d in degrees_of(model)]
+        arrays.append(np.ascontiguousarray(joint_degree(model).T))
+        arrays += list(frames_of(plan, model.cluster_start, model.cluster_sphere, model.cluster_rest))
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
@@ -104,23 +107,17 @@ def hot_of(model: Model) -> Hot:
     return hot
 
 
-def degrees_of(model: Model) -> tuple:
-    """``(soft, joint)``, float arrays of shape (B, P): at each sphere of each creature, how many
-    of its soft bones (muscles, compliant bones) and of its joint springs meet there, at least 1.
-    A part a creature has switched off (no force, no spring) does not count, so a creature moves
-    as the body without that part would."""
+def joint_degree(model: Model) -> np.ndarray:
+    """Float (B, P): at each sphere of each creature, how many of its joint springs meet there,
+    at least 1 (the mass they split, physics/joints.py). A spring a creature has switched off
+    does not count, so a creature moves as the body without that part would."""
     B, P = model.batch, model.n_spheres
-    soft = np.zeros((B, P))
-    for e in np.flatnonzero(model.bone_soft):
-        on = model.bone_max_force[:, e] > 0.0
-        soft[:, model.bone_a[e]] += on
-        soft[:, model.bone_b[e]] += on
     joint = np.zeros((B, P))
     for k in range(model.n_joints):
         on = model.joint_spring[:, k]
         for i in {int(model.joint_a[k]), int(model.joint_c[k]), int(model.joint_b[k])}:
             joint[:, i] += on
-    return np.maximum(soft, 1.0), np.maximum(joint, 1.0)
+    return np.maximum(joint, 1.0)
 
 
 def cluster_split(model: Model) -> np.ndarray:
@@ -172,8 +169,9 @@ def unpack_hot(f, i, b, layout):
                _view1(i, L[45]), _view1(i, L[46]), _view1(i, L[47]), _view1(i, L[48]), _view1(i, L[49]),
                _view1(i, L[50]), _view1(i, L[51]), _view1(i, L[52]), _view1(i, L[53]), _view1(i, L[54]),
                _view1(i, L[55]), _view1(i, L[56]), _view1(i, L[57]), _view1(i, L[58]), _view1(i, L[59]),
-               _view1(i, L[60]), _view1(i, L[61]), _view1(i, L[62]), _view2(f, L[63]), _view2(f, L[64]),
-               _view2(f, L[65]))
+               _view1(i, L[60]), _view1(i, L[61]), _view1(i, L[62]), _view1(i, L[63]), _view1(i, L[64]),
+               _view1(i, L[65]), _view1(i, L[66]), _view2(f, L[67]), _view2(f, L[68]), _view2(i, L[69]),
+               _view2(i, L[70]), _view2(i, L[71]), _view2(f, L[72]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:

@@ -34,6 +34,10 @@ def solve_clusters(x, p, snap, hot, b0, n):
         s1 = hot.cluster_start[k + 1]
         for l in range(n):
             b = b0 + l
+            aa = hot.cluster_sphere[s0 + hot.anchor_a[k, b]]
+            ab = hot.cluster_sphere[s0 + hot.anchor_b[k, b]]
+            if (hot.cluster_stiffness[k, b] >= 1.0) & (hot.mass[aa, b] > 0.0) & (hot.mass[ab, b] > 0.0):
+                continue   # rigid: held exactly by the skeleton's frame rows (skeleton.py)
             msum = 0.0
             cx = 0.0
             cy = 0.0

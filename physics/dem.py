@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._hot import chunk_lanes, hot_of, workspace_of
-from .bones import drive_muscles, prepare_bones, rest_of_substep
+from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import _cell_hash, build_grid
 from .integrate import recover_velocity
@@ -288,7 +288,6 @@ def _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt):
                 X[c, i, k, l] = pos[b0 + l, i, k]
                 V[c, i, k, l] = vel[b0 + l, i, k]
     drive_muscles(muscle_len, cmd, out_len, REST[c], hot, b0, n, dt)
-    prepare_bones(REST[c], hot, b0, n)
 
 
 @njit(cache=True, error_model="numpy")

@@ -34,8 +34,9 @@ direction is ``|u'| = 2 |u| / ((1 + b) + sqrt((1 + b)^2 + 4 a |u|))`` with ``a =
 and ``b = k A h w``: the speed shrinks but never reverses, however large the drag or the step,
 and a body falling at its terminal velocity stays at exactly the drag law's terminal velocity
 (an explicit step overshoots and oscillates when ``a |u|`` nears 1; one that evaluated the drag
-before gravity's kick would settle 15 % off at 60 Hz). The terms are applied one after the other
-(sphere, then each bone's ends), each exactly.
+before gravity's kick would settle 15 % off at 60 Hz). The spheres' own drag comes first; then
+the plates', all from the same velocities, each with its sphere's mass split among the plates
+that meet there, and averaged: the order in which a design lists its bones changes nothing.
 
 The drag is an external force (the fluid's): with the fluid at rest, any momentum a creature
 gains is the drag's, never its muscles' alone. Without a fluid this stage is not called at all.
@@ -76,7 +77,7 @@ def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
 
 
 @njit(cache=True, error_model="numpy")
-def relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
+def relax_medium(x, p, dragged, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
     """The drag of the fluid on the substep's velocities ``(p - x) / h``, as a relaxation step.
 
     ``dragged`` (P, 2, lanes) holds the velocity the drag took from each sphere at the last call
@@ -84,7 +85,8 @@ def relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, pla
     are now is taken instead, so calling this after every constraint sweep lets the fluid brake
     what the muscles do within the substep (a tail the muscles swing meets the water while it
     swings, and the body moves instead) without braking twice. ``fluid`` holds
-    :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width (``Model.bone_plate``).
+    :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width (``Model.bone_plate``);
+    ``acc : (P, 2, lanes)`` and ``deg : (P, lanes)`` are scratch.
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
     with no force (switched off: ``Model.with_values``) are no plates."""
     rho = fluid[0]
@@ -118,6 +120,25 @@ def relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, pla
                 uy *= k
             px[l] = xx[l] + (fx + ux) * h
             py[l] = xy[l] + (fy + uy) * h
+    # The plates: every bone end's drag from the same velocities, with its sphere's mass split
+    # among the plates that meet there, and the results averaged (a Jacobi pass: a sphere where
+    # several bones meet is braked alike whatever order the design lists them in; each term is
+    # still implicit, and an average of braked velocities never reverses one)
+    for i in range(P):
+        for l in range(n):
+            deg[i, l] = 0.0
+            acc[i, 0, l] = 0.0
+            acc[i, 1, l] = 0.0
+    for e in range(bone_a.shape[0]):
+        for end in range(2):
+            q = bone_a[e] if end == 0 else bone_b[e]
+            for l in range(n):
+                b = b0 + l
+                dx = x[bone_a[e], 0, l] - x[bone_b[e], 0, l]
+                dy = x[bone_a[e], 1, l] - x[bone_b[e], 1, l]
+                on = ((dx * dx + dy * dy > 1e-24) & (max_force[e, b] > 0.0) & (inv_mass[q, b] > 0.0)
+                      & (radius[q, b] > 0.0))
+                deg[q, l] += 1.0 if on else 0.0
     for e in range(bone_a.shape[0]):
         i = bone_a[e]
         j = bone_b[e]
@@ -140,13 +161,18 @@ def relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, pla
                 uy = (p[q, 1, l] - x[q, 1, l]) * inv_h - fy
                 ut = ux * tx + uy * ty          # along the bone
                 un = -ux * ty + uy * tx         # across it (normal: (-ty, tx))
-                f = half * h * w
+                f = half * h * w * deg[q, l]
                 st = implicit_speed(abs(ut), 0.5 * rho * ct * f, kt * f)
                 sn = implicit_speed(abs(un), 0.5 * rho * cn * f, kn * f)
                 ut = st if ut > 0.0 else -st
                 un = sn if un > 0.0 else -sn
-                p[q, 0, l] = x[q, 0, l] + (fx + ut * tx - un * ty) * h
-                p[q, 1, l] = x[q, 1, l] + (fy + ut * ty + un * tx) * h
+                acc[q, 0, l] += ut * tx - un * ty - ux
+                acc[q, 1, l] += ut * ty + un * tx - uy
+    for i in range(P):
+        for l in range(n):
+            k = h / deg[i, l] if deg[i, l] > 0.0 else 0.0
+            p[i, 0, l] += acc[i, 0, l] * k
+            p[i, 1, l] += acc[i, 1, l] * k
     for i in range(P):     # what the drag took, given back at the next call
         w = inv_mass[i, b0:b0 + n]
         r = radius[i, b0:b0 + n]

@@ -52,7 +52,7 @@ from numba import njit
 
 from .joints import _wrap, joint_angle
 
-__all__ = ["plan_skeleton", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
+__all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
 #: every row's diagonal gets this fraction of itself (unheld) added: A is singular for a braced
 #: body (see the module)
@@ -69,15 +69,64 @@ SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a",
                    "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
                    "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",
                    "pair_op_start", "op_target", "op_source", "soft_row", "soft_bone", "soft_a", "soft_b",
-                   "soft_leg", "sk_lead")
+                   "soft_leg", "sk_lead", "frame_row", "frame_cluster", "frame_r", "frame_leg")
+
+
+def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
+    """Each creature's frames of its rigid clusters, from its own rest shapes (``cluster_rest :
+    (B, Q, 2)``), so that a creature moves alike whatever batch it is in:
+    ``(anchor_a, anchor_b, frame_member, frame_rest)``. A cluster's anchors are the two members
+    farthest apart at rest (member ordinals, int64 (K, B) each; the first such pair as listed
+    if several are as far); each frame row (plan order) measures, in the frame of its cluster's
+    anchors a and b (``u`` from a to b, ``n = (u_y, -u_x)``), the distance a-b (its cluster's
+    row 0), or the offset from a of the cluster's j-th other member ``i`` (``frame_member``,
+    int64 (F, B), -1 for a row 0) along u (rows 1 + 2j) or along n (rows 2 + 2j); ``frame_rest``
+    (F, B) is that measure at rest."""
+    rest = np.asarray(cluster_rest, dtype=np.float64)
+    B, K = rest.shape[0], len(cluster_start) - 1
+    anchor_a = np.zeros((K, B), np.int64)
+    anchor_b = np.zeros((K, B), np.int64)
+    others = []
+    for k in range(K):
+        q0, q1 = int(cluster_start[k]), int(cluster_start[k + 1])
+        offsets = rest[:, q0:q1]
+        m = q1 - q0
+        d = np.sqrt(((offsets[:, :, None, :] - offsets[:, None, :, :]) ** 2).sum(-1))   # (B, m, m)
+        iu, ju = np.triu_indices(m, k=1)
+        best = d[:, iu, ju].argmax(axis=1)    # the first of equals, as listed
+        anchor_a[k], anchor_b[k] = iu[best], ju[best]
+        rows = np.arange(m)[None, :].repeat(B, 0)
+        keep = (rows != anchor_a[k][:, None]) & (rows != anchor_b[k][:, None])
+        others.append(rows[keep].reshape(B, m - 2) if m > 2 else np.zeros((B, 0), np.int64))
+    F = plan["frame_row"].shape[0]
+    member = np.full((F, B), -1, np.int64)
+    value = np.zeros((F, B))
+    lanes = np.arange(B)
+    for t in range(F):
+        k, r = int(plan["frame_cluster"][t]), int(plan["frame_r"][t])
+        q0 = int(cluster_start[k])
+        a = rest[lanes, q0 + anchor_a[k]]
+        b = rest[lanes, q0 + anchor_b[k]]
+        length = np.sqrt(((b - a) ** 2).sum(-1))
+        if r == 0:
+            value[t] = length
+            continue
+        member[t] = others[k][:, (r - 1) // 2]
+        u = (b - a) / length[:, None]
+        off = rest[lanes, q0 + member[t]] - a
+        value[t] = (off * u).sum(-1) if r % 2 == 1 else off[:, 0] * u[:, 1] - off[:, 1] * u[:, 0]
+    return anchor_a, anchor_b, member, value
 
 
 def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joint_b, joint_limited,
-                  n_spheres: int) -> dict:
-    """The symbolic phase: the rows (every rigid bone and limited joint, then every soft bone),
-    an elimination order (see below), the nonzero pattern of L with its fill, and the operation
-    lists of the numeric phase. Int64 arrays, see the module."""
+                  n_spheres: int, cluster_start=(0,), cluster_sphere=()) -> dict:
+    """The symbolic phase: the rows (every rigid bone and rigid cluster's frame, every limited
+    joint, then every soft bone), an elimination order (see below), the nonzero pattern of L
+    with its fill, and the operation lists of the numeric phase. Int64 arrays, see the module."""
     rods = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
+    for k in range(len(cluster_start) - 1):   # each rigid cluster's frame rows (see frames_of)
+        members = tuple(int(i) for i in cluster_sphere[int(cluster_start[k]):int(cluster_start[k + 1])])
+        rods += [("frame", (k, r), members) for r in range(2 * len(members) - 3)]
     hinges = [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
               for k in range(len(joint_c)) if joint_limited[k]]
     softs = [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in soft_bones]
@@ -130,9 +179,13 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
     rod_row, rod_bone, rod_a, rod_b, rod_leg = [], [], [], [], []
     soft_row, soft_bone, soft_a, soft_b, soft_leg = [], [], [], [], []
     hinge_row, hinge_joint, hinge_leg = [], [], []
+    frame = {name: [] for name in ("row", "cluster", "r", "leg")}
     for k, v in enumerate(order):
         kind, index, spheres = rows[v]
-        if kind == "rod":
+        if kind == "frame":   # (a leg at every member of the cluster, as listed)
+            for name, value in zip(frame, (k, index[0], index[1], len(leg_row))):
+                frame[name].append(value)
+        elif kind == "rod":
             rod_row.append(k), rod_bone.append(index), rod_a.append(spheres[0]), rod_b.append(spheres[1])
             rod_leg.append(len(leg_row))
         elif kind == "soft":
@@ -184,7 +237,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
             "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
             "op_source": arr(op_source), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
-            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead])}
+            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead]),
+            **{"frame_" + name: arr(value) for name, value in frame.items()}}
 
 
 @njit(cache=True, error_model="numpy")
@@ -247,6 +301,62 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
             ga_y[l] = uy
             gb_x[l] = -ux
             gb_y[l] = -uy
+    for t in range(hot.frame_row.shape[0]):
+        # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
+        # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
+        # x) at a, b and i, zero at the other members. A cluster a creature has soft (stiffness
+        # < 1) or without an anchor (switched off) has no rows there, and is shape-matched
+        # (clusters.py)
+        k = hot.frame_cluster[t]
+        r = hot.frame_r[t]
+        q0 = hot.cluster_start[k]
+        m = hot.cluster_start[k + 1] - q0
+        g = hot.frame_leg[t]
+        for l in range(n):
+            b_ = b0 + l
+            for o in range(m):
+                G[g + o, 0, l] = 0.0
+                G[g + o, 1, l] = 0.0
+            oa = hot.anchor_a[k, b_]
+            ob = hot.anchor_b[k, b_]
+            a = hot.cluster_sphere[q0 + oa]
+            b = hot.cluster_sphere[q0 + ob]
+            on = (hot.cluster_stiffness[k, b_] >= 1.0) & (hot.mass[a, b_] > 0.0) & (hot.mass[b, b_] > 0.0)
+            dx = x[b, 0, l] - x[a, 0, l]
+            dy = x[b, 1, l] - x[a, 1, l]
+            length = np.sqrt(dx * dx + dy * dy)
+            if not (on and length > 1e-12):
+                continue
+            ux = dx / length
+            uy = dy / length
+            if r == 0:
+                G[g + oa, 0, l] = -ux
+                G[g + oa, 1, l] = -uy
+                G[g + ob, 0, l] = ux
+                G[g + ob, 1, l] = uy
+                continue
+            oi = hot.frame_member[t, b_]
+            i = hot.cluster_sphere[q0 + oi]
+            if not (hot.mass[i, b_] > 0.0):
+                continue
+            nx = uy
+            ny = -ux
+            rx = x[i, 0, l] - x[a, 0, l]
+            ry = x[i, 1, l] - x[a, 1, l]
+            if r % 2 == 1:   # s: u at i, t n / L at b
+                cx = ux
+                cy = uy
+                f = (rx * nx + ry * ny) / length
+            else:            # t: n at i, -s n / L at b
+                cx = nx
+                cy = ny
+                f = -(rx * ux + ry * uy) / length
+            G[g + oi, 0, l] = cx
+            G[g + oi, 1, l] = cy
+            G[g + ob, 0, l] = f * nx
+            G[g + ob, 1, l] = f * ny
+            G[g + oa, 0, l] = -cx - f * nx
+            G[g + oa, 1, l] = -cy - f * ny
     for t in range(hot.soft_row.shape[0]):
         a = hot.soft_a[t]
         b = hot.soft_b[t]
@@ -443,6 +553,24 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
             # (the bone turned since the substep's start; never past 90 degrees)
             slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
             rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
+    for t in range(hot.frame_row.shape[0]):
+        c = hot.frame_cluster[t]
+        r = hot.frame_r[t]
+        q0 = hot.cluster_start[c]
+        rhs = lam[hot.frame_row[t]]
+        target = hot.frame_rest[t, b0:b0 + n]
+        for l in range(n):
+            a = hot.cluster_sphere[q0 + hot.anchor_a[c, b0 + l]]
+            b = hot.cluster_sphere[q0 + hot.anchor_b[c, b0 + l]]
+            i = hot.cluster_sphere[q0 + max(0, hot.frame_member[t, b0 + l])]
+            dx = p[b, 0, l] - p[a, 0, l]
+            dy = p[b, 1, l] - p[a, 1, l]
+            length = np.sqrt(dx * dx + dy * dy)
+            rx = p[i, 0, l] - p[a, 0, l]
+            ry = p[i, 1, l] - p[a, 1, l]
+            now = length if r == 0 else (rx * dx + ry * dy if r % 2 == 1 else rx * dy - ry * dx) / length
+            # (a row without legs, off in this creature, moves nothing whatever its multiplier)
+            rhs[l] = target[l] - now if length > 1e-12 else 0.0
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         for l in range(n):

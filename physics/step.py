@@ -1,33 +1,42 @@
 """One step of the world, for a whole batch of creatures at once.
 
-Stage sequence of :func:`step` (``h = dt / substeps``)::
+Stage sequence of :func:`step` (``h = dt / substeps``; Macklin et al., *Small Steps in Physics
+Simulation*, 2019: several substeps of one solve each beat one step of many sweeps)::
 
     drive_muscles            muscle rest lengths move toward the commands (rate-limited), once per step
-    prepare_bones            each bone's w_i + w_j, once per step
+    find_contacts            the terrain near each sphere as a half-plane, once per step, from where
+                             the sphere would go in the whole step (the substeps re-solve these
+                             planes against their own depths)
     for each substep:
+        rest_of_substep      the muscles' rest lengths this far through the step (no jumps)
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
         buoyancy, relax_medium   in a fluid: buoyancy; the implicit drag of spheres and bone
-                             plates on the predicted velocities (physics/medium.py; not run
-                             without one)
-        orient_bones         each bone's direction at the substep's start: corrections go along
-                             it, which keeps angular momentum (bones.py says why)
-        find_contacts        the terrain near each sphere as a half-plane  (contact generation)
-        for each iteration:  constraint relaxation, Gauss-Seidel (Jakobsen)
-            solve_bones      XPBD distance constraints; muscles clamp their force to their strength
-            solve_joints     angular springs, then hinge limits
-            solve_clusters   shape matching of rigid clusters
-            solve_self_collisions
+                             plates on the predicted velocities (physics/medium.py)
+        for each iteration (1 by default):
+            solve_joints     angular springs (Jacobi, mass split among a sphere's springs)
+            solve_clusters   shape matching of soft clusters (rigid ones are in the skeleton)
             solve_ground     push out of the contact half-plane; Coulomb friction, static and kinetic
-            relax_medium     in a fluid: the drag again, of the velocities the constraints made
-                             (it replaces the drag before it: the fluid brakes what the muscles do)
-        settle_bones, solve_joints  once more, rigid bones and hinge limits only, along current
-                             directions: the skeleton has the last word
-        solve_ground         once more, so that static friction also holds against that sweep
+            factor_skeleton, solve_skeleton   every rigid bone, rigid cluster, violated hinge
+                             limit and muscle of the creature in one exact linear solve
+                             (physics/skeleton.py), the spheres the ground holds made heavy
+                             along its normal; muscles held at their strength
+            (hinges carried past a limit: factored and solved again, rigid rows only)
+            solve_self_collisions   Jacobi sweeps over the creature's colliding sphere pairs
+            press_friction, solve_skeleton   friction on what the skeleton pressed into the
+                             ground, then the skeleton's rigid rows again
+            relax_medium, solve_skeleton   in a fluid: the drag of what the skeleton and the
+                             muscles did, then the rigid rows again
         finish_ground        last push-out (nothing ends inside the ground), contact flags
         recover_velocity     v = (p - x) / h
         reject_ground_velocity   remove velocity into the ground; bounce by restitution; cap the
                              outward velocity the push-out made (SimParams.push_out_speed)
-    collide_arena            between creatures, once per step, if the arena is shared
+    collide_arena            between creatures, after every substep, if the arena is shared
+
+Nothing here sweeps a design's items in the order it lists them: the skeleton is one exact
+solve, the other constraints are Jacobi sweeps (each from the same snapshot, corrections added
+up) and the fluid's plates are averaged, so a body and its mirror image listed the other way
+round move alike (a Gauss-Seidel sweep in listed order let a symmetric one-muscle triangle glide
+20 m in 20 s one way, and 20 m the other way listed in reverse).
 
 The other solvers are separate kernels, chosen here before any of the above runs:
 ``SimParams(solver="witkin")`` steps with physics/witkin.py (exact constraints, Lagrange
@@ -48,7 +57,7 @@ from numba import njit, prange
 
 from . import dem, witkin
 from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
-from .bones import drive_muscles, prepare_bones, rest_of_substep
+from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, press_friction, reject_ground_velocity, solve_ground
@@ -65,14 +74,10 @@ __all__ = ["step", "rollout", "substeps_for"]
 
 #: Gauss-Seidel passes over the colliding pairs between creatures, once per step
 ARENA_PASSES = 4
-#: Jacobi sweeps over the muscles and soft bones per iteration: mass splitting (bones.py) halves a
-#: chain's steps, and with one sweep a passive chain of muscles flailing in water gained up to 22 %
-#: of its kinetic energy in a step (springy muscles); with two, none
-SOFT_SWEEPS = 2
-#: Jacobi sweeps over a creature's colliding sphere pairs per iteration: a sphere pressed between
-#: two others is pushed both ways at once by one sweep, and crumpled chains ended steps 2 mm
-#: inside each other
-COLLISION_SWEEPS = 2
+#: Jacobi sweeps over a creature's colliding sphere pairs per iteration, after the skeleton's
+#: solve: a sphere pressed between two others is pushed both ways at once by one sweep; with two,
+#: crumpled chains ended steps 1.4 mm inside each other
+COLLISION_SWEEPS = 4
 
 
 @njit(cache=True, error_model="numpy")
@@ -114,7 +119,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 x[i, k, l] = pos[b0 + l, i, k]
                 v[i, k, l] = vel[b0 + l, i, k]
     drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
-    prepare_bones(rest, hot, b0, n)
     touched[:, :] = False
     # The stages in the loops get the hot arrays they read one by one: numba passes a tuple by
     # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
@@ -137,7 +141,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         if medium:
             buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
             dragged[:, :, :] = 0.0
-            relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
+            relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                          fluid)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
@@ -150,9 +154,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_joints(x, p, q, lamj, hot, b0, n, h, False)
             if clusters:
                 solve_clusters(x, p, q, hot, b0, n)
-            if self_collision:
-                for sweep in range(COLLISION_SWEEPS):
-                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, hot.friction, hot.kinetic_friction,
                              b0, n, push_speed * h)
@@ -164,14 +165,19 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n,
                                True)
+            if self_collision:
+                for sweep in range(COLLISION_SWEEPS):
+                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
                 load[:, :] = 0.0
-            if medium:
-                relax_medium(x, p, dragged, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
+            if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
+                relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
+                load[:, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
                           push_speed * h)

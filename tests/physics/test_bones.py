@@ -41,10 +41,17 @@ def test_muscle_reaches_its_commanded_length_within_a_second(command):
     assert length == pytest.approx(1.0 + command * RANGE, abs=1e-3)
 
 
+#: how far (rest lengths) a muscle may run ahead of its speed limit (see the test)
+OVERRUN = 1e-4
+
+
 @pytest.mark.parametrize("command", [1.0, -1.0])
 def test_muscle_never_changes_length_faster_than_its_speed_limit(command):
     """The muscle's actual length moves from its rest length by at most speed * rest per second
-    (here it gets there in 0.15 s; a muscle without the limit would jump in one step)."""
+    (here it gets there in 0.15 s; a muscle without the limit would jump in one step), give or
+    take OVERRUN: the muscle is solved with the skeleton, softened a little so that antagonists
+    do not lock (physics/skeleton.py, REGULARISE_SOFT), so its spheres keep a little of the
+    momentum the last substep gave them (measured 5.8e-5 rest lengths, 0.06 mm on this 1 m one)."""
     model = _dumbbell()
     state = physics.initial_state(model, FREE_SPACE)
     worst = -np.inf
@@ -52,7 +59,7 @@ def test_muscle_never_changes_length_faster_than_its_speed_limit(command):
         state = physics.step(model, state, np.full((1, 1), command), FREE_SPACE)
         change = abs(physics.muscle_lengths(model, state)[0, 0] - 1.0)
         worst = max(worst, change - SPEED * n * FREE_SPACE.dt)
-    assert worst <= 1e-9, f"the muscle ran ahead of its speed limit by {worst:.3e} rest lengths"
+    assert worst <= OVERRUN, f"the muscle ran ahead of its speed limit by {worst:.3e} rest lengths"
 
 
 def test_nan_command_counts_as_zero(rng):
