@@ -170,7 +170,7 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
 
 
 @njit(cache=True, error_model="numpy")
-def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop, rise):
+def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop, rise):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
     the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
@@ -216,6 +216,9 @@ def finish_ground(x, p, v, plane, dn, touching, vn_in, radius, inv_mass, table, 
                     nx[l] = gx
                     ny[l] = gy
                     c[l] = gx * px[l] + gy * py[l] - d + rad[l]
+                    # the plane holds for the step's later substeps: the sphere is solved
+                    # there (whatever its chunk-mates do: a creature must not depend on them)
+                    active[i] = True
                     out = rad[l] - d - max(0.0, vn[l] - rise)
                     if out <= 0.0 or w[l] == 0.0:
                         break

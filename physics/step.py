@@ -179,7 +179,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
                 load[:, :] = 0.0
         if ground:
-            finish_ground(x, p, v, plane, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
+            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
                           push_speed * h)
         recover_velocity(x, p, v, h, n)
         if ground:
