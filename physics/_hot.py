@@ -7,10 +7,13 @@ and divisions; sixteen creatures side by side are not). Reading ``bone_rest[e, b
 is then one contiguous load.
 
 Every loop over a chunk's lanes has a fixed cost (views, alias checks), paid per bone per sweep,
-so chunks should be as wide as the work allows: :func:`chunk_lanes` makes one or two chunks per
-thread (one chunk in all when stepping serially), at most ``MAX_LANES`` wide. Measured on the walker,
-one thread, CPU time per creature-step at B = 1024: 64 lanes 1480 ns, 128: 889, 256: 743,
-512: 677. Every kernel is compiled with ``error_model="numpy"``: a float division by zero gives inf or NaN
+so chunks should be wide; but the skeleton's solve (physics/skeleton.py) streams its factor's
+~90 entries per creature several times a substep, which at 512 lanes no longer fits the cache:
+:func:`chunk_lanes` makes one or two chunks per thread (one chunk when stepping serially), at
+most ``MAX_LANES`` wide. Measured on the walker, one thread, ``physics.rollout`` at B = 1024,
+3 substeps: 64 lanes 385k creature-steps/s, 128: 435k, 512: 366k (with the sweeps of the
+solver before, 512 lanes had been fastest). Every kernel is compiled with
+``error_model="numpy"``: a float division by zero gives inf or NaN
 (which the NaN guards and the episode's rules catch) instead of a check and a branch that stops
 the compiler from vectorising the loop around it (a lane loop of ``sqrt`` and ``/`` measured
 4.2 ns per lane with the check, 1.0 without). Results are otherwise identical, bit for bit.
@@ -31,7 +34,7 @@ from .model import Model
 from .skeleton import SKELETON_FIELDS, frames_of, plan_skeleton
 
 #: the widest chunk of creatures; one chunk is one unit of parallel work
-MAX_LANES = 512
+MAX_LANES = 128
 
 
 def chunk_lanes(batch: int, threads: int) -> int:

@@ -336,7 +336,8 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         Spread the batch over numba's threads, one chunk of creatures per thread. By default
         when there are several threads and at least 16 creatures per thread. Pass False in
         processes that already share the cores (evolution's workers): the batch is then stepped
-        as one chunk (up to 512 creatures). The result is the same either way, bit for bit.
+        on one thread, in chunks of up to 128 creatures. The result is the same either way, bit
+        for bit.
 
     Returns
     -------
