@@ -487,35 +487,28 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
 
 
 @njit(cache=True, error_model="numpy")
-def _substitute(lam, V, D, hot, R, n):
+def _substitute(lam, V, D, col_start, ent_row, R, n):
     """``lam`` := A^-1 lam for the first ``R`` rows (all of them, or the leading block, whose
     factor is the leading part of L: the soft rows come last): L y = lam column by column, then
-    z = y / D, then L^T x = z backwards."""
+    z = y / D, then L^T x = z backwards. (Indexed in place rather than through row views: for
+    one creature a view's set-up cost as much as its loop.)"""
     for k in range(R):
-        yk = lam[k]
-        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
-            i = hot.sk_ent_row[t]
+        for t in range(col_start[k] + 1, col_start[k + 1]):
+            i = ent_row[t]
             if i >= R:
                 break
-            yi = lam[i]
-            lv = V[t]
             for l in range(n):
-                yi[l] -= lv[l] * yk[l]
+                lam[i, l] -= V[t, l] * lam[k, l]
     for k in range(R):
-        yk = lam[k]
-        dk = D[k]
         for l in range(n):
-            yk[l] *= dk[l]
+            lam[k, l] *= D[k, l]
     for k in range(R - 1, -1, -1):
-        xk = lam[k]
-        for t in range(hot.sk_col_start[k] + 1, hot.sk_col_start[k + 1]):
-            i = hot.sk_ent_row[t]
+        for t in range(col_start[k] + 1, col_start[k + 1]):
+            i = ent_row[t]
             if i >= R:
                 break
-            xi = lam[i]
-            lv = V[t]
             for l in range(n):
-                xk[l] -= lv[l] * xi[l]
+                lam[k, l] -= V[t, l] * lam[i, l]
 
 
 @njit(cache=True, error_model="numpy")
@@ -579,7 +572,7 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
         for l in range(n):
             lam[k, l] = -C[k, l]
     if lead_only:
-        _substitute(lam, V, D, hot, lead, n)
+        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, lead, n)
     else:
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
@@ -595,10 +588,11 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                 d = np.sqrt(dx * dx + dy * dy)
                 slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
                 rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
-        _substitute(lam, V, D, hot, R, n)
+        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
         # a muscle pulls with its strength at most; the rods and hinges take what that leaves
         h2 = h * h
         move[:, :, :n] = 0.0
+        clamped = 0.0
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
             force = hot.bone_max_force[hot.soft_bone[t], b0:b0 + n]
@@ -622,8 +616,12 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                     my[l] += s * (gy[l] - gn[l] * hy[l])
             for l in range(n):
                 f = force[l] * h2
-                lk[l] = min(f, max(-f, lk[l]))
-        for k in range(lead):
+                held = min(f, max(-f, lk[l]))
+                clamped += 0.0 if held == lk[l] else 1.0
+                lk[l] = held
+        # (no muscle at its strength in any lane: the rods and hinges stand as solved)
+        fix = lead if clamped > 0.0 else 0
+        for k in range(fix):
             dl = dlam[k]
             dl[:n] = 0.0
             for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
@@ -634,8 +632,8 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                 my = move[m, 1]
                 for l in range(n):
                     dl[l] -= gx[l] * mx[l] + gy[l] * my[l]
-        _substitute(dlam, V, D, hot, lead, n)
-        for k in range(lead):
+        _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n)
+        for k in range(fix):
             lk = lam[k]
             dl = dlam[k]
             for l in range(n):
@@ -646,25 +644,16 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
         if lead_only and k >= lead:
             continue
         m = hot.leg_sphere[g]
-        w = WS[m, 0]
-        absorbed = hot.inv_mass[m, b0:b0 + n]
-        wn = WS[m, 1]
-        lk = lam[k]
-        gx = G[g, 0]
-        gy = G[g, 1]
-        gn = Gn[g]
-        hx = N[m, 0]
-        hy = N[m, 1]
-        nx = plane[m, 0]
-        ny = plane[m, 1]
-        px = p[m, 0]
-        py = p[m, 1]
-        into = load[m]
+        inv_mass = hot.inv_mass
         for l in range(n):
-            s = w[l] * lk[l]
-            px[l] += s * (gx[l] - gn[l] * hx[l])
-            py[l] += s * (gy[l] - gn[l] * hy[l])
+            s = WS[m, 0, l] * lam[k, l]
+            gx = G[g, 0, l]
+            gy = G[g, 1, l]
+            gn = Gn[g, l]
+            p[m, 0, l] += s * (gx - gn * N[m, 0, l])
+            p[m, 1, l] += s * (gy - gn * N[m, 1, l])
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
-            held = wn[l] < absorbed[l]
-            into[l] -= (absorbed[l] if held else 0.0) * lk[l] * (gx[l] * nx[l] + gy[l] * ny[l])
+            absorbed = inv_mass[m, b0 + l]
+            held = WS[m, 1, l] < absorbed
+            load[m, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
