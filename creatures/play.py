@@ -611,6 +611,8 @@ def run(args) -> int:
                     champion.brains()
                 except ChampionError as exc:
                     return _fail(f"{path}: {exc}")
+                if champion.earlier_engine():
+                    print(f"{path}: {champion.earlier_engine()}", file=sys.stderr)
                 session = PlaySession(workers=args.workers, champion=champion, champion_path=path)
             else:
                 setup.design = target

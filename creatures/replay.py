@@ -32,11 +32,15 @@ def run(args) -> int:
         print(f"creatures replay: {args.file}: {exc}", file=sys.stderr)
         return 2
     same = replayed == champion.fitness
+    earlier = champion.earlier_engine()
     if args.json:
         print(json.dumps({"file": args.file, "name": champion.name, "task": champion.task.name,
                           "terrain": champion.terrain.kind, "recorded_fitness": champion.fitness,
                           "replayed_fitness": replayed, "identical": same,
+                          "engine": {"recorded": champion.sim.engine, "replayed": physics.ENGINE_VERSION},
                           "generation": champion.generation, "software": champion.software}, indent=2))
+    elif earlier:
+        print(f"{args.file}: {earlier}: its fitness is now {replayed!r}")
     else:
         where = f"on {champion.terrain.kind}" if champion.sim.ground else "with no ground"
         if champion.sim.fluid_density > 0:

@@ -11,6 +11,7 @@ drawn with its own body, the parts it switched off left out.
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -544,6 +545,9 @@ def generation_race(run_dir, generations) -> Race:
 
 def _load(path: Path, plugins=()) -> Champion:
     try:
-        return load_champion(path, plugins)
+        champion = load_champion(path, plugins)
     except ChampionError as exc:
         raise ChampionError(f"{path}: {exc}") from None
+    if champion.earlier_engine():   # its recorded fitness is not what the window will show
+        print(f"{path}: {champion.earlier_engine()}", file=sys.stderr)
+    return champion

@@ -166,6 +166,14 @@ class Champion:
         except ValueError as exc:
             raise ChampionError(str(exc)) from None
 
+    def earlier_engine(self) -> str | None:
+        """None if today's engine scored this champion; else one line saying which engine did
+        and at what fitness (a replay steps with today's physics, so its number differs)."""
+        if not self.sim.earlier_engine:
+            return None
+        return (f"scored by an earlier version of the physics engine (version {self.sim.engine}, fitness "
+                f"{self.fitness:.6g}); replayed by this one (version {physics.ENGINE_VERSION}) it moves differently")
+
     def replay(self, on_step=None) -> float:
         """Simulate the champion again, with the stepping code that scored it; its fitness.
         A plug-in that raises is a :class:`ChampionError` naming it."""

@@ -434,6 +434,11 @@ class Run:
             raise RunError(f"{directory} is not a run directory (no {', '.join(missing)})")
         try:
             settings = RunSettings.read(directory / "settings.json")
+            engine = physics.SimParams.from_dict(settings.sim).engine
+            if engine < physics.ENGINE_VERSION:
+                raise RunError(f"{directory} was evolved by an earlier version of the physics engine "
+                               f"(version {engine}, this is {physics.ENGINE_VERSION}): its generations cannot "
+                               f"go on exactly; start a new run")
             body, genes = rundir.read_body_and_genes(directory / "body.json")
             terrain = read_terrain(directory, settings)
             neat_text = read_neat_config(directory / "neat.cfg", population=settings.population)

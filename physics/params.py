@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
-__all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS"]
+__all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION"]
+
+#: The version of what the engine computes. It goes up when the same settings and commands give
+#: different motion on purpose (a new solver, a new force law), so that a file holding settings
+#: (a champion, a run) says which physics scored it: 1, the relaxation sweeps (until 2026-11;
+#: files without the setting); 2, the skeleton's exact solve (physics/skeleton.py). The engine
+#: steps only with its own version; :attr:`SimParams.engine` records the one a file was made with.
+ENGINE_VERSION = 2
 
 #: ``SimParams.solver``: position-based dynamics (the default, physics/step.py) or Witkin's
 #: constrained dynamics (physics/witkin.py)
@@ -78,6 +85,10 @@ class SimParams:
     fluid_drag_normal, fluid_drag_tangent, fluid_viscous_normal, fluid_viscous_tangent : float
         A bone plate's quadratic drag coefficients across it (1.28, a flat plate broadside) and
         along it (0.04), and its linear ones (kg/(m^2 s)), on its area.
+    engine : int
+        The engine version these settings were used with (:data:`ENGINE_VERSION`, the default).
+        An earlier one (read from an older file) is kept as a record: :func:`physics.step`
+        steps with today's engine whatever it says, and the files' readers tell the user.
     """
 
     dt: float = 1.0 / 60.0
@@ -107,6 +118,7 @@ class SimParams:
     fluid_drag_tangent: float = 0.04
     fluid_viscous_normal: float = 0.0
     fluid_viscous_tangent: float = 0.0
+    engine: int = ENGINE_VERSION
 
     def __post_init__(self):
         for f in fields(self):
@@ -137,6 +149,8 @@ class SimParams:
         if min(self.fluid_density, self.fluid_drag_sphere, self.fluid_viscous_sphere, self.fluid_drag_normal,
                self.fluid_drag_tangent, self.fluid_viscous_normal, self.fluid_viscous_tangent) < 0:
             raise ValueError("fluid_density and the fluid's drag coefficients must be >= 0")
+        if not 1 <= self.engine <= ENGINE_VERSION:
+            raise ValueError(f"engine version {self.engine} is not one this software knows (1 to {ENGINE_VERSION})")
         if self.fluid_density > 0 and (self.solver != "pbd" or self.contacts != "pbd"):
             raise ValueError("a fluid (fluid_density > 0) is stepped by the default solver and contacts only")
 
@@ -151,11 +165,18 @@ class SimParams:
 
     @classmethod
     def from_dict(cls, data: dict) -> "SimParams":
+        """The settings :meth:`to_dict` wrote; a dict without ``engine`` was written before
+        versions were recorded, by engine 1."""
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise ValueError(f"unknown simulation settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return cls(**{"engine": 1, **data})
+
+    @property
+    def earlier_engine(self) -> bool:
+        """Whether these settings come from an earlier engine than this one (see ENGINE_VERSION)."""
+        return self.engine < ENGINE_VERSION
 
 
 #: the fluid's settings (physics/medium.py)

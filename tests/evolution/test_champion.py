@@ -189,6 +189,34 @@ def test_loaded_champion_replays_to_exactly_its_recorded_fitness(champion_file, 
     assert champion.replay() == champion.fitness
 
 
+def test_a_champion_records_the_engine_that_scored_it(champion_file, document):
+    assert document["physics"]["engine"] == physics.ENGINE_VERSION
+    assert load_champion(champion_file).earlier_engine() is None
+
+
+@pytest.mark.parametrize("engine", [None, 1])
+def test_a_champion_of_an_earlier_engine_says_so_in_one_line(document, engine, tmp_path):
+    """Its physics without ``engine`` (written before it was recorded) or with an earlier one:
+    the recorded fitness is not what today's engine replays, and the champion says so."""
+    doc = copy.deepcopy(document)
+    doc["physics"].pop("engine")
+    if engine is not None:
+        doc["physics"]["engine"] = engine
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    note = load_champion(tmp_path / "old.json").earlier_engine()
+    assert note.startswith("scored by an earlier version of the physics engine (version 1, fitness ")
+    assert "\n" not in note
+
+
+@pytest.mark.parametrize("engine", [0, physics.ENGINE_VERSION + 1, "2"])
+def test_a_champion_of_an_unknown_engine_is_refused(document, engine, tmp_path):
+    doc = copy.deepcopy(document)
+    doc["physics"]["engine"] = engine
+    (tmp_path / "odd.json").write_text(json.dumps(doc))
+    with pytest.raises(ChampionError, match="engine"):
+        load_champion(tmp_path / "odd.json")
+
+
 def test_a_replay_is_the_same_every_time(champion_file):
     champion = load_champion(champion_file)
     assert champion.replay() == champion.replay() == champion.fitness
@@ -592,9 +620,15 @@ def test_there_are_version_1_champions_to_test():
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
-def test_a_version_1_champion_replays_its_recorded_fitness_exactly(path):
+def test_a_version_1_champion_says_an_earlier_engine_scored_it(path):
+    """Version 1 files predate the engine's version (their physics has no ``engine``): engine 1
+    scored them, today's moves them differently, and the champion says so in one line, with
+    the recorded fitness; its replay by today's engine is the same every time."""
     champion = load_champion(path)
-    assert champion.replay() == champion.fitness
+    assert champion.sim.engine == 1 < physics.ENGINE_VERSION
+    note = champion.earlier_engine()
+    assert "\n" not in note and "version 1" in note and f"{champion.fitness:.6g}" in note
+    assert champion.replay() == champion.replay()
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
@@ -612,7 +646,8 @@ def test_a_version_1_champion_saved_again_is_version_2_and_replays_the_same(path
     save_champion(champion, tmp_path / "v2.json")
     again = load_champion(tmp_path / "v2.json")
     assert json.loads((tmp_path / "v2.json").read_text())["version"] == 2
-    assert again.replay() == champion.fitness
+    assert again.sim.engine == 1 and again.fitness == champion.fitness   # still the record of what scored it
+    assert again.replay() == champion.replay()
 
 
 @pytest.mark.parametrize("change, message", [

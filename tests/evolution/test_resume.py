@@ -152,6 +152,20 @@ def test_open_refuses_what_is_not_a_run_directory(tmp_path):
         Run.open(tmp_path / "run")
 
 
+def test_a_run_an_earlier_engine_evolved_is_not_resumed(tmp_path):
+    """Its settings' physics without ``engine`` (written before it was recorded): today's engine
+    moves its creatures differently, so its generations cannot go on exactly. One line says so."""
+    _create(tmp_path, 1).evolve()
+    path = tmp_path / "settings.json"
+    settings = json.loads(path.read_text())
+    del settings["sim"]["engine"]
+    path.write_text(json.dumps(settings))
+    with pytest.raises(RunError) as info:
+        Run.open(tmp_path)
+    text = str(info.value)
+    assert "earlier version of the physics engine (version 1" in text and "\n" not in text
+
+
 def test_two_processes_cannot_evolve_one_run_at_once(tmp_path):
     run = _create(tmp_path, 1)
     with run._lock():
