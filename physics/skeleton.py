@@ -289,21 +289,17 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
         a = hot.rod_a[t]
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
-        inv_r = hot.rod_inv_rest[t, b0:b0 + n]
-        force = hot.bone_max_force[hot.rod_bone[t], b0:b0 + n]
-        ga_x = G[g, 0]
-        ga_y = G[g, 1]
-        gb_x = G[g + 1, 0]
-        gb_y = G[g + 1, 1]
+        e = hot.rod_bone[t]
         for l in range(n):
             # a bone switched off (no force: Model.with_values) has no legs, so no row
-            on = force[l] > 0.0
-            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r[l] if on else 0.0
-            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r[l] if on else 0.0
-            ga_x[l] = ux
-            ga_y[l] = uy
-            gb_x[l] = -ux
-            gb_y[l] = -uy
+            on = hot.bone_max_force[e, b0 + l] > 0.0
+            inv_r = hot.rod_inv_rest[t, b0 + l]
+            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r if on else 0.0
+            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r if on else 0.0
+            G[g, 0, l] = ux
+            G[g, 1, l] = uy
+            G[g + 1, 0, l] = -ux
+            G[g + 1, 1, l] = -uy
     for t in range(hot.frame_row.shape[0]):
         # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
         # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
@@ -418,34 +414,25 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
             G[g + 2, 1, l] = -(-ux * iu + vx * iv)
     for g in range(G.shape[0]):
         m = hot.leg_sphere[g]
-        gx = G[g, 0]
-        gy = G[g, 1]
-        gn = Gn[g]
-        hx = N[m, 0]
-        hy = N[m, 1]
         for l in range(n):
-            gn[l] = gx[l] * hx[l] + gy[l] * hy[l]
+            Gn[g, l] = G[g, 0, l] * N[m, 0, l] + G[g, 1, l] * N[m, 1, l]
     # the diagonal, then the off-diagonal entries of each column
+    # (rows indexed in place, not through views: for one creature a view's set-up cost as much
+    # as its loop)
     for k in range(R):
         c0 = hot.sk_col_start[k]
-        diag = V[c0]
-        full = PV[k]      # for now: the diagonal the row would have unheld (the pivot's scale)
         for l in range(n):
-            diag[l] = 0.0
-            full[l] = 0.0
+            V[c0, l] = 0.0
+            PV[k, l] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
         for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
             m = hot.leg_sphere[g]
-            w = WS[m, 0]
-            w0 = inv_mass[m, b0:b0 + n]
-            gx = G[g, 0]
-            gy = G[g, 1]
-            gn = Gn[g]
             for l in range(n):
-                gg = gx[l] * gx[l] + gy[l] * gy[l]
-                diag[l] += w[l] * (gg - gn[l] * gn[l])
-                full[l] += w0[l] * gg
+                gg = G[g, 0, l] * G[g, 0, l] + G[g, 1, l] * G[g, 1, l]
+                V[c0, l] += WS[m, 0, l] * (gg - Gn[g, l] * Gn[g, l])
+                PV[k, l] += inv_mass[m, b0 + l] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
-            V[t, :n] = 0.0
+            for l in range(n):
+                V[t, l] = 0.0
     inv_h2 = 1.0 / (h * h)
     for t in range(hot.soft_row.shape[0]):   # XPBD compliance (compliant bones)
         diag = V[hot.sk_col_start[hot.soft_row[t]]]
@@ -456,34 +443,29 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
         t = hot.asm_entry[s]
         g1 = hot.asm_leg1[s]
         g2 = hot.asm_leg2[s]
-        w = WS[hot.asm_sphere[s], 0]
-        v = V[t]
+        m = hot.asm_sphere[s]
         for l in range(n):
-            v[l] += w[l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
+            V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
     # left-looking L D L^T
     for k in range(R):
         for pr in range(hot.pair_start[k], hot.pair_start[k + 1]):
-            lkj = V[hot.pair_entry[pr]]
-            pj = PV[hot.pair_j[pr]]
+            e = hot.pair_entry[pr]
+            j = hot.pair_j[pr]
             for o in range(hot.pair_op_start[pr], hot.pair_op_start[pr + 1]):
-                target = V[hot.op_target[o]]
-                source = V[hot.op_source[o]]
+                target = hot.op_target[o]
+                source = hot.op_source[o]
                 for l in range(n):
-                    target[l] -= source[l] * lkj[l] * pj[l]
+                    V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         c0 = hot.sk_col_start[k]
-        diag = V[c0]
-        pk = PV[k]
-        dk = D[k]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         for l in range(n):
-            keep = pk[l] > 0.0
-            piv = diag[l] + eps * pk[l]
-            dk[l] = 1.0 / piv if keep else 0.0
-            pk[l] = piv if keep else 0.0
+            keep = PV[k, l] > 0.0
+            piv = V[c0, l] + eps * PV[k, l]
+            D[k, l] = 1.0 / piv if keep else 0.0
+            PV[k, l] = piv if keep else 0.0
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
-            row = V[t]
             for l in range(n):
-                row[l] *= dk[l]
+                V[t, l] *= D[k, l]
 
 
 @njit(cache=True, error_model="numpy")
@@ -537,18 +519,15 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
         e = hot.rod_bone[t]
         a = hot.rod_a[t]
         b = hot.rod_b[t]
-        rhs = lam[k]
-        r = hot.bone_rest[e, b0:b0 + n]
-        ux = G[hot.rod_leg[t], 0]
-        uy = G[hot.rod_leg[t], 1]
+        g = hot.rod_leg[t]
         for l in range(n):
             dx = p[a, 0, l] - p[b, 0, l]
             dy = p[a, 1, l] - p[b, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             # C = |d| - r, taken as far as a correction along u shortens it: cos(turn) of it
             # (the bone turned since the substep's start; never past 90 degrees)
-            slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
-            rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
+            slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
+            lam[k, l] = (hot.bone_rest[e, b0 + l] - d) * min(1.0, max(0.0, slope))
     for t in range(hot.frame_row.shape[0]):
         c = hot.frame_cluster[t]
         r = hot.frame_r[t]
@@ -578,16 +557,15 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
             k = hot.soft_row[t]
             a = hot.soft_a[t]
             b = hot.soft_b[t]
-            rhs = lam[k]
-            r = rest[hot.soft_bone[t], 2]   # this substep's rest length (bones.R_REST)
-            ux = G[hot.soft_leg[t], 0]
-            uy = G[hot.soft_leg[t], 1]
+            e = hot.soft_bone[t]
+            g = hot.soft_leg[t]
             for l in range(n):
                 dx = p[a, 0, l] - p[b, 0, l]
                 dy = p[a, 1, l] - p[b, 1, l]
                 d = np.sqrt(dx * dx + dy * dy)
-                slope = (dx * ux[l] + dy * uy[l]) / d if d > 1e-12 else 0.0
-                rhs[l] = (r[l] - d) * min(1.0, max(0.0, slope))
+                slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
+                # (the rest length this substep: bones.R_REST)
+                lam[k, l] = (rest[e, 2, l] - d) * min(1.0, max(0.0, slope))
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
         # a muscle pulls with its strength at most; the rods and hinges take what that leaves
         h2 = h * h
@@ -595,49 +573,34 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
         clamped = 0.0
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
-            force = hot.bone_max_force[hot.soft_bone[t], b0:b0 + n]
-            lk = lam[k]
+            e = hot.soft_bone[t]
             g = hot.soft_leg[t]
             for end in range(2):
                 m = hot.leg_sphere[g + end]
-                w = WS[m, 0]
-                gx = G[g + end, 0]
-                gy = G[g + end, 1]
-                gn = Gn[g + end]
-                hx = N[m, 0]
-                hy = N[m, 1]
-                mx = move[m, 0]
-                my = move[m, 1]
                 for l in range(n):
-                    f = force[l] * h2
-                    cut = min(f, max(-f, lk[l])) - lk[l]
-                    s = w[l] * cut
-                    mx[l] += s * (gx[l] - gn[l] * hx[l])
-                    my[l] += s * (gy[l] - gn[l] * hy[l])
+                    f = hot.bone_max_force[e, b0 + l] * h2
+                    cut = min(f, max(-f, lam[k, l])) - lam[k, l]
+                    s = WS[m, 0, l] * cut
+                    move[m, 0, l] += s * (G[g + end, 0, l] - Gn[g + end, l] * N[m, 0, l])
+                    move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
             for l in range(n):
-                f = force[l] * h2
-                held = min(f, max(-f, lk[l]))
-                clamped += 0.0 if held == lk[l] else 1.0
-                lk[l] = held
+                f = hot.bone_max_force[e, b0 + l] * h2
+                held = min(f, max(-f, lam[k, l]))
+                clamped += 0.0 if held == lam[k, l] else 1.0
+                lam[k, l] = held
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = lead if clamped > 0.0 else 0
         for k in range(fix):
-            dl = dlam[k]
-            dl[:n] = 0.0
+            for l in range(n):
+                dlam[k, l] = 0.0
             for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
                 m = hot.leg_sphere[g]
-                gx = G[g, 0]
-                gy = G[g, 1]
-                mx = move[m, 0]
-                my = move[m, 1]
                 for l in range(n):
-                    dl[l] -= gx[l] * mx[l] + gy[l] * my[l]
+                    dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
         _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n)
         for k in range(fix):
-            lk = lam[k]
-            dl = dlam[k]
             for l in range(n):
-                lk[l] += dl[l]
+                lam[k, l] += dlam[k, l]
     # the corrections (the ground's share held back: the load)
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
