@@ -214,7 +214,9 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, LANES), np.bool_),  # touched the ground in any substep of the step
                 np.zeros((chunks, P, LANES)),      # static friction holds it (1) this substep
                 np.zeros((chunks, P, 2, LANES)),   # the inverse mass the skeleton gives each sphere (all, along n)
-                np.zeros((chunks, P, LANES)),      # what the skeleton pressed into the ground this sweep
-                np.zeros((chunks, R, LANES)))      # the skeleton's multipliers' correction for clamped muscles
+                np.zeros((chunks, P, 2, LANES)),   # what the skeleton pressed into the ground this sweep, and
+                                                   # the slide static friction held back from it (skeleton.py)
+                np.zeros((chunks, R, LANES)),      # the skeleton's multipliers' correction for clamped muscles
+                np.zeros((chunks, P, LANES)))      # static friction let go of it (1) last substep
         cache[lanes] = work
     return work

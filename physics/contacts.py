@@ -76,7 +76,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, friction, kinetic_friction, b0, n, rise):
+def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
@@ -87,8 +87,10 @@ def solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, friction, kineti
     static case on the slide friction has already shortened made a sliding contact stick again
     the next sweep, as if the coefficient were mu_s + mu_k. ``grip : (P, LANES)`` is set to 1 for
     a sphere static friction holds (the skeleton's solve then treats it as held in every
-    direction, physics/skeleton.py), else 0. (``inv_mass``, ``friction``, ``kinetic_friction``
-    are the hot arrays, passed alone: the whole hot tuple is copied at every call.)"""
+    direction, physics/skeleton.py), else 0; never for a sphere static friction let go of in the
+    last substep (``loose``, :func:`loosen_grip`), which slides. (``inv_mass``, ``friction``,
+    ``kinetic_friction`` are the hot arrays, passed alone: the whole hot tuple is copied at
+    every call.)"""
     for i in range(p.shape[0]):
         held = grip[i]
         if not active[i]:
@@ -121,7 +123,7 @@ def solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, friction, kineti
             ty = nx[l]
             slide = (px[l] - x0[l]) * tx + (py[l] - y0[l]) * ty
             kinetic = min(mu_k[l] * pen, abs(slide))
-            static = abs(slide + cut_so_far[l]) <= mu_s[l] * total
+            static = (abs(slide + cut_so_far[l]) <= mu_s[l] * total) & (loose[i, l] == 0.0)
             cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if total > 0.0 else 0.0
             held[l] = 1.0 if static & (total > 0.0) else 0.0
@@ -132,7 +134,7 @@ def solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, friction, kineti
 
 @njit(cache=True, error_model="numpy")
 def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n):
-    """Friction on the load the skeleton pressed into the ground (``load : (P, LANES)``, its
+    """Friction on the load the skeleton pressed into the ground (``load[:, 0] : (P, LANES)``, its
     normal displacement held back, physics/skeleton.py): the skeleton's solve comes after
     :func:`solve_ground` and holds the spheres on the ground, so the weight a body rests on its
     feet never shows as a push there, and friction would grip with the feet's own weight only
@@ -144,29 +146,42 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
     for i in range(p.shape[0]):
         if not active[i]:
             continue
-        px = p[i, 0]
-        py = p[i, 1]
-        x0 = x[i, 0]
-        y0 = x[i, 1]
-        nx = plane[i, 0]
-        ny = plane[i, 1]
-        cut_so_far = fric[i]
-        pressed = load[i]
-        w = inv_mass[i, b0:b0 + n]
-        mu_s = friction[i, b0:b0 + n]
-        mu_k = kinetic_friction[i, b0:b0 + n]
         for l in range(n):
-            extra = pressed[l] if (pressed[l] > 0.0) & (w[l] > 0.0) else 0.0
-            tx = -ny[l]
-            ty = nx[l]
-            slide = (px[l] - x0[l]) * tx + (py[l] - y0[l]) * ty
-            kinetic = min(mu_k[l] * extra, abs(slide))
-            static = abs(slide) <= mu_s[l] * extra
+            w = inv_mass[i, b0 + l]
+            pressed = load[i, 0, l]
+            extra = pressed if (pressed > 0.0) & (w > 0.0) else 0.0
+            tx = -plane[i, 1, l]
+            ty = plane[i, 0, l]
+            slide = (p[i, 0, l] - x[i, 0, l]) * tx + (p[i, 1, l] - x[i, 1, l]) * ty
+            kinetic = min(kinetic_friction[i, b0 + l] * extra, abs(slide))
+            static = abs(slide) <= friction[i, b0 + l] * extra
             cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if extra > 0.0 else 0.0
-            cut_so_far[l] += cut
-            px[l] -= cut * tx
-            py[l] -= cut * ty
+            fric[i, l] += cut
+            p[i, 0, l] -= cut * tx
+            p[i, 1, l] -= cut * ty
+
+
+@njit(cache=True, error_model="numpy")
+def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
+    """Which spheres static friction lets go of for the next substep (``loose : (P, LANES)``, 1
+    or 0; :func:`solve_ground` then lets them slide with kinetic friction): those it gripped this
+    substep whose bones and muscles pulled them along the ground harder than it holds. The
+    skeleton held a gripped sphere every way, and what it held back along the ground
+    (``load[:, 1]``) is more than ``mu_s`` times the whole normal load (the ground's push this
+    substep and the skeleton's, ``load[:, 0]``). Without this a muscle between two gripped feet
+    never moved them: a worm of 40 N muscles on 3 N of grip lay still. (Let go the same
+    substep, the skeleton had to be factored and solved again: a third of the step's time.)"""
+    for i in range(grip.shape[0]):
+        if not active[i]:
+            for l in range(n):
+                loose[i, l] = 0.0
+            continue
+        for l in range(n):
+            normal = dn[i, l] + max(0.0, load[i, 0, l])
+            gives = (grip[i, l] > 0.0) & (inv_mass[i, b0 + l] > 0.0) & \
+                (abs(load[i, 1, l]) > friction[i, b0 + l] * normal)
+            loose[i, l] = 1.0 if gives else 0.0
 
 
 @njit(cache=True, error_model="numpy")

@@ -509,7 +509,9 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
     many times as far as the body would let them, and the rods could not be put back.)
 
     What the ground held back of the corrections along its normals (``plane``) is added to
-    ``load : (P, LANES)`` (into the ground: positive), for friction (contacts.py)."""
+    ``load[:, 0] : (P, LANES)`` (into the ground: positive), and what static friction held back
+    along the ground (a gripped sphere is heavy every way) to ``load[:, 1]`` (along the tangent
+    ``(-n_y, n_x)``), for friction (contacts.py)."""
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
@@ -619,4 +621,8 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
             absorbed = inv_mass[m, b0 + l]
             held = WS[m, 1, l] < absorbed
-            load[m, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
+            load[m, 0, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
+            # and the slide along the ground static friction held back (contacts.press_friction
+            # lets it go where it is more than friction can hold)
+            gripped = WS[m, 0, l] < absorbed
+            load[m, 1, l] += (absorbed if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])

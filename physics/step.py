@@ -60,7 +60,7 @@ from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
-from .contacts import find_contacts, finish_ground, press_friction, reject_ground_velocity, solve_ground
+from .contacts import find_contacts, finish_ground, loosen_grip, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
@@ -94,6 +94,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     skw = work[24][c]
     load = work[25][c]
     skdl = work[26][c]
+    loose = work[27][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -120,6 +121,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 v[i, k, l] = vel[b0 + l, i, k]
     drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
     touched[:, :] = False
+    loose[:, :] = 0.0
     # The stages in the loops get the hot arrays they read one by one: numba passes a tuple by
     # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
     # which was a third of the step's time for one creature. Stages with nothing to do are not
@@ -148,15 +150,15 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         dn[:, :] = 0.0
         fric[:, :] = 0.0
         grip[:, :] = 0.0
-        load[:, :] = 0.0
+        load[:, :, :] = 0.0
         for it in range(iterations):
             if joints:
                 solve_joints(x, p, q, lamj, hot, b0, n, h, False)
             if clusters:
                 solve_clusters(x, p, q, hot, b0, n)
             if ground:
-                solve_ground(x, p, plane, active, dn, fric, grip, inv_mass, hot.friction, hot.kinetic_friction,
-                             b0, n, push_speed * h)
+                solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
+                             hot.kinetic_friction, b0, n, push_speed * h)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
             factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
@@ -165,6 +167,8 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n,
                                True)
+            if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
+                loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
             if self_collision:
                 for sweep in range(COLLISION_SWEEPS):
                     solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
@@ -172,12 +176,12 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
-                load[:, :] = 0.0
+                load[:, :, :] = 0.0
             if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
                 relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
                 solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
-                load[:, :] = 0.0
+                load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
                           push_speed * h)
