@@ -426,7 +426,8 @@ class PlaySession:
             start(self, out, design, task=c.task.name, terrain=c.terrain_ref.name,
                   sensors=[r.name for r in c.sensors], seconds=c.seconds, generations=DEFAULT_SETUP.generations,
                   population=DEFAULT_SETUP.population, seed=c.seed, workers=0, network=c.network,
-                  medium=medium, sim={**sim.to_dict(), "ground": True}, clock_hz=c.clock_hz,
+                  medium=medium, sim={**sim.to_dict(), "ground": True, "engine": physics.ENGINE_VERSION},
+                  clock_hz=c.clock_hz,
                   start_genome=c.genome)
         except GameError:
             self._champion, self.state = c, "champion"
