@@ -72,6 +72,16 @@ class Drift(evolution.Task):
 
     def failed(self):
         return self.now - self.start < -self.limit
+
+
+class Restless(Drift):
+    """A creature that has moved 2 cm either way has failed; none ends."""
+
+    def ended(self):
+        return np.zeros(self.now.shape[0], dtype=np.bool_)
+
+    def failed(self):
+        return np.abs(self.now - self.start) > self.limit
 '''
 
 
@@ -266,11 +276,12 @@ def test_rewards_add_up_to_fitness_and_truncation_at_the_episode_length():
 
 
 def test_a_failing_creature_terminates_with_the_worst_fitness(tasks):
-    env = envs.CreatureEnv(task=f"{tasks}:Drift", seconds=2.0)
+    env = envs.CreatureEnv(task=f"{tasks}:Restless", seconds=4.0)
     env.reset(seed=0)
     total, rng = 0.0, np.random.default_rng(0)
-    for _ in range(env.run.episode.steps):
-        action = rng.uniform(-1, 1, 6).astype(np.float32)
+    for t in range(env.run.episode.steps):
+        if t % 10 == 0:   # (held a sixth of a second: flipped every step, the walker stays put)
+            action = rng.uniform(-1, 1, 6).astype(np.float32)
         obs, reward, terminated, truncated, info = env.step(action)
         total += reward
         if terminated:
