@@ -217,6 +217,8 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, 2, LANES)),   # what the skeleton pressed into the ground this sweep, and
                                                    # the slide static friction held back from it (skeleton.py)
                 np.zeros((chunks, R, LANES)),      # the skeleton's multipliers' correction for clamped muscles
-                np.zeros((chunks, P, LANES)))      # static friction let go of it (1) last substep
+                np.zeros((chunks, P, LANES)),      # static friction let go of it (1) last substep
+                np.zeros((chunks, P, LANES)),      # the skeleton pulled it out of the ground (1) this substep
+                np.zeros((chunks, P, 2, LANES)))   # the positions before the skeleton's solve
         cache[lanes] = work
     return work

@@ -28,6 +28,9 @@ from .terrain import closest_on_terrain, terrain_top
 #: pulled 1.3 cm into it and popped out after the skeleton's last sweep, leaving a bone 3.75 % short)
 CONTACT_MARGIN = 0.1
 
+#: a sphere the skeleton pulls out of the ground by more than this (m) in a substep lifts off
+LIFT_SLACK = 1e-7
+
 
 @njit(cache=True, error_model="numpy")
 def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
@@ -182,6 +185,23 @@ def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
             gives = (grip[i, l] > 0.0) & (inv_mass[i, b0 + l] > 0.0) & \
                 (abs(load[i, 1, l]) > friction[i, b0 + l] * normal)
             loose[i, l] = 1.0 if gives else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def mark_lifted(active, load, lifted, n):
+    """Which spheres the skeleton's last solve pulled out of the ground (``lifted : (P, LANES)``,
+    1 or 0): it held them back along the normal as if the ground could pull (``load[:, 0] < 0``,
+    physics/skeleton.py) by more than ``LIFT_SLACK``. Returns how many it marked that were not
+    already: the substep's solve is then done again with them free."""
+    new = 0.0
+    for i in range(lifted.shape[0]):
+        if not active[i]:
+            continue
+        for l in range(n):
+            now = load[i, 0, l] < -LIFT_SLACK
+            new += 1.0 if now & (lifted[i, l] == 0.0) else 0.0
+            lifted[i, l] = 1.0 if now | (lifted[i, l] > 0.0) else 0.0
+    return new
 
 
 @njit(cache=True, error_model="numpy")

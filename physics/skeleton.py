@@ -31,6 +31,16 @@ Without that the solve moved planted feet and knees back into the ground, the la
 moved them out again, and bones ended 2-3 % off; with them held rigidly, a bone standing upright
 between two held spheres could only be fixed sideways, a near-zero pivot, and the step blew up.
 
+**The ground only pushes.** A hold works both ways: a sphere held along the normal is as heavy
+out of the ground as into it, so the solve could not lift a foot off (an eel lying on its belly
+could not bend, a walker could not pick up its feet). So the solve records what it held back
+along each normal (``load``), and where that pulled a sphere out of the ground
+(contacts.mark_lifted) the substep's solve is done again from the same positions with it free
+along the normal (static friction still holds it along the ground for that substep: freed every
+way, a planted foot pulled up a little was pushed centimetres into the ground by the rest of the
+body). The muscles that were at their strength in the first solve keep the multipliers they had
+there (``pin``): solved afresh, a muscle could turn round and push the freed foot into the ground.
+
 **Redundant rows.** A braced torso has more bones than its spheres need (one redundant bone per
 brace): ``A`` is then singular. Every diagonal gets ``REGULARISE`` of itself added (Tikhonov), so
 the system has one solution whatever the order of elimination, close to the least-squares one:
@@ -245,7 +255,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
+def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
@@ -266,6 +276,7 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
         py = p[i, 1]
         push = held[i]
         static = grip[i]
+        free = lifted[i]
         hx = N[i, 0]
         hy = N[i, 1]
         ws = WS[i, 0]
@@ -280,11 +291,18 @@ def factor_skeleton(x, v, h, p, held, grip, plane, WS, N, G, Gn, V, PV, D, C, ho
             gy = x[i, 1, l] + v[i, 1, l] * h
             gap = min(min(nx[l] * px[l] + ny[l] * py[l], nx[l] * x[i, 0, l] + ny[l] * x[i, 1, l]),
                       nx[l] * gx + ny[l] * gy) - c[l]
-            on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0)
-            hx[l] = nx[l] * _HOLD if on else 0.0
-            hy[l] = ny[l] * _HOLD if on else 0.0
-            ws[l] = w[l] * (1.0 / HOLD_MASS) if static[l] > 0.0 else w[l]
-            wn[l] = w[l] * (1.0 / HOLD_MASS) if on | (static[l] > 0.0) else w[l]
+            # One the last solve pulled out of the ground is free along the normal (the ground
+            # only pushes); static friction still holds it along the ground this substep
+            # (freed every way, a planted foot pulled up a little was pushed down by the rest of
+            # the body, centimetres, into the ground).
+            lift = free[l] > 0.0
+            gripped = (static[l] > 0.0) & (not lift)
+            slides = (static[l] > 0.0) & lift
+            on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0) & (not lift)
+            hx[l] = nx[l] * _HOLD if on else (-ny[l] * _HOLD if slides else 0.0)
+            hy[l] = ny[l] * _HOLD if on else (nx[l] * _HOLD if slides else 0.0)
+            ws[l] = w[l] * (1.0 / HOLD_MASS) if gripped else w[l]
+            wn[l] = w[l] * (1.0 / HOLD_MASS) if on | gripped | slides else w[l]
     for t in range(hot.rod_row.shape[0]):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
@@ -494,7 +512,8 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, hot, b0, n, lead_only=False):
+def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, hot, b0, n,
+                   lead_only=False, pin=False):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
@@ -581,15 +600,21 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                 m = hot.leg_sphere[g + end]
                 for l in range(n):
                     f = hot.bone_max_force[e, b0 + l] * h2
-                    cut = min(f, max(-f, lam[k, l])) - lam[k, l]
+                    total = (0.0 if pin else pulled[e, l]) + lam[k, l]
+                    was = pin and (abs(pulled[e, l]) >= f)
+                    cut = (pulled[e, l] if was else min(f, max(-f, total))) - total
                     s = WS[m, 0, l] * cut
                     move[m, 0, l] += s * (G[g + end, 0, l] - Gn[g + end, l] * N[m, 0, l])
                     move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
             for l in range(n):
                 f = hot.bone_max_force[e, b0 + l] * h2
-                held = min(f, max(-f, lam[k, l]))
-                clamped += 0.0 if held == lam[k, l] else 1.0
-                lam[k, l] = held
+                base = 0.0 if pin else pulled[e, l]
+                total = base + lam[k, l]
+                was = pin and (abs(pulled[e, l]) >= f)
+                held = pulled[e, l] if was else min(f, max(-f, total))
+                clamped += 0.0 if held == total else 1.0
+                lam[k, l] = held - base
+                pulled[e, l] = held
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = lead if clamped > 0.0 else 0
         for k in range(fix):
@@ -620,9 +645,13 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
             absorbed = inv_mass[m, b0 + l]
-            held = WS[m, 1, l] < absorbed
-            load[m, 0, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
+            nx = plane[m, 0, l]
+            ny = plane[m, 1, l]
+            along = abs(N[m, 0, l] * nx + N[m, 1, l] * ny) > 0.5   # (held along the normal, or
+            every = WS[m, 0, l] < absorbed                         # along the ground, or every way)
+            held = every | ((WS[m, 1, l] < absorbed) & along)
+            load[m, 0, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * nx + gy * ny)
             # and the slide along the ground static friction held back (contacts.press_friction
             # lets it go where it is more than friction can hold)
-            gripped = WS[m, 0, l] < absorbed
+            gripped = every | ((WS[m, 1, l] < absorbed) & (not along))
             load[m, 1, l] += (absorbed if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])

@@ -20,6 +20,8 @@ Simulation*, 2019: several substeps of one solve each beat one step of many swee
                              limit and muscle of the creature in one exact linear solve
                              (physics/skeleton.py), the spheres the ground holds made heavy
                              along its normal; muscles held at their strength
+            mark_lifted      spheres that solve pulled out of the ground: if any, the solve is
+                             done again from the same positions with them free (the ground only pushes)
             (hinges carried past a limit: factored and solved again, rigid rows only)
             solve_self_collisions   Jacobi sweeps over the creature's colliding sphere pairs
             press_friction, solve_skeleton   friction on what the skeleton pressed into the
@@ -60,7 +62,7 @@ from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import collide_arena, solve_self_collisions
-from .contacts import find_contacts, finish_ground, loosen_grip, press_friction, reject_ground_velocity, solve_ground
+from .contacts import find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
@@ -95,6 +97,8 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     load = work[25][c]
     skdl = work[26][c]
     loose = work[27][c]
+    lifted = work[28][c]
+    before = work[29][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -151,6 +155,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         fric[:, :] = 0.0
         grip[:, :] = 0.0
         load[:, :, :] = 0.0
+        lifted[:, :] = 0.0
         for it in range(iterations):
             if joints:
                 solve_joints(x, p, q, lamj, hot, b0, n, h, False)
@@ -161,12 +166,24 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                              hot.kinetic_friction, b0, n, push_speed * h)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n)
-            solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n)
-            if hinges:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(x, v, h, p, dn, grip, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n, True)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n,
-                               True)
+            factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
+                            it > 0)
+            if ground:
+                before[:, :, :n] = p[:, :, :n]
+            solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n)
+            if ground and mark_lifted(active, load, lifted, n) > 0.0:
+                # the ground held a sphere the solve pulled out of it: solved again with it free
+                p[:, :, :n] = before[:, :, :n]
+                load[:, :, :] = 0.0
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0,
+                                n, it > 0)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
+                               n, False, True)
+            if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
+                                True)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
+                               n, True)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
             if self_collision:
@@ -175,12 +192,12 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
                 load[:, :, :] = 0.0
             if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
                 relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, hot, b0, n, True)
+                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
                 load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,

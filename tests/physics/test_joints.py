@@ -12,12 +12,13 @@ from physics_helpers import FREE_SPACE, bang_bang, hinge_arm
 #: carried past in a second round; what the ground and the next substep do after that is left.
 FINE = {"free space": physics.SimParams(gravity=0.0, ground=False, substeps=4),
         "on the ground": physics.SimParams(substeps=4)}
-#: what a viewer would not notice (measured, 3 seeds: up to 0.4 deg in free space, 1.1 deg on the ground)
-FINE_TOL = np.radians(1.5)
+#: what a viewer would not notice (measured, 5 seeds: up to 0.4 deg in free space, 0.6 to 1.8
+#: deg on the ground, where a foot pulled off it is solved again free)
+FINE_TOL = np.radians(2.0)
 ENVIRONMENTS = {"free space": FREE_SPACE, "on the ground": physics.SimParams()}
-#: at default settings (measured, 4 seeds: 1.1 to 2.6 deg on the ground; 3-10 deg with the
+#: at default settings (measured, 5 seeds: 1.1 to 1.8 deg on the ground; 3-10 deg with the
 #: relaxation sweeps, which the README's limits still quote)
-DEFAULT_TOL = np.radians(3.0)
+DEFAULT_TOL = np.radians(2.5)
 
 
 def _worst_overshoot(params, rng):
@@ -37,7 +38,7 @@ def _worst_overshoot(params, rng):
 @pytest.mark.parametrize("where", list(FINE))
 def test_hinges_stay_within_their_limits_with_substeps(where, rng):
     """16 hinge arms whose muscles push every hinge into a limit, new random signs every two
-    steps for 5 s, 4 substeps: no hinge ends a step more than 1.5 degrees past a limit."""
+    steps for 5 s, 4 substeps: no hinge ends a step more than 2 degrees past a limit."""
     worst, at = _worst_overshoot(FINE[where], rng)
     assert worst <= FINE_TOL, (f"a hinge went {np.degrees(worst):.2f} deg past its limit "
                                f"(step {at[0]}, creature {at[1]}, joint {at[2]})")
