@@ -79,7 +79,7 @@ def hot_of(model: Model) -> Hot:
         arrays.append(cluster_split(model))
         plan = plan_skeleton(model.bone_a, model.bone_b, derived["rigid_bones"], derived["soft_bones"],
                              model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres,
-                             model.cluster_start, model.cluster_sphere)
+                             model.cluster_start, model.cluster_sphere, model.muscle_bone)
         arrays += [plan[name] for name in SKELETON_FIELDS]
         arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
         arrays.append(np.ascontiguousarray(joint_degree(model).T))

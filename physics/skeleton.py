@@ -71,6 +71,12 @@ __all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_
 REGULARISE = 1e-6
 #: the same for the soft rows (muscles): softer, so that antagonist muscles do not lock
 REGULARISE_SOFT = 0.1
+#: a muscle far from its length is asked to close no faster than it could still stop from with
+#: this fraction of its strength (the square-root rule of physics/witkin.py): asked to close it
+#: within the substep whatever its speed, a muscle at its strength overshot, and a limb on
+#: muscles alone, driven at its swing's own period, rang up to thousands of joules (the walker
+#: example in free space: 284 J on average at the default step, 900 J at 12 substeps)
+MUSCLE_BRAKE = 0.5
 #: a sphere the ground holds is this many times heavier along the contact normal (see the module)
 HOLD_MASS = 100.0
 #: a sphere within this (m) of its contact plane counts as held, pushed or not
@@ -132,7 +138,7 @@ def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
 
 
 def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joint_b, joint_limited,
-                  n_spheres: int, cluster_start=(0,), cluster_sphere=()) -> dict:
+                  n_spheres: int, cluster_start=(0,), cluster_sphere=(), muscle_bones=()) -> dict:
     """The symbolic phase: the rows (every rigid bone and rigid cluster's frame, every limited
     joint, then every soft bone), an elimination order (see below), the nonzero pattern of L
     with its fill, and the operation lists of the numeric phase. Int64 arrays, see the module."""
@@ -142,9 +148,16 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
         rods += [("frame", (k, r), members) for r in range(2 * len(members) - 3)]
     hinges = [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
               for k in range(len(joint_c)) if joint_limited[k]]
-    softs = [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in soft_bones]
+    # the soft rows: the compliant bones, then the muscles (each as listed): a muscle at its
+    # strength is held there and every row before the muscles takes what that leaves
+    # (solve_skeleton), the compliant bones too (left as solved with the muscle's whole ask,
+    # a compliant leg rang up until the creature flew apart)
+    muscles = {int(e) for e in muscle_bones}
+    softs = [("soft", int(e), (int(bone_a[e]), int(bone_b[e])))
+             for e in [e for e in soft_bones if int(e) not in muscles] + [e for e in soft_bones if int(e) in muscles]]
     rows = rods + hinges + softs
     lead = len(rods) + len(hinges)
+    fix = lead + sum(1 for _, e, _ in softs if e not in muscles)
     n = len(rows)
     at = [[] for _ in range(n_spheres)]
     for r, (_, _, spheres) in enumerate(rows):
@@ -250,7 +263,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
             "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
             "op_source": arr(op_source), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
-            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead]),
+            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
             **{"frame_" + name: arr(value) for name, value in frame.items()}}
 
 
@@ -512,7 +525,7 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, hot, b0, n,
+def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, hot, b0, n,
                    lead_only=False, pin=False):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
@@ -520,8 +533,9 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
     alone (the soft rows as they are).
 
     A muscle asked for more than its strength is held at its strength (its multiplier clamped),
-    and the rods and hinges take what that leaves: their multipliers are corrected by the
-    leading block's solve of ``A_ll dlam = -A_ls (clamped - asked)``, the product computed as
+    and the rods, hinges and compliant bones take what that leaves: their multipliers are
+    corrected by the leading block's solve of ``A_ll dlam = -A_ls (clamped - asked)`` (the
+    muscles come last, plan_skeleton), the product computed as
     the displacement ``move : (P, 2, LANES)`` the change of the soft multipliers would make,
     seen along the leading rows' legs. (Moving the spheres by the clamped muscles first and
     solving the rods after, the same thing to first order, carried a swimming eel's light ribs
@@ -585,10 +599,20 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                 dy = p[a, 1, l] - p[b, 1, l]
                 d = np.sqrt(dx * dx + dy * dy)
                 slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-                # (the rest length this substep: bones.R_REST)
-                lam[k, l] = (rest[e, 2, l] - d) * min(1.0, max(0.0, slope))
+                # The length this substep: its rest length (bones.R_REST), or for a muscle far
+                # from it, only as near as it could still stop from with MUSCLE_BRAKE of its
+                # strength (see the constant)
+                d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
+                err = rest[e, 2, l] - d0
+                f = hot.bone_max_force[e, b0 + l]
+                w = hot.inv_mass[a, b0 + l] + hot.inv_mass[b, b0 + l]
+                # (a bone switched off, or at a sphere switched off, has no legs: asked as ever)
+                brakes = (f > 0.0) & (f < np.inf) & (w < np.inf)
+                reach = np.sqrt(2.0 * MUSCLE_BRAKE * f * w * abs(err)) * h if brakes else np.inf
+                want = rest[e, 2, l] if abs(err) <= reach else d0 + (reach if err > 0.0 else -reach)
+                lam[k, l] = (want - d) * min(1.0, max(0.0, slope))
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
-        # a muscle pulls with its strength at most; the rods and hinges take what that leaves
+        # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h
         move[:, :, :n] = 0.0
         clamped = 0.0
@@ -616,7 +640,7 @@ def solve_skeleton(p, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, mo
                 lam[k, l] = held - base
                 pulled[e, l] = held
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
-        fix = lead if clamped > 0.0 else 0
+        fix = hot.sk_lead[1] if clamped > 0.0 else 0
         for k in range(fix):
             for l in range(n):
                 dlam[k, l] = 0.0

@@ -170,19 +170,19 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                             it > 0)
             if ground:
                 before[:, :, :n] = p[:, :, :n]
-            solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n)
+            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 p[:, :, :n] = before[:, :, :n]
                 load[:, :, :] = 0.0
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0,
                                 n, it > 0)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
                                n, False, True)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
                                 True)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
                                n, True)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
@@ -192,12 +192,12 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
                 load[:, :, :] = 0.0
             if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
                 relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
-                solve_skeleton(p, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
                 load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
