@@ -331,8 +331,17 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
         rate = gax * dux + gay * duy + gbx * dvx + gby * dvy
         curv = (2.0 * (ux * dux + uy * duy) * (ux * duy - uy * dux) / (uu * uu)
                 - 2.0 * (vx * dvx + vy * dvy) * (vx * dvy - vy * dvx) / (vv * vv))
-        c_lo = _wrap(theta - a.joint_min[b, k])
-        c_hi = _wrap(a.joint_max[b, k] - theta)
+        jmin = a.joint_min[b, k]
+        jmax = a.joint_max[b, k]
+        if jmin <= -np.pi and jmax >= np.pi:
+            continue   # limits all the way round are none (Model.with_values switches a joint off so)
+        # within the limits, the distances to them as they are; past them, the short way round
+        # (a limit near +-180 degrees). Wrapped within too, a hinge whose limits span more than
+        # half a turn read as past the far one (a triangle's apex at 77 degrees with limits of
+        # +-180 read 103 degrees below its lower one, and the solve threw it at 117 m/s)
+        within = (jmin <= theta) and (theta <= jmax)
+        c_lo = theta - jmin if within else _wrap(theta - jmin)
+        c_hi = jmax - theta if within else _wrap(jmax - theta)
         # the sides within reach; when the joint is outside both, only the nearer limit
         # (joints.py's rule), the violated one on a tie
         lo = c_lo + min(0.0, h * rate) < LIMIT_REACH
