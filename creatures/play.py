@@ -33,14 +33,14 @@ from evolution.genomes import genome_to_dict
 from evolution.jsonread import JsonFileError
 from evolution.network import node_slots
 from evolution.rollout import EpisodeRun
-from evolution.run import CHECKPOINT, Run, RunError, history_of
+from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
 from render.game import GalleryItem, GameError, Pick, Progress, Setup
 from render.scene import CreatureFrame, Frame
 
 from .bestiary import builtin_names, resolve_design
 from .design import DesignError, parse_design
-from .plot import species_colour
+from .plot import known_ok, species_colour
 from .show import Race, _terrain_scene, _where, brain_graph, creature_shape, generation_race
 
 EXAMPLES = """examples:
@@ -247,8 +247,12 @@ class PlaySession:
             k = where.get(r["generation"])
             if k is not None:
                 sizes[np.searchsorted(ids, r["species"]), k] = r["size"]
+        creatures, failed = col("creatures"), col("failed")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(creatures > 0, np.minimum(failed / creatures, 1.0), np.nan)
+        ok = {n: known_ok(n, col(n), col(n[3:]), creatures, failed) for n in OK_FIELDS}
         return Progress(gens, col("best"), col("p90"), col("p75"), col("median"), col("p25"), col("p10"),
-                        col("worst"), ids, sizes, self.measures)
+                        col("worst"), ids, sizes, self.measures, share, **ok)
 
     # --- the background process ------------------------------------------------------------
     @property

@@ -146,6 +146,13 @@ class Progress:
         stack's height is the population.
     measures : str
         What fitness measures (``metres to the right``).
+    failed : ndarray, shape (G,), or None
+        The share (0..1) of each generation whose simulation failed (NaN: not known; None:
+        none known). A failed creature scores the failure value (-1000), so that the plain
+        percentiles dive when many fail: the chart draws the ``ok_`` ones and this share apart.
+    ok_p90, ok_p75, ok_median, ok_p25, ok_p10, ok_worst : ndarray, shape (G,), or None
+        The percentiles and worst of the creatures that did not fail (NaN: not known, a gap;
+        None: the plain ones are drawn).
     """
 
     generation: np.ndarray
@@ -159,6 +166,13 @@ class Progress:
     species_ids: np.ndarray
     species_sizes: np.ndarray
     measures: str = "fitness"
+    failed: np.ndarray | None = None
+    ok_p90: np.ndarray | None = None
+    ok_p75: np.ndarray | None = None
+    ok_median: np.ndarray | None = None
+    ok_p25: np.ndarray | None = None
+    ok_p10: np.ndarray | None = None
+    ok_worst: np.ndarray | None = None
 
     @classmethod
     def empty(cls, measures: str = "fitness") -> "Progress":
