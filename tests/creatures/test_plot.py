@@ -385,13 +385,19 @@ def test_a_header_only_stats_file_has_nothing_to_plot(capsys, tmp_path):
     ("species.csv", 2, "1,1", "species.csv:2: 2 values, but the header names 3"),
     ("species.csv", 3, "1,1,10", "species.csv:3: species 1 of generation 1 appears twice"),
     ("species.csv", 2, "1,1,-3", "species.csv:2: generation must be 1 or more, species and size 0 or more"),
-    ("settings.json", 1, '{"design_name": ', "settings.json:2:1: not valid JSON: Expecting value"),
 ])
 def test_damaged_files_are_refused_with_file_and_line(capsys, run_dir, name, line, text, expected):
     _damage(run_dir, name, line, text)
     message = _refusal(*_plot(capsys, run_dir))
     assert message == f"creatures plot: {run_dir / expected}"
     assert not list(run_dir.glob("*.png"))
+
+
+def test_a_damaged_settings_file_is_refused_at_its_place(capsys, run_dir):
+    _damage(run_dir, "settings.json", 1, '{"design_name": ')
+    message = _refusal(*_plot(capsys, run_dir))
+    # what follows is the json module's own words (not ours to pin: they change with Python)
+    assert message.startswith(f"creatures plot: {run_dir / 'settings.json'}:2:1: not valid JSON: ")
 
 
 def test_binary_garbage_is_not_a_text_file(capsys, run_dir):
