@@ -44,6 +44,9 @@ from arcade.types import LBWH  # noqa: E402
 
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import GameError  # noqa: E402
+from .layout import shrink  # noqa: E402
+from .overlay import KeyHelp  # noqa: E402
+from .text import Fonts as _Fonts, inside as _inside, one_line as _one_line  # noqa: E402
 from .viewer import (BONE_RIGID, BONE_SOFT, FONT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SKY,  # noqa: E402
                      SPHERE, TEXT, _mask, TextPool)
 
@@ -148,79 +151,6 @@ def step_value(value: int, values: list[int], direction: int) -> int:
     if direction > 0:
         return next((v for v in values if v > value), values[-1])
     return next((v for v in reversed(values) if v < value), values[0])
-
-
-def _one_line(text) -> str:
-    """The first non-blank line of ``text``."""
-    return next((s.strip() for s in str(text).splitlines() if s.strip()), "")
-
-
-def _inside(rect, x: float, y: float) -> bool:
-    l, b, w, h = rect
-    return l <= x < l + w and b <= y < b + h
-
-
-class _Fonts:
-    """Text widths (window units) from the glyphs' advances, as arcade lays the text out; for
-    wrapping and cutting texts to fit, without laying them out."""
-
-    def __init__(self):
-        self._fonts = {}
-
-    def width(self, text: str, size: float, bold: bool = False) -> float:
-        font = self._fonts.get((size, bold))
-        if font is None:
-            font = pyglet.font.load(FONT, size, weight="bold" if bold else "normal")
-            self._fonts[(size, bold)] = font
-        glyphs = font.get_glyphs(text)
-        if isinstance(glyphs, tuple):       # pyglet 2.1: (glyphs, positions)
-            glyphs = glyphs[0]
-        return float(sum(g.advance for g in glyphs))
-
-    def fit(self, text: str, width: float, size: float, bold: bool = False) -> str:
-        """``text``, or as much of it as fits ``width`` followed by an ellipsis."""
-        if self.width(text, size, bold) <= width:
-            return text
-        lo, hi = 0, len(text)                  # the longest prefix that fits with the ellipsis
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.width(text[:mid].rstrip() + "\u2026", size, bold) <= width:
-                lo = mid
-            else:
-                hi = mid - 1
-        return text[:lo].rstrip() + "\u2026"
-
-    def fit_tail(self, text: str, width: float, size: float) -> str:
-        """The end of ``text`` that fits ``width``, after an ellipsis (a long path being typed)."""
-        if self.width(text, size) <= width:
-            return text
-        lo, hi = 0, len(text)                  # the fewest characters to drop
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.width("\u2026" + text[mid:], size) <= width:
-                hi = mid
-            else:
-                lo = mid + 1
-        return "\u2026" + text[lo:]
-
-    def wrap(self, text: str, width: float, size: float, lines: int) -> list[str]:
-        """``text`` (its whitespace collapsed) in at most ``lines`` lines of ``width``; the last
-        line ends with an ellipsis when the text goes on."""
-        words = str(text).split()
-        if lines <= 0 or not words:
-            return []
-        out, cur = [], ""
-        for w in words:
-            trial = f"{cur} {w}" if cur else w
-            if cur and self.width(trial, size) > width:
-                out.append(cur)
-                cur = w
-            else:
-                cur = trial
-        out.append(cur)
-        if len(out) > lines:
-            out = out[:lines - 1] + [self.fit(" ".join(out[lines - 1:]) + " \u2026", width, size)]
-        return [self.fit(s, width, size) for s in out]
 
 
 def _picture_segments(item, box, grey: bool) -> np.ndarray:
@@ -402,10 +332,10 @@ class StartView(arcade.View):
         self._pictures = Segments(ctx)
         self._ui = Triangles(ctx)
         self._scrollbar = Triangles(ctx)
-        self._boxes = {k: Triangles(ctx) for k in ("message", "entry", "help")}
+        self._boxes = {k: Triangles(ctx) for k in ("message", "entry")}
         self._card_batch = pyglet.graphics.Batch()
         self._panel_batch = pyglet.graphics.Batch()
-        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "entry", "help")}
+        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "entry")}
         card = dict(font_name=FONT, anchor_y="top")
         self._titles = TextPool(self._card_batch, color=TEXT, font_size=TITLE_SIZE, bold=True, **card)
         self._lines = TextPool(self._card_batch, color=DESCRIPTION, font_size=LINE_SIZE, **card)
@@ -451,7 +381,7 @@ class StartView(arcade.View):
             "entry-cancel": arcade.Text("Cancel", 0, 0, PANEL_TEXT, 11, anchor_x="center",
                                         anchor_y="center", **entry),
         }
-        self._help_texts = self._make_help()
+        self.help = KeyHelp(ctx, KEYS)
 
     # what is chosen ----------------------------------------------------------------------------
     @property
@@ -906,31 +836,9 @@ class StartView(arcade.View):
         self._row_values.finish(len(ROWS))
         self._row_notes.finish(n_note)
 
-    def _make_help(self) -> list:
-        batch = self._batches["help"]
-        texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True,
-                             anchor_y="top", batch=batch)]
-        for keys, what in KEYS:
-            texts.append(arcade.Text(keys, 0, 0, KEY_HINT, 11, font_name=FONT, bold=True,
-                                     anchor_x="right", anchor_y="top", batch=batch))
-            texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 11, font_name=FONT, anchor_y="top",
-                                     batch=batch))
-        return texts
-
     def _build_help(self) -> None:
         w, h = self.draw_size
-        rows = len(KEYS)
-        keys_w = max(self._fonts.width(k, 11, True) for k, _ in KEYS)
-        what_w = max(self._fonts.width(s, 11) for _, s in KEYS)
-        bw, bh = min(w - 20, 16 + keys_w + 14 + what_w + 16), min(h - 20, 46 + 20 * rows)
-        left, top = (w - bw) / 2, (h + bh) / 2
-        self._help_box = (left, top - bh, bw, bh)
-        self._boxes["help"].set(rects([self._help_box], PANEL_BACK[:3] + (245,)))
-        self._help_texts[0].position = (round(left + 16), round(top - 12))
-        for r in range(rows):
-            y = round(top - 42 - 20 * r)
-            self._help_texts[1 + 2 * r].position = (round(left + 16 + keys_w), y)
-            self._help_texts[2 + 2 * r].position = (round(left + 16 + keys_w + 14), y)
+        self.help.layout(shrink((0, 0, w, h), 10))
 
     def _build_message(self) -> None:
         """The red box with :attr:`message`, at the bottom of the gallery (when it changed)."""
@@ -1030,8 +938,7 @@ class StartView(arcade.View):
             self._boxes["message"].draw()
             self._batches["message"].draw()
         if self.show_help:
-            self._boxes["help"].draw()
-            self._batches["help"].draw()
+            self.help.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         if not self._fixed_size:
