@@ -28,7 +28,7 @@ EXAMPLES = """examples:
   creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
   creatures evolve worm --workers 1 --out runs/worm-1
   creatures evolve walker --task examples/flag_task.py:ReachFlag --sensors examples/flag_sensor.py:FlagSensor
-  creatures evolve walker --terrain examples/wall_course.yaml --sensors rays
+  creatures evolve walker --terrain examples/hilly_wall.yaml --sensors rays
   creatures evolve walker --sensors -default,clock,muscles,rays      exactly these sensors
   creatures evolve walker --network recurrent --neat-config my_neat.cfg
   creatures evolve walker --backend ray --address auto        on a Ray cluster
