@@ -1,10 +1,13 @@
 """Play: one window to pick a creature, evolve it, and watch it learn live.
 
 With no argument it opens the start screen: the built-in designs as a gallery (and the design
-files of this directory), a task, a terrain, the population and the generations; start, and the
-evolution screen shows each generation's champion as soon as its generation ends, the whole
-generation at once as ghosts, a live fitness chart and species stack, and a scrubber to watch
-any generation's champion or race generation 1's against the latest. Evolution runs in a
+files of this directory), a task, a terrain, the medium, the sensors, the population, the
+generations and the episode's seconds (``creatures evolve``'s defaults); start, and the
+evolution screen shows each generation's champion as soon as its generation ends (skipping ahead
+to the newest when they come faster than they can be watched), the whole generation at once as
+ghosts, a live fitness chart and species stack, and a scrubber to watch any generation's
+champion or race generation 1's against the latest; once the run has finished, its best
+champions play in turn. Evolution runs in a
 background process (``creatures resume`` on a normal run directory under ``runs/``), so
 ``creatures resume``, ``plot``, ``export`` and ``watch`` work on it afterwards; pausing, closing
 the window or Ctrl-C stop it cleanly, and it resumes exactly. Press H in the window for the keys.
@@ -35,6 +38,7 @@ from evolution.network import node_slots
 from evolution.rollout import EpisodeRun
 from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
+from evolution.sensors import sensor_list
 from render.game import GalleryItem, GameError, Pick, Progress, Setup
 from render.scene import CreatureFrame, Frame
 
@@ -46,15 +50,23 @@ from .show import Race, _terrain_scene, _where, brain_graph, creature_shape, gen
 EXAMPLES = """examples:
   creatures play                                 the start screen: pick a creature, a task, start
   creatures play walker --task jump --population 100    evolve the walker to jump, at once
+  creatures play eel --seconds 10 --sensors rays        the eel, 10 s tries, with distance rays
   creatures play runs/walker-run-20261124-101500        go on with a stopped run in the window
   creatures play saves/walker-run.json           watch a champion; E evolves its design further
   xvfb-run -a creatures play                     on a machine without a display (a virtual one)
 """
 
 #: what ``creatures play`` starts with (``creatures evolve``'s defaults)
-DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0)
+DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0,
+                      seconds=20.0, sensors=None, medium=None)
 POPULATION_RANGE = (10, 1000)
 GENERATIONS_RANGE = (1, 10000)
+#: the episode's simulated seconds the start screen steps through (the command line takes any)
+SECONDS_RANGE = (2, 60)
+#: the fluids the start screen offers after the task's own: (name, what it is)
+MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
+               ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
+               ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
 SAVES_DIR = Path(__file__).resolve().parents[1] / "saves"
 #: seconds to wait for the background run to stop cleanly before it is killed
 STOP_TIMEOUT = 20.0
@@ -499,9 +511,11 @@ class PlayMenu:
 
     population_range = POPULATION_RANGE
     generations_range = GENERATIONS_RANGE
+    seconds_range = SECONDS_RANGE
 
     def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs"):
         from evolution.plugins import available
+        from evolution.sensors import DEFAULT_SENSORS
         self.setup = setup or dataclasses.replace(DEFAULT_SETUP)
         self.out_dir = out_dir
         shipped = _shipped_tasks()
@@ -512,6 +526,11 @@ class PlayMenu:
         self.tasks = [Pick(p.name, _one_line(p.description)) for p in available("task") if p.problem is None]
         self.terrains = [Pick("", "the ground the task is made for", "the task's own")]
         self.terrains += [Pick(p.name, _one_line(p.description)) for p in available("terrain") if p.problem is None]
+        self.sensors = [Pick("", ", ".join(DEFAULT_SENSORS), "the defaults")]
+        self.sensors += [Pick(p.name, _one_line(p.description), f"defaults + {p.name}")
+                         for p in available("sensor") if p.problem is None and p.name not in DEFAULT_SENSORS]
+        self.media = [Pick("", "water for swim, air for fly, none for the others", "the task's own")]
+        self.media += [Pick(name, what) for name, what in MEDIA_PICKS]
 
     def open(self, path: str) -> GalleryItem:
         path = path.strip()
@@ -531,10 +550,14 @@ class PlayMenu:
         session = PlaySession(workers=setup.workers)
         session.state = "starting"
         session.run_dir = None
+        try:
+            sensors = sensor_list(setup.sensors) if setup.sensors else None
+        except ValueError as exc:
+            raise GameError(f"sensors: {exc}") from None
         out = _new_run_dir(self.out_dir, design.name, setup.task)
-        start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=None,
-              seconds=20.0, generations=int(setup.generations), population=int(setup.population),
-              seed=int(setup.seed), workers=0)
+        start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
+              seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),
+              seed=int(setup.seed), workers=0, medium=setup.medium or None)
         return session
 
 
@@ -564,6 +587,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--population", type=int, default=None, help="genomes per generation (default 150)")
     parser.add_argument("--generations", type=int, default=None, help="generations (default 50)")
     parser.add_argument("--seed", type=int, default=None, help="the run's seed (default 0)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="simulated seconds each creature is tried for (default 20)")
+    parser.add_argument("--sensors", default=None, metavar="S1,S2",
+                        help="sensors to add to the default ones, as creatures evolve takes them (e.g. rays)")
+    parser.add_argument("--medium", default=None, metavar="MEDIUM",
+                        help="none, water, air or numbers, as creatures evolve takes them (default: the task's own)")
     parser.add_argument("--workers", type=int, default=0,
                         help="background worker processes (default: one fewer than the cores, at least 1)")
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
@@ -594,8 +623,17 @@ def run(args) -> int:
             return _fail(f"--{name} must be {low} to {high}, not {v}")
     if args.seed is not None and args.seed < 0:
         return _fail(f"--seed must be 0 or more, not {args.seed}")
+    from .evolve import MAX_SECONDS
+    if args.seconds is not None and not 0 < args.seconds < MAX_SECONDS:  # also refuses nan
+        return _fail(f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}")
+    for name, check in (("sensors", sensor_list), ("medium", physics.medium_settings)):
+        try:
+            if getattr(args, name) is not None:
+                check(getattr(args, name))
+        except ValueError as exc:
+            return _fail(f"--{name}: {exc}")
     setup = dataclasses.replace(DEFAULT_SETUP, workers=args.workers)
-    for name in ("task", "terrain", "population", "generations", "seed"):
+    for name in ("task", "terrain", "population", "generations", "seed", "seconds", "sensors", "medium"):
         if getattr(args, name) is not None:
             setattr(setup, name, getattr(args, name))
     if not has_display():

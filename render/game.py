@@ -83,7 +83,10 @@ class GalleryItem:
 class Setup:
     """What the start screen hands back: a design (``GalleryItem.name``), a task and terrain
     (``Pick.name``; terrain ``None`` is the task's own), the population, the generations, the seed
-    and the worker processes (0: one fewer than the cores, at least one)."""
+    and the worker processes (0: one fewer than the cores, at least one); the simulated seconds
+    each creature is given (``seconds``), the sensors (``Pick.name`` of ``Menu.sensors``: a
+    ``--sensors`` value, None the defaults) and the medium (``Pick.name`` of ``Menu.media``: a
+    ``--medium`` value, None the task's own)."""
 
     design: str
     task: str = "run"
@@ -92,6 +95,9 @@ class Setup:
     generations: int = 50
     seed: int = 0
     workers: int = 0
+    seconds: float = 20.0
+    sensors: str | None = None
+    medium: str | None = None
 
 
 class Menu(Protocol):
@@ -106,18 +112,27 @@ class Menu(Protocol):
     terrains : list of Pick
         The terrains; the first is the task's own (``name`` None is not allowed: its name is
         ``""``, label ``the task's own``).
+    sensors : list of Pick
+        The sensors a brain may have; the first the defaults (name ``""``), then the defaults
+        with each other sensor (``rays``).
+    media : list of Pick
+        The fluids; the first the task's own (name ``""``: water for swim, air for fly, none
+        for the others), then ``none``, ``water``, ``air``.
     setup : Setup
         The defaults (``creatures evolve``'s), or what the command line asked for.
-    population_range, generations_range : (int, int)
+    population_range, generations_range, seconds_range : (int, int)
         The smallest and largest values the screen offers.
     """
 
     designs: list
     tasks: list
     terrains: list
+    sensors: list
+    media: list
     setup: Setup
     population_range: tuple
     generations_range: tuple
+    seconds_range: tuple
 
     def open(self, path: str) -> GalleryItem:
         """A design file the player typed the path of, added to :attr:`designs` (a file that

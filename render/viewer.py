@@ -899,7 +899,8 @@ class Viewer(arcade.View):
             self.ranking = self._rank(frame.creatures[:n])
             self._ranked_at = frame.step
         rows = []
-        for r, i in enumerate(self.ranking[:MAX_HUD_CREATURES].tolist()):
+        rows_max = self._hud_room(n, bool(self._hud_medium))
+        for r, i in enumerate(self.ranking[:rows_max].tolist()):
             shape, cf = scene.creatures[i], frame.creatures[i]
             fit, rec = self.hud_fitness[i]
             label = shape.label or f"creature {i}"
@@ -917,7 +918,7 @@ class Viewer(arcade.View):
             lines.append(f"{label}   {fit} / {rec}" if self._hud_recorded else f"{label}   {fit}")
         if self.crowd:
             self._crowd_labels(frame.creatures[:n])
-        more = len(scene.creatures) - MAX_HUD_CREATURES
+        more = len(scene.creatures) - rows_max
         self._hud_more = f"... and {more} more" if more > 0 else ""
         if self._hud_more:
             lines.append(self._hud_more)
@@ -926,6 +927,15 @@ class Viewer(arcade.View):
         lines.append(self._hud_time)
         self._hud_rows = rows
         self.hud_lines = lines
+
+    def _hud_room(self, n: int, medium: bool) -> int:
+        """Creature rows in the HUD: :data:`MAX_HUD_CREATURES` at most, fewer (at least one) when
+        a box of :attr:`reserved` under it leaves less room (a game screen's chart)."""
+        h = self.draw_size[1]
+        right = (self.overlays.get("hud") or (0, 0, 320, 0))[2] + 4
+        floor = max([b + bh for l, b, w, bh in self.reserved if l < right and b + bh < h - 60] + [0])
+        fixed = 8 + 19 + 14 + (14 if medium else 0) + 14 + 15 + 8 + (15 if n > 1 else 0)
+        return int(max(1, min(MAX_HUD_CREATURES, (h - floor - 8 - fixed) // 15)))
 
     @staticmethod
     def _rank(creatures) -> np.ndarray:
