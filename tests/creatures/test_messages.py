@@ -107,6 +107,12 @@ def test_a_design_that_does_not_exist_has_the_commands_prefix(capsys, command):
                            "such file (built-in: ")
 
 
+@pytest.mark.parametrize("command", ["simulate", "evolve", "preview", "designs", "edit", "validate"])
+def test_a_misspelt_design_name_gets_the_closest_one(capsys, command):
+    line = _refused(capsys, command, "walkr")
+    assert "no built-in design of that name" in line and "(did you mean 'walker'?)" in line
+
+
 def test_sensors_of_a_design_that_does_not_exist_has_the_prefix(capsys):
     assert _refused(capsys, "sensors", "--design", "nosuch").startswith("creatures sensors: nosuch: no built-in design")
 
