@@ -14,6 +14,7 @@ from pathlib import Path
 
 import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
+from evolution.evaluator import worker_count
 from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
 
@@ -51,7 +52,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
     parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
     parser.add_argument("--seed", type=int, default=0, help="seed for everything random (default 0)")
-    parser.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="processes that evaluate a generation: 0 (the default) is one per core, "
+                             "1 is this process alone; results do not depend on it")
     parser.add_argument("--network", choices=("feedforward", "recurrent"), default="feedforward",
                         help="network kind (default feedforward)")
     parser.add_argument("--neat-config", metavar="FILE", default=None,
@@ -156,12 +159,26 @@ def run(args) -> int:
         where += f" in {physics.medium_name(ep.sim)}"
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     g = design.genes
-    evolving = f", {g.n_values} body values, {g.n_parts} optional parts" if g else ""
-    print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles{evolving}) to "
-          f"{ep.task.ref.short} {where}{senses}: {settings.generations} generations of "
-          f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
-          f"{settings.network} networks -> {out}", flush=True)
+    evolving = f", {count(g.n_values, 'body value')}, {count(g.n_parts, 'optional part')}" if g else ""
+    print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {count(ep.n_outputs(), 'muscle')}"
+          f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
+          f"of {settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
+          f"{settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)
     return drive(run_, out)
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: "1 generation", "50 generations"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def where_evaluated(settings: RunSettings) -> str:
+    """Where a run's generations are evaluated, as its first line says (``--workers 0``: one
+    process per core, and how many that is here); nothing for the Ray backend (the cluster's)."""
+    if settings.backend == "ray":
+        return ""
+    n = worker_count(settings.workers)
+    return ", in this process" if n == 1 else f", on {n} worker processes"
 
 
 class StartError(Exception):

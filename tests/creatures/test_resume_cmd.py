@@ -74,8 +74,9 @@ def test_killed_run_resumes_to_the_straight_run_bit_for_bit(straight, tmp_path, 
     assert 2 <= done < GENERATIONS  # the checkpoint of generation 3 may still be on its way
     r = run_creatures("resume", out)
     assert r.returncode == 0, r.stderr
+    to_go = f"{GENERATIONS - done} generation{'s' if GENERATIONS - done != 1 else ''}"
     assert r.stdout.startswith(f"resuming worm (run, seed 3) in {out} after generation {done}: "
-                               f"{GENERATIONS - done} generations to go, to {GENERATIONS}")
+                               f"{to_go} to go, to {GENERATIONS}")
     assert [ln for ln in r.stdout.splitlines() if ln.startswith("gen ")][0].startswith(f"gen {done + 1:4d}")
     assert _files(out) == _files(straight)
 
