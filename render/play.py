@@ -525,7 +525,9 @@ class PlayView(arcade.View):
         message = self.message if self.message and time.perf_counter() - self._message_at < MESSAGE_SECONDS else ""
         self.hint = self._hint_line()
         error = self.session.state == "failed" or message.startswith(("cannot", "no ", "evolution stopped"))
-        self._lines["message"].color = ERROR_TEXT if error else STATUS_TEXT
+        colour = ERROR_TEXT if error else STATUS_TEXT
+        if tuple(self._lines["message"].color) != colour:
+            self._lines["message"].color = colour
         y = MARGIN + BUTTON_HEIGHT + 6
         self.boxes = {"buttons": (MARGIN - 2, MARGIN - 2, self._buttons_right - MARGIN + 4, BUTTON_HEIGHT + 4)}
         if chart:
@@ -541,7 +543,8 @@ class PlayView(arcade.View):
                 t.text = fitted
             t.visible = bool(fitted)
             if fitted:
-                t.position = (16, y + 4)
+                if (t.x, t.y) != (16, y + 4):     # moving a text lays it out again: only when it moves
+                    t.position = (16, y + 4)
                 self.boxes[name] = (8, y, t.content_width + 16, LINE)
                 y += LINE
         self.viewer.reserved = list(self.boxes.values())
@@ -564,7 +567,9 @@ class PlayView(arcade.View):
         for name, (x, y, bw, bh) in self.buttons.items():
             boxes.append((x, y, bw, bh))
             colors.append(BUTTON_ON if active.get(name) else BUTTON)
-            self._button_texts[name].position = (x + bw // 2, y + bh // 2)
+            t = self._button_texts[name]
+            if (t.x, t.y) != (x + bw // 2, y + bh // 2):
+                t.position = (x + bw // 2, y + bh // 2)
         if "pause" in self._button_texts:
             paused = self.session.state in ("paused", "pausing", "failed")
             label = "P  resume" if paused else "P  pause"

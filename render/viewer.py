@@ -1376,7 +1376,8 @@ class Viewer(arcade.View):
         size = (st.content_width + 8, 30) if self.status else (0, 0)
         spot = place(size, (0, 0, w, h), [hud] + self.reserved, want=(w / 2, h - 20), gap=4) if self.status else None
         spot = spot or (w / 2 - size[0] / 2, h - 40, *size)
-        st.position = (round(spot[0] + spot[2] / 2), round(spot[1] + spot[3] - 10))
+        if (st.x, st.y) != (round(spot[0] + spot[2] / 2), round(spot[1] + spot[3] - 10)):
+            st.position = (round(spot[0] + spot[2] / 2), round(spot[1] + spot[3] - 10))
         self.overlays = {"hud": hud, "status": spot if self.status else None}
         self._hint_text.visible = self.hint
         self._hud_batch.draw()
