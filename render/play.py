@@ -427,7 +427,8 @@ class PlayView(arcade.View):
             return f"{gen} {g}'s champion"
         if self.mode == "ghosts":
             n = len(self.viewer.scene.creatures)
-            being = " being evaluated" if g > s.done and not short else ""
+            being = "" if short or g <= s.done else (
+                " being evaluated" if s.state in ("evolving", "starting") else " (bred, not evaluated by the run)")
             return f"{gen} {g}{being}: all {n} {'' if short else 'creatures '}at once"
         if self.mode == "race":
             return (f"race: gen 1 against gen {self._raced}" if short else
