@@ -17,6 +17,7 @@ from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.evaluator import worker_count
 from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
+from evolution.tasks import WORST_FITNESS
 
 from .bestiary import design_error, resolve_design
 from .design import DesignError
@@ -42,6 +43,10 @@ BAR_WIDTH = 30
 COMPILE_HINT_AFTER = 5.0
 #: RunSettings' limit on --seconds
 MAX_SECONDS = 1e6
+#: said once above the generation lines: their median leaves the failed creatures out, since
+#: those all score the same -1000 and half a generation failing would make it -500
+MEDIAN_NOTE = (f"median: of the creatures that did not fail (a failed one scores {WORST_FITNESS:g}; "
+               f"'N failed' counts them)")
 
 
 def add_arguments(parser) -> None:
@@ -228,8 +233,9 @@ def _slug(task: str) -> str:
 
 
 def drive(run_: Run, out: Path, command: str = "evolve") -> int:
-    """Evolve ``run_`` to its last generation, printing a line per generation (and a progress
-    bar on a terminal; piped, just the lines). Before a first generation that compiles the
+    """Evolve ``run_`` to its last generation, printing a line per generation, its median that of
+    the creatures that did not fail (:data:`MEDIAN_NOTE` says so above the first), and a progress
+    bar on a terminal (piped, just the lines). Before a first generation that compiles the
     kernels, it says so (and on a terminal counts the seconds). Ctrl-C stops it cleanly and says
     how to go on; so does a file it cannot write (a full disk). At the end: what to do next.
     Shared with ``resume`` (``command`` names it in messages)."""
@@ -272,9 +278,11 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
 
     def on_generation(s):
         clear()
+        if status["first"]:
+            print(MEDIAN_NOTE)
         status["first"] = False
         failed = f", {s.failed} failed" if s.failed else ""
-        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
+        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.ok_median:8.3f}  "
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s eval  {s.wall_seconds:5.2f} s wall",
               flush=True)
         for w in s.warnings:

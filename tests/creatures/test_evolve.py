@@ -10,6 +10,7 @@ import re
 import pytest
 
 from creatures.bestiary import resolve_design
+from creatures.evolve import MEDIAN_NOTE
 from creatures.kernels import COMPILING
 from evolution.run import Run, RunSettings
 
@@ -116,8 +117,9 @@ def test_tiny_run_piped_prints_plain_lines_and_no_progress_bar(tiny):
     lines = r.stdout.splitlines()
     assert lines[0].startswith("evolving walker")
     rest = [ln for ln in lines[1:] if ln != COMPILING]     # a first run says it compiles
-    assert [ln.split()[:2] for ln in rest[:2]] == [["gen", "1"], ["gen", "2"]]
-    assert rest[2].startswith("done in ")
+    assert rest[0] == MEDIAN_NOTE                          # what the lines' median is
+    assert [ln.split()[:2] for ln in rest[1:3]] == [["gen", "1"], ["gen", "2"]]
+    assert rest[3].startswith("done in ")
 
 
 def test_the_next_steps_quote_a_run_directory_with_spaces(tmp_path):
