@@ -31,7 +31,7 @@ import physics
 from evolution import PluginError
 from evolution.champion import ChampionError, champion_from_run, load_champion, save_champion
 from evolution.checkpoint import CheckpointError, generation_genomes
-from evolution.evaluator import bodies_of, make_brains
+from evolution.evaluator import bodies_of, make_brains, worker_count
 from evolution.genomes import genome_to_dict
 from evolution.jsonread import JsonFileError
 from evolution.network import node_slots
@@ -39,12 +39,14 @@ from evolution.rollout import EpisodeRun
 from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
 from evolution.sensors import sensor_list
+from evolution.yamlread import did_you_mean
 from render.game import GalleryItem, GameError, Pick, Progress, Setup
 from render.scene import CreatureFrame, Frame
 
 from .bestiary import builtin_names, resolve_design
 from .design import DesignError, parse_design
 from .plot import known_ok, species_colour
+from .shipped import SAVES_DIR, champion_path, shipped_names
 from .show import Race, _terrain_scene, _where, brain_graph, creature_shape, generation_race
 
 EXAMPLES = """examples:
@@ -52,7 +54,8 @@ EXAMPLES = """examples:
   creatures play walker --task jump --population 100    evolve the walker to jump, at once
   creatures play eel --seconds 10 --sensors rays        the eel, 10 s tries, with distance rays
   creatures play runs/walker-run-20261124-101500        go on with a stopped run in the window
-  creatures play saves/walker-run.json           watch a champion; E evolves its design further
+  creatures play walker-run                      watch a shipped champion; E evolves its design further
+  creatures play my-walker.json                  a champion file (creatures export makes one)
   xvfb-run -a creatures play                     on a machine without a display (a virtual one)
 """
 
@@ -67,13 +70,13 @@ SECONDS_RANGE = (2, 60)
 MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
                ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
                ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
-SAVES_DIR = Path(__file__).resolve().parents[1] / "saves"
 #: seconds to wait for the background run to stop cleanly before it is killed
 STOP_TIMEOUT = 20.0
 
 
 def default_workers() -> int:
-    """One fewer than the cores (the window keeps one), at least one."""
+    """The background run's worker processes when none are asked for: one fewer than the cores
+    (the window keeps one), at least one. (``--workers 0`` is one per core, as everywhere.)"""
     return max(1, (os.cpu_count() or 1) - 1)
 
 
@@ -184,9 +187,10 @@ class PlaySession:
     checkpoint and ``creatures resume`` goes on exactly (the generation it was in the middle of
     is evaluated again, identically)."""
 
-    def __init__(self, run_dir=None, workers: int = 0, champion=None, champion_path=None,
+    def __init__(self, run_dir=None, workers: int | None = None, champion=None, champion_path=None,
                  out_dir: str = "runs"):
-        self.workers = int(workers) or default_workers()
+        # None: one fewer than the cores; 0, one per core, and N, N: as creatures evolve takes them
+        self.workers = default_workers() if workers is None else worker_count(int(workers))
         self.run_dir = None if run_dir is None else str(run_dir)
         self.out_dir = out_dir
         self._champion = champion
@@ -593,8 +597,10 @@ def add_arguments(parser) -> None:
                         help="sensors to add to the default ones, as creatures evolve takes them (e.g. rays)")
     parser.add_argument("--medium", default=None, metavar="MEDIUM",
                         help="none, water, air or numbers, as creatures evolve takes them (default: the task's own)")
-    parser.add_argument("--workers", type=int, default=0,
-                        help="background worker processes (default: one fewer than the cores, at least 1)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes that evaluate a generation in the background: 0 is one per core, "
+                             "as for creatures evolve (default: one fewer than the cores, at least 1, so "
+                             "that the window keeps one)")
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
 
 
@@ -609,14 +615,35 @@ def no_display_message() -> str:
             "and make a GIF with creatures record")
 
 
+def play_target(target: str) -> str:
+    """What ``creatures play TARGET`` opens: ``target`` itself when it is a file or folder here or
+    a built-in design's name, else the shipped champion of that name (``walker-run``, as replay,
+    watch and record take one). A bare name that is none of these raises :class:`GameError` with
+    the closest design or champion; a path is left for its reader to refuse."""
+    path = Path(target)
+    designs = builtin_names()
+    if path.exists() or target in designs:
+        return target
+    try:
+        return champion_path(target)
+    except ChampionError:
+        pass
+    if path.name != target or path.suffix.lower() in (".yaml", ".yml", ".json"):
+        return target
+    champions = shipped_names()
+    raise GameError(f"{target}: no built-in design, shipped champion or file of that name"
+                    f"{did_you_mean(target, designs + champions)} (built-in designs: {', '.join(designs)}; "
+                    f"shipped champions: {', '.join(champions) or 'none'})")
+
+
 def run(args) -> int:
     from .watch import has_display, parse_size
     try:
         size = parse_size(args.size)
     except ValueError as exc:
         return _fail(str(exc))
-    if args.workers < 0:
-        return _fail(f"--workers must be 1 or more (or 0: one fewer than the cores), not {args.workers}")
+    if args.workers is not None and args.workers < 0:
+        return _fail(f"--workers must be 1 or more (or 0: one per core), not {args.workers}")
     for name, low, high in (("population", *POPULATION_RANGE), ("generations", *GENERATIONS_RANGE)):
         v = getattr(args, name)
         if v is not None and not low <= v <= high:
@@ -636,10 +663,13 @@ def run(args) -> int:
     for name in ("task", "terrain", "population", "generations", "seed", "seconds", "sensors", "medium"):
         if getattr(args, name) is not None:
             setattr(setup, name, getattr(args, name))
+    try:
+        target = None if args.target is None else play_target(args.target)
+    except GameError as exc:
+        return _fail(str(exc))
     if not has_display():
         print(no_display_message(), file=sys.stderr)
         return 2
-    target = args.target
     session = None
     try:
         if target is not None:

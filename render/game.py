@@ -83,7 +83,8 @@ class GalleryItem:
 class Setup:
     """What the start screen hands back: a design (``GalleryItem.name``), a task and terrain
     (``Pick.name``; terrain ``None`` is the task's own), the population, the generations, the seed
-    and the worker processes (0: one fewer than the cores, at least one); the simulated seconds
+    and the worker processes (None: one fewer than the cores, at least one, so that the window
+    keeps one; 0: one per core, as ``creatures evolve --workers 0``); the simulated seconds
     each creature is given (``seconds``), the sensors (``Pick.name`` of ``Menu.sensors``: a
     ``--sensors`` value, None the defaults) and the medium (``Pick.name`` of ``Menu.media``: a
     ``--medium`` value, None the task's own)."""
@@ -94,7 +95,7 @@ class Setup:
     population: int = 150
     generations: int = 50
     seed: int = 0
-    workers: int = 0
+    workers: int | None = None
     seconds: float = 20.0
     sensors: str | None = None
     medium: str | None = None

@@ -2,9 +2,12 @@
 the sensors and the medium, with ``creatures evolve``'s defaults, handed to the run; and their
 command line options, refused in one line when wrong."""
 
+import os
+
 import pytest
 
-from creatures.play import DEFAULT_SETUP, PlayMenu
+from creatures.play import DEFAULT_SETUP, PlayMenu, PlaySession
+from evolution.evaluator import worker_count
 from evolution.run import RunSettings
 from evolution.sensors import DEFAULT_SENSORS
 from render.game import GameError, Setup
@@ -52,3 +55,14 @@ def test_a_bad_sensor_list_is_refused_before_a_run_is_made(tmp_path):
 def test_bad_options_are_one_line(run_creatures, args, words):
     r = run_creatures("play", *args)
     assert r.returncode == 2 and words in r.stderr and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("workers", [0, 1, 3])
+def test_workers_mean_what_they_mean_for_creatures_evolve(workers):
+    """``--workers 0`` is one per core, as for evolve and resume; N is N."""
+    assert PlaySession(workers=workers).workers == worker_count(workers)
+
+
+def test_by_default_the_background_run_leaves_the_window_a_core():
+    """(The start screen's setup, and the command line without --workers, hand on the default.)"""
+    assert PlaySession(workers=DEFAULT_SETUP.workers).workers == max(1, (os.cpu_count() or 1) - 1)

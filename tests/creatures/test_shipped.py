@@ -22,7 +22,7 @@ def test_the_shipped_folder_is_the_repositorys_saves_folder():
 def test_the_commands_use_the_one_shipped_folder():
     assert watch.SAVES_DIR is SAVES_DIR
     assert watch.default_targets() == [str(SAVES_DIR / shipped.DEFAULT_SAVE)]
-    assert play.SAVES_DIR == SAVES_DIR
+    assert play.SAVES_DIR is SAVES_DIR
 
 
 def test_a_name_is_the_shipped_champion_of_that_name(tmp_path, monkeypatch):
@@ -49,6 +49,26 @@ def test_a_misspelt_name_is_refused_with_the_closest_and_the_list(tmp_path, monk
     message = str(info.value)
     assert "no shipped champion of that name (did you mean 'eel-swim'?)" in message
     assert message.endswith("shipped: " + ", ".join(shipped_names())) and "\n" not in message
+
+
+def test_play_takes_a_shipped_champion_by_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert play.play_target("walker-run") == str(SAVES_DIR / "walker-run.json")
+
+
+def test_play_takes_a_design_of_that_name_or_a_file_here_before_a_shipped_champion(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "eel-swim").mkdir()
+    assert [play.play_target(t) for t in ("walker", "eel-swim", "mine.yaml")] == ["walker", "eel-swim", "mine.yaml"]
+
+
+def test_play_refuses_a_misspelt_name_in_one_line_with_the_closest(run_creatures):
+    result = run_creatures("play", "walkr-run")
+    assert result.returncode == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("creatures play: walkr-run: no built-in design, shipped champion or file of that "
+                           "name (did you mean 'walker-run'?)")
+    assert line.endswith(f"shipped champions: {', '.join(shipped_names())})")
 
 
 def test_replay_takes_a_shipped_champion_by_name(run_creatures):
