@@ -69,6 +69,9 @@ MESSAGE_SECONDS = 8.0
 BUTTON = (46, 54, 70, 230)
 BUTTON_ON = (214, 120, 36, 240)
 BUTTON_TEXT = (240, 242, 248, 255)
+#: a button that does nothing now (P once the run has finished): faded, its label too
+BUTTON_OFF = (46, 54, 70, 110)
+BUTTON_TEXT_OFF = (240, 242, 248, 120)
 STATUS_BACK = (255, 255, 255, 190)
 STATUS_TEXT = (22, 26, 34, 255)
 HINT_TEXT = (52, 60, 76, 255)
@@ -484,7 +487,7 @@ class PlayView(arcade.View):
         """The buttons left to right along the bottom; the chart bottom right (over the buttons'
         row when they reach under it); the text lines left of the chart."""
         w, h = self.viewer.draw_size
-        names = [("pause", "P  pause"), ("ghosts", "G  ghosts"), ("race", "V  race gen 1"),
+        names = [("pause", self._pause_label()), ("ghosts", "G  ghosts"), ("race", "V  race gen 1"),
                  ("save", "E  save"), ("help", "H  keys")]
         if self.session.state == "champion":
             names = [("evolve", "E  evolve it further"), ("help", "H  keys")]
@@ -497,6 +500,9 @@ class PlayView(arcade.View):
                                                            batch=self._batch, anchor_x="center",
                                                            anchor_y="center")
             t.text = label
+            colour = BUTTON_TEXT_OFF if name in self._buttons_off() else BUTTON_TEXT
+            if tuple(t.color) != colour:
+                t.color = colour
             bw = max(int(t.content_width) + 22, 70)
             self.buttons[name] = (x, MARGIN, bw, BUTTON_HEIGHT)
             x += bw + 8
@@ -508,6 +514,18 @@ class PlayView(arcade.View):
         bottom = MARGIN if self._buttons_right + 10 <= w - cw - MARGIN else above
         self._chart_box = (w - cw - MARGIN, bottom, cw, max(min(ch, h - bottom - 60), 40))
         self.chart.layout(*self._chart_box)
+
+    def _pause_label(self) -> str:
+        """The P button's label: what pressing it does now; once the run has finished, nothing
+        (the button is faded and says so)."""
+        state = self.session.state
+        if state == "finished":
+            return "finished"
+        return "P  resume" if state in ("paused", "pausing", "failed") else "P  pause"
+
+    def _buttons_off(self) -> set:
+        """The buttons that do nothing now (drawn faded)."""
+        return {"pause"} if self.session.state == "finished" else set()
 
     def button_rect(self, name: str) -> tuple:
         """``(left, bottom, width, height)`` of a button: ``pause``, ``ghosts``, ``race``,
@@ -551,6 +569,8 @@ class PlayView(arcade.View):
         self.viewer.reserved = list(self.boxes.values())
 
     def on_draw(self) -> None:
+        if "pause" in self.buttons and self._button_texts["pause"].text != self._pause_label():
+            self._layout()      # the button's width follows its label, and the chart the buttons
         self._place_lines()
         self.viewer.on_draw()
         w, h = self.viewer.draw_size
@@ -565,17 +585,13 @@ class PlayView(arcade.View):
         colors = [STATUS_BACK] * len(boxes)
         active = {"pause": self.session.state in ("paused", "pausing"), "ghosts": self.mode == "ghosts",
                   "race": self.mode == "race", "help": self.viewer.show_help}
+        off = self._buttons_off()
         for name, (x, y, bw, bh) in self.buttons.items():
             boxes.append((x, y, bw, bh))
-            colors.append(BUTTON_ON if active.get(name) else BUTTON)
+            colors.append(BUTTON_OFF if name in off else BUTTON_ON if active.get(name) else BUTTON)
             t = self._button_texts[name]
             if (t.x, t.y) != (x + bw // 2, y + bh // 2):
                 t.position = (x + bw // 2, y + bh // 2)
-        if "pause" in self._button_texts:
-            paused = self.session.state in ("paused", "pausing", "failed")
-            label = "P  resume" if paused else "P  pause"
-            if self._button_texts["pause"].text != label:
-                self._button_texts["pause"].text = label
         self._boxes.set(rects(boxes, colors))
         self._boxes.draw()
         self._batch.draw()

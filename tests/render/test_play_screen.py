@@ -221,6 +221,22 @@ def test_the_keys_line_says_what_to_press(window, clock):
     assert "PAGE UP/DOWN" in hint and "G:" in hint and "T: the best in turn" in hint and "H: all keys" in hint
 
 
+def test_once_the_run_has_finished_the_pause_button_is_faded_and_says_so(window, clock):
+    """P does nothing once the run has finished (pressing it only says so): its button says
+    'finished', faded, and stays wide enough for its label."""
+    session = FakeSession([1, 2, 3], total=3)
+    view = make_view(window, session)
+    view.on_draw()
+    assert view._button_texts["pause"].text == "P  pause"
+    session.finish(3)
+    run(view, clock, 0.1)
+    view.on_draw()
+    label = view._button_texts["pause"]
+    assert label.text == "finished" and tuple(label.color) == play_module.BUTTON_TEXT_OFF
+    x, _, width, _ = view.button_rect("pause")
+    assert label.content_width < width and view.button_rect("ghosts")[0] > x + width
+
+
 # --- layout ----------------------------------------------------------------------------------------
 SIZES = [(1920, 1080), (1280, 720), (1024, 768), (800, 600), (640, 360)]
 
