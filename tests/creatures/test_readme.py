@@ -96,7 +96,8 @@ def test_the_readme_names_no_internal_issue_numbers():
 # --- the README's deterministic command outputs, re-run --------------------------------------------
 
 #: commands whose output does not depend on the machine or the time, as the README shows them
-DETERMINISTIC = ("creatures designs", "creatures simulate walker --muscles random --seconds 20",
+DETERMINISTIC = ("creatures designs", "creatures designs walker",
+                 "creatures simulate walker --muscles random --seconds 20",
                  "creatures tasks", "creatures tasks --check my_task.py:Upright")
 
 
