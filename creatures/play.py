@@ -163,18 +163,26 @@ class Crowd:
 # --- a run evolving in the background -----------------------------------------------------------
 
 def _death_signal():
-    """The function the background process runs before it starts (Linux): ``prctl`` asking for
-    a SIGINT (a clean stop) when the window's process dies, so a killed window never leaves a
-    run evolving on its own. Looked up here, in the window's process: the forked child only
-    calls it (no import, no lookup between fork and exec). None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    return lambda: prctl(1, signal.SIGINT)  # 1: PR_SET_PDEATHSIG
+    """The function the background process runs before it starts: SIGINT (the window's pause,
+    and a clean stop) at its default even where the window was started with it ignored (``nohup``,
+    a shell's ``&``), where the run would inherit that and never pause; and on Linux ``prctl``
+    asking for a SIGINT when the window's process dies, so a killed window never leaves a run
+    evolving on its own. Looked up here, in the window's process: the forked child only calls
+    it (no import, no lookup between fork and exec)."""
+    prctl = None
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            prctl = None
+    default = signal.SIG_DFL
+
+    def before_exec():
+        signal.signal(signal.SIGINT, default)
+        if prctl is not None:
+            prctl(1, signal.SIGINT)  # 1: PR_SET_PDEATHSIG
+    return before_exec
 
 
 class PlaySession:

@@ -5,6 +5,7 @@ compiled from the old sources). Importing the packages no longer does it. Then, 
 the tests start, the kernels are compiled into numba's cache if they are not there (a fresh
 clone), so that the test processes do not all compile them at once."""
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,12 @@ from pathlib import Path
 import evolution
 
 evolution.prepare_process()
+
+# Ctrl-C as at a terminal: a test runner started in the background of a non-interactive shell
+# (a shell's ``&``) has SIGINT ignored, and every process the tests start would inherit that
+# (the tests of Ctrl-C, of pausing the play window and of a killed window send it SIGINT)
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionstart(session):
