@@ -175,7 +175,7 @@ def _death_signal():
             import ctypes
             prctl = ctypes.CDLL(None, use_errno=True).prctl
         except (OSError, AttributeError):
-            prctl = None
+            pass
     default = signal.SIG_DFL
 
     def before_exec():

@@ -9,7 +9,6 @@ has (``--no-build-isolation``; the ``test`` extra asks for a recent enough one),
 files in it are not run), so this clone's editable install stays out of the fresh venv.
 """
 
-import json
 import shutil
 import subprocess
 import sys

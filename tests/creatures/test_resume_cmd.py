@@ -65,7 +65,7 @@ def _interrupt(out, generation, sig):
     A generation of this small run takes tens of milliseconds, so on a loaded machine the run
     may have finished before the signal lands (it then ends 0 and says nothing of the signal);
     such an attempt is made again, on a clean directory, up to three times."""
-    for attempt in range(3):
+    for _ in range(3):
         shutil.rmtree(out, ignore_errors=True)
         proc = _start(out)
         stdout, stderr = _stop_after(proc, generation, sig)
