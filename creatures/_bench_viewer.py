@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from .watch import DEFAULT_SAVE, SAVES_DIR
+from .shipped import DEFAULT_SAVE, SAVES_DIR
 
 SIZE = (1280, 720)
 FRAMES = 240

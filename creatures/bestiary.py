@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evolution.yamlread import did_you_mean
+
 from .design import Design, DesignError, Problem, load_design
 
 __all__ = ["DESIGN_DIR", "builtin_names", "design_error", "resolve_design"]
@@ -23,8 +25,10 @@ def resolve_design(name_or_path: str) -> Design:
     path = Path(name_or_path)
     if path.suffix.lower() in (".yaml", ".yml") or path.exists():
         return load_design(path)
-    raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file "
-                                                   f"(built-in: {', '.join(builtin_names())})")])
+    names = builtin_names()
+    raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file"
+                                                   f"{did_you_mean(name_or_path, names)} "
+                                                   f"(built-in: {', '.join(names)})")])
 
 
 def design_error(command: str, exc: DesignError) -> str:

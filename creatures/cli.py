@@ -17,7 +17,7 @@ from . import (__version__, bench, designs_cmd, edit, evolve, export, play, plot
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
-    ("designs", designs_cmd, "list the built-in designs"),
+    ("designs", designs_cmd, "list the built-in designs, or show one whole"),
     ("tasks", plugins_cmd.tasks, "list the tasks (built in, installed) and check plug-in files"),
     ("sensors", plugins_cmd.sensors, "list the sensors a brain can read"),
     ("terrains", plugins_cmd.terrains, "list the terrains, check terrain files"),

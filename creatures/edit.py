@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evolution.yamlread import did_you_mean
 from render.game import GameError
 
 from .bestiary import builtin_names
@@ -58,8 +59,9 @@ def open_document(target: str | None):
     if target in builtin_names():
         return DesignDocument.from_builtin(target, str(_free(target)))
     if path.suffix.lower() not in (".yaml", ".yml"):
-        raise GameError(f"{target}: no such file, and no built-in design of that name (a new design file "
-                        f"ends in .yaml; built-in: {', '.join(builtin_names())})")
+        raise GameError(f"{target}: no such file, and no built-in design of that name"
+                        f"{did_you_mean(target, builtin_names())} (a new design file ends in .yaml; "
+                        f"built-in: {', '.join(builtin_names())})")
     if not path.parent.is_dir():
         raise GameError(f"{path.parent}: no such directory")
     return DesignDocument.new(str(path))

@@ -110,8 +110,9 @@ def _build(design, task, terrain, sensors, seconds, terrain_seed, batch: int, pa
 
 
 def _spaces(run: EpisodeRun):
-    S, M = run.inputs.shape[1], run.model.n_muscles
-    obs = spaces.Box(-np.inf, np.inf, (S,), np.float32)
+    M = run.model.n_muscles
+    low, high = run.input_bounds()   # bounded where a sensor is (clock, joints, contacts...)
+    obs = spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
     act = spaces.Box(-1.0, 1.0, (M,), np.float32)
     return obs, act
 
@@ -200,8 +201,10 @@ class CreatureEnv(gymnasium.Env):
     size : (int, int)
         ``render()``'s picture, in pixels.
 
-    Spaces: observation ``Box(-inf, inf, (S,), float32)``, the sensors after the last step
-    (after a reset, at the start); action ``Box(-1, 1, (M,), float32)``, one command per muscle
+    Spaces: observation ``Box(low, high, (S,), float32)``, the sensors after the last step
+    (after a reset, at the start), each input within its sensor's bounds (``clock``, ``joints``
+    and ``tilt`` in [-1, 1], ``contacts`` and ``rays`` in [0, 1], ``velocity`` in [-5, 5];
+    ``muscles`` and ``height`` unbounded); action ``Box(-1, 1, (M,), float32)``, one command per muscle
     (cast to float64 for the physics). Reward: the fitness now minus the fitness before the step
     (before the first step: 0), so an episode's rewards add up to its fitness (to round-off).
     ``info``: ``{"fitness": float, "failed": bool}``. Bad names raise a one-line ValueError.

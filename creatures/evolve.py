@@ -14,8 +14,10 @@ from pathlib import Path
 
 import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
+from evolution.evaluator import worker_count
 from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
+from evolution.tasks import WORST_FITNESS
 
 from .bestiary import design_error, resolve_design
 from .design import DesignError
@@ -28,7 +30,7 @@ EXAMPLES = """examples:
   creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
   creatures evolve worm --workers 1 --out runs/worm-1
   creatures evolve walker --task examples/flag_task.py:ReachFlag --sensors examples/flag_sensor.py:FlagSensor
-  creatures evolve walker --terrain examples/wall_course.yaml --sensors rays
+  creatures evolve walker --terrain examples/hilly_wall.yaml --sensors rays
   creatures evolve walker --sensors -default,clock,muscles,rays      exactly these sensors
   creatures evolve walker --network recurrent --neat-config my_neat.cfg
   creatures evolve walker --backend ray --address auto        on a Ray cluster
@@ -41,6 +43,10 @@ BAR_WIDTH = 30
 COMPILE_HINT_AFTER = 5.0
 #: RunSettings' limit on --seconds
 MAX_SECONDS = 1e6
+#: said once above the generation lines: their median leaves the failed creatures out, since
+#: those all score the same -1000 and half a generation failing would make it -500
+MEDIAN_NOTE = (f"median: of the creatures that did not fail (a failed one scores {WORST_FITNESS:g}; "
+               f"'N failed' counts them)")
 
 
 def add_arguments(parser) -> None:
@@ -51,7 +57,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
     parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
     parser.add_argument("--seed", type=int, default=0, help="seed for everything random (default 0)")
-    parser.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="processes that evaluate a generation: 0 (the default) is one per core, "
+                             "1 is this process alone; results do not depend on it")
     parser.add_argument("--network", choices=("feedforward", "recurrent"), default="feedforward",
                         help="network kind (default feedforward)")
     parser.add_argument("--neat-config", metavar="FILE", default=None,
@@ -156,12 +164,26 @@ def run(args) -> int:
         where += f" in {physics.medium_name(ep.sim)}"
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     g = design.genes
-    evolving = f", {g.n_values} body values, {g.n_parts} optional parts" if g else ""
-    print(f"evolving {design.name} ({ep.n_inputs()} inputs, {ep.n_outputs()} muscles{evolving}) to "
-          f"{ep.task.ref.short} {where}{senses}: {settings.generations} generations of "
-          f"{settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
-          f"{settings.network} networks -> {out}", flush=True)
+    evolving = f", {count(g.n_values, 'body value')}, {count(g.n_parts, 'optional part')}" if g else ""
+    print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {count(ep.n_outputs(), 'muscle')}"
+          f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
+          f"of {settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
+          f"{settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)
     return drive(run_, out)
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: "1 generation", "50 generations"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def where_evaluated(settings: RunSettings) -> str:
+    """Where a run's generations are evaluated, as its first line says (``--workers 0``: one
+    process per core, and how many that is here); nothing for the Ray backend (the cluster's)."""
+    if settings.backend == "ray":
+        return ""
+    n = worker_count(settings.workers)
+    return ", in this process" if n == 1 else f", on {n} worker processes"
 
 
 class StartError(Exception):
@@ -211,8 +233,9 @@ def _slug(task: str) -> str:
 
 
 def drive(run_: Run, out: Path, command: str = "evolve") -> int:
-    """Evolve ``run_`` to its last generation, printing a line per generation (and a progress
-    bar on a terminal; piped, just the lines). Before a first generation that compiles the
+    """Evolve ``run_`` to its last generation, printing a line per generation, its median that of
+    the creatures that did not fail (:data:`MEDIAN_NOTE` says so above the first), and a progress
+    bar on a terminal (piped, just the lines). Before a first generation that compiles the
     kernels, it says so (and on a terminal counts the seconds). Ctrl-C stops it cleanly and says
     how to go on; so does a file it cannot write (a full disk). At the end: what to do next.
     Shared with ``resume`` (``command`` names it in messages)."""
@@ -255,9 +278,11 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
 
     def on_generation(s):
         clear()
+        if status["first"]:
+            print(MEDIAN_NOTE)
         status["first"] = False
         failed = f", {s.failed} failed" if s.failed else ""
-        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.median:8.3f}  "
+        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.ok_median:8.3f}  "
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s eval  {s.wall_seconds:5.2f} s wall",
               flush=True)
         for w in s.warnings:

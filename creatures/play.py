@@ -1,10 +1,13 @@
 """Play: one window to pick a creature, evolve it, and watch it learn live.
 
 With no argument it opens the start screen: the built-in designs as a gallery (and the design
-files of this directory), a task, a terrain, the population and the generations; start, and the
-evolution screen shows each generation's champion as soon as its generation ends, the whole
-generation at once as ghosts, a live fitness chart and species stack, and a scrubber to watch
-any generation's champion or race generation 1's against the latest. Evolution runs in a
+files of this directory), a task, a terrain, the medium, the sensors, the population, the
+generations and the episode's seconds (``creatures evolve``'s defaults); start, and the
+evolution screen shows each generation's champion as soon as its generation ends (skipping ahead
+to the newest when they come faster than they can be watched), the whole generation at once as
+ghosts, a live fitness chart and species stack, and a scrubber to watch any generation's
+champion or race generation 1's against the latest; once the run has finished, its best
+champions play in turn. Evolution runs in a
 background process (``creatures resume`` on a normal run directory under ``runs/``), so
 ``creatures resume``, ``plot``, ``export`` and ``watch`` work on it afterwards; pausing, closing
 the window or Ctrl-C stop it cleanly, and it resumes exactly. Press H in the window for the keys.
@@ -28,40 +31,52 @@ import physics
 from evolution import PluginError
 from evolution.champion import ChampionError, champion_from_run, load_champion, save_champion
 from evolution.checkpoint import CheckpointError, generation_genomes
-from evolution.evaluator import bodies_of, make_brains
+from evolution.evaluator import bodies_of, make_brains, worker_count
 from evolution.genomes import genome_to_dict
 from evolution.jsonread import JsonFileError
 from evolution.network import node_slots
 from evolution.rollout import EpisodeRun
-from evolution.run import CHECKPOINT, Run, RunError, history_of
+from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
+from evolution.sensors import sensor_list
+from evolution.yamlread import did_you_mean
 from render.game import GalleryItem, GameError, Pick, Progress, Setup
 from render.scene import CreatureFrame, Frame
 
 from .bestiary import builtin_names, resolve_design
 from .design import DesignError, parse_design
-from .plot import species_colour
+from .plot import known_ok, species_colour
+from .shipped import SAVES_DIR, champion_path, shipped_names
 from .show import Race, _terrain_scene, _where, brain_graph, creature_shape, generation_race
 
 EXAMPLES = """examples:
   creatures play                                 the start screen: pick a creature, a task, start
   creatures play walker --task jump --population 100    evolve the walker to jump, at once
+  creatures play eel --seconds 10 --sensors rays        the eel, 10 s tries, with distance rays
   creatures play runs/walker-run-20261124-101500        go on with a stopped run in the window
-  creatures play saves/walker-run.json           watch a champion; E evolves its design further
+  creatures play walker-run                      watch a shipped champion; E evolves its design further
+  creatures play my-walker.json                  a champion file (creatures export makes one)
   xvfb-run -a creatures play                     on a machine without a display (a virtual one)
 """
 
 #: what ``creatures play`` starts with (``creatures evolve``'s defaults)
-DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0)
+DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0,
+                      seconds=20.0, sensors=None, medium=None)
 POPULATION_RANGE = (10, 1000)
 GENERATIONS_RANGE = (1, 10000)
-SAVES_DIR = Path(__file__).resolve().parents[1] / "saves"
+#: the episode's simulated seconds the start screen steps through (the command line takes any)
+SECONDS_RANGE = (2, 60)
+#: the fluids the start screen offers after the task's own: (name, what it is)
+MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
+               ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
+               ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
 #: seconds to wait for the background run to stop cleanly before it is killed
 STOP_TIMEOUT = 20.0
 
 
 def default_workers() -> int:
-    """One fewer than the cores (the window keeps one), at least one."""
+    """The background run's worker processes when none are asked for: one fewer than the cores
+    (the window keeps one), at least one. (``--workers 0`` is one per core, as everywhere.)"""
     return max(1, (os.cpu_count() or 1) - 1)
 
 
@@ -148,18 +163,26 @@ class Crowd:
 # --- a run evolving in the background -----------------------------------------------------------
 
 def _death_signal():
-    """The function the background process runs before it starts (Linux): ``prctl`` asking for
-    a SIGINT (a clean stop) when the window's process dies, so a killed window never leaves a
-    run evolving on its own. Looked up here, in the window's process: the forked child only
-    calls it (no import, no lookup between fork and exec). None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    return lambda: prctl(1, signal.SIGINT)  # 1: PR_SET_PDEATHSIG
+    """The function the background process runs before it starts: SIGINT (the window's pause,
+    and a clean stop) at its default even where the window was started with it ignored (``nohup``,
+    a shell's ``&``), where the run would inherit that and never pause; and on Linux ``prctl``
+    asking for a SIGINT when the window's process dies, so a killed window never leaves a run
+    evolving on its own. Looked up here, in the window's process: the forked child only calls
+    it (no import, no lookup between fork and exec)."""
+    prctl = None
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            pass
+    default = signal.SIG_DFL
+
+    def before_exec():
+        signal.signal(signal.SIGINT, default)
+        if prctl is not None:
+            prctl(1, signal.SIGINT)  # 1: PR_SET_PDEATHSIG
+    return before_exec
 
 
 class PlaySession:
@@ -172,9 +195,10 @@ class PlaySession:
     checkpoint and ``creatures resume`` goes on exactly (the generation it was in the middle of
     is evaluated again, identically)."""
 
-    def __init__(self, run_dir=None, workers: int = 0, champion=None, champion_path=None,
+    def __init__(self, run_dir=None, workers: int | None = None, champion=None, champion_path=None,
                  out_dir: str = "runs"):
-        self.workers = int(workers) or default_workers()
+        # None: one fewer than the cores; 0, one per core, and N, N: as creatures evolve takes them
+        self.workers = default_workers() if workers is None else worker_count(int(workers))
         self.run_dir = None if run_dir is None else str(run_dir)
         self.out_dir = out_dir
         self._champion = champion
@@ -247,8 +271,12 @@ class PlaySession:
             k = where.get(r["generation"])
             if k is not None:
                 sizes[np.searchsorted(ids, r["species"]), k] = r["size"]
+        creatures, failed = col("creatures"), col("failed")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(creatures > 0, np.minimum(failed / creatures, 1.0), np.nan)
+        ok = {n: known_ok(n, col(n), col(n[3:]), creatures, failed) for n in OK_FIELDS}
         return Progress(gens, col("best"), col("p90"), col("p75"), col("median"), col("p25"), col("p10"),
-                        col("worst"), ids, sizes, self.measures)
+                        col("worst"), ids, sizes, self.measures, share, **ok)
 
     # --- the background process ------------------------------------------------------------
     @property
@@ -496,9 +524,11 @@ class PlayMenu:
 
     population_range = POPULATION_RANGE
     generations_range = GENERATIONS_RANGE
+    seconds_range = SECONDS_RANGE
 
     def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs"):
         from evolution.plugins import available
+        from evolution.sensors import DEFAULT_SENSORS
         self.setup = setup or dataclasses.replace(DEFAULT_SETUP)
         self.out_dir = out_dir
         shipped = _shipped_tasks()
@@ -509,6 +539,11 @@ class PlayMenu:
         self.tasks = [Pick(p.name, _one_line(p.description)) for p in available("task") if p.problem is None]
         self.terrains = [Pick("", "the ground the task is made for", "the task's own")]
         self.terrains += [Pick(p.name, _one_line(p.description)) for p in available("terrain") if p.problem is None]
+        self.sensors = [Pick("", ", ".join(DEFAULT_SENSORS), "the defaults")]
+        self.sensors += [Pick(p.name, _one_line(p.description), f"defaults + {p.name}")
+                         for p in available("sensor") if p.problem is None and p.name not in DEFAULT_SENSORS]
+        self.media = [Pick("", "water for swim, air for fly, none for the others", "the task's own")]
+        self.media += [Pick(name, what) for name, what in MEDIA_PICKS]
 
     def open(self, path: str) -> GalleryItem:
         path = path.strip()
@@ -528,10 +563,14 @@ class PlayMenu:
         session = PlaySession(workers=setup.workers)
         session.state = "starting"
         session.run_dir = None
+        try:
+            sensors = sensor_list(setup.sensors) if setup.sensors else None
+        except ValueError as exc:
+            raise GameError(f"sensors: {exc}") from None
         out = _new_run_dir(self.out_dir, design.name, setup.task)
-        start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=None,
-              seconds=20.0, generations=int(setup.generations), population=int(setup.population),
-              seed=int(setup.seed), workers=0)
+        start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
+              seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),
+              seed=int(setup.seed), workers=0, medium=setup.medium or None)
         return session
 
 
@@ -561,8 +600,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--population", type=int, default=None, help="genomes per generation (default 150)")
     parser.add_argument("--generations", type=int, default=None, help="generations (default 50)")
     parser.add_argument("--seed", type=int, default=None, help="the run's seed (default 0)")
-    parser.add_argument("--workers", type=int, default=0,
-                        help="background worker processes (default: one fewer than the cores, at least 1)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="simulated seconds each creature is tried for (default 20)")
+    parser.add_argument("--sensors", default=None, metavar="S1,S2",
+                        help="sensors to add to the default ones, as creatures evolve takes them (e.g. rays)")
+    parser.add_argument("--medium", default=None, metavar="MEDIUM",
+                        help="none, water, air or numbers, as creatures evolve takes them (default: the task's own)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes that evaluate a generation in the background: 0 is one per core, "
+                             "as for creatures evolve (default: one fewer than the cores, at least 1, so "
+                             "that the window keeps one)")
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
 
 
@@ -577,28 +624,61 @@ def no_display_message() -> str:
             "and make a GIF with creatures record")
 
 
+def play_target(target: str) -> str:
+    """What ``creatures play TARGET`` opens: ``target`` itself when it is a file or folder here or
+    a built-in design's name, else the shipped champion of that name (``walker-run``, as replay,
+    watch and record take one). A bare name that is none of these raises :class:`GameError` with
+    the closest design or champion; a path is left for its reader to refuse."""
+    path = Path(target)
+    designs = builtin_names()
+    if path.exists() or target in designs:
+        return target
+    try:
+        return champion_path(target)
+    except ChampionError:
+        pass
+    if path.name != target or path.suffix.lower() in (".yaml", ".yml", ".json"):
+        return target
+    champions = shipped_names()
+    raise GameError(f"{target}: no built-in design, shipped champion or file of that name"
+                    f"{did_you_mean(target, designs + champions)} (built-in designs: {', '.join(designs)}; "
+                    f"shipped champions: {', '.join(champions) or 'none'})")
+
+
 def run(args) -> int:
     from .watch import has_display, parse_size
     try:
         size = parse_size(args.size)
     except ValueError as exc:
         return _fail(str(exc))
-    if args.workers < 0:
-        return _fail(f"--workers must be 1 or more (or 0: one fewer than the cores), not {args.workers}")
+    if args.workers is not None and args.workers < 0:
+        return _fail(f"--workers must be 1 or more (or 0: one per core), not {args.workers}")
     for name, low, high in (("population", *POPULATION_RANGE), ("generations", *GENERATIONS_RANGE)):
         v = getattr(args, name)
         if v is not None and not low <= v <= high:
             return _fail(f"--{name} must be {low} to {high}, not {v}")
     if args.seed is not None and args.seed < 0:
         return _fail(f"--seed must be 0 or more, not {args.seed}")
+    from .evolve import MAX_SECONDS
+    if args.seconds is not None and not 0 < args.seconds < MAX_SECONDS:  # also refuses nan
+        return _fail(f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}")
+    for name, check in (("sensors", sensor_list), ("medium", physics.medium_settings)):
+        try:
+            if getattr(args, name) is not None:
+                check(getattr(args, name))
+        except ValueError as exc:
+            return _fail(f"--{name}: {exc}")
     setup = dataclasses.replace(DEFAULT_SETUP, workers=args.workers)
-    for name in ("task", "terrain", "population", "generations", "seed"):
+    for name in ("task", "terrain", "population", "generations", "seed", "seconds", "sensors", "medium"):
         if getattr(args, name) is not None:
             setattr(setup, name, getattr(args, name))
+    try:
+        target = None if args.target is None else play_target(args.target)
+    except GameError as exc:
+        return _fail(str(exc))
     if not has_display():
         print(no_display_message(), file=sys.stderr)
         return 2
-    target = args.target
     session = None
     try:
         if target is not None:

@@ -4,7 +4,9 @@ Two files, in the run directory unless ``--out`` says otherwise:
 
 - ``fitness.png``: the best, 90th percentile, median, 10th percentile and worst fitness of each
   generation (after carykh's percentile graph), with the 10th..90th and 25th..75th percentile
-  bands shaded.
+  bands shaded. A creature whose simulation failed scores -1000; the percentiles are those of
+  the creatures that did not fail (so that a generation where half failed does not flatten the
+  chart), and the share that failed, when any did, is drawn in a small panel below.
 - ``species.png``: how many creatures each species holds, stacked, so the stack's height is the
   population; every species keeps one colour in every chart (it follows from its id).
 - ``body.png``, only for a run whose body evolves: a small panel per evolvable value (titled
@@ -35,6 +37,7 @@ from evolution import PluginError, resolve
 from evolution import rundir
 from evolution.bodygenes import BodyGenes, Gene
 from evolution.files import make_directory, write_atomic
+from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
 
 EXAMPLES = """examples:
@@ -63,6 +66,7 @@ COLOURS = {
     "champion": "#e08a00",  # orange dots: each generation's champion (body chart)
     "start": "#707070",     # dashed grey: the design's start (body chart)
     "on": "#7fb07a",        # green-grey: the share with an optional part on (body chart)
+    "failed": "#e07b72",    # light red: the share of a generation that failed (its own panel)
 }
 
 #: the units of each evolvable value, by (part, field), as the body chart and ``creatures
@@ -86,6 +90,9 @@ def gene_unit(gene: Gene) -> str:
     return UNITS.get((gene.part, gene.field), "")
 
 STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
+#: read when stats.csv has them: the failed creatures, the creatures evaluated, and the
+#: percentiles of those that did not fail (older runs have some or none of them)
+FAILURE_COLUMNS = ("failed", "creatures") + OK_FIELDS
 SPECIES_COLUMNS = ("generation", "species", "size")
 RUN_FILES = ("stats.csv", "species.csv", "settings.json")
 #: the species chart: at most this many species (each is drawn: a few ms each), and a table of
@@ -103,7 +110,10 @@ class RunData:
     """What the charts need from a run directory.
 
     stats : dict of column name -> ndarray, shape (G,)
-        the columns of ``STATS_COLUMNS`` for the G finished generations, generation ascending
+        the columns of ``STATS_COLUMNS`` for the G finished generations, generation ascending;
+        ``ok_p90`` ... ``ok_worst``, the percentiles of the creatures that did not fail (NaN
+        where an older run did not record them and some failed); ``failed_share``, the share
+        (0..1) of each generation that failed (NaN where not known)
     species_generations : ndarray, shape (N,)
         the generations species.csv has rows for, ascending
     species_ids : ndarray, shape (K,)
@@ -205,13 +215,15 @@ def read_run(run_dir) -> RunData:
         raise PlotError(f"{directory} is not a run directory (no {', '.join(missing)})")
     settings = _read_settings(directory / "settings.json")
 
-    rows = _read_csv(directory / "stats.csv", STATS_COLUMNS, ints=("generation",))
+    header = _header(directory / "stats.csv")
+    columns = STATS_COLUMNS + tuple(c for c in FAILURE_COLUMNS if c in header)
+    rows = _read_csv(directory / "stats.csv", columns, ints=("generation", "failed", "creatures"))
     if not rows:
         raise PlotError(f"{directory} has no finished generation yet (stats.csv holds only its "
                         f"header): nothing to plot")
     _check_increasing(directory / "stats.csv", rows)
     stats = {c: np.array([row[c] for _, row in rows], dtype=np.int64 if c == "generation" else np.float64)
-             for c in STATS_COLUMNS}
+             for c in columns}
 
     path = directory / "species.csv"
     rows = _read_csv(path, SPECIES_COLUMNS, ints=SPECIES_COLUMNS)
@@ -233,7 +245,57 @@ def read_run(run_dir) -> RunData:
     for _, row in rows:
         sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
     body = read_body_genes(directory, stats["generation"])
+    _add_failures(stats, generations, sizes, settings)
     return RunData(directory, settings, stats, generations, ids, sizes, body)
+
+
+def _header(path: Path) -> set:
+    """The column names of a CSV file's header line (empty if it cannot be read: the reader
+    then says why)."""
+    try:
+        with open(path, "rb") as f:
+            return {h.strip() for h in f.readline(4096).decode("utf-8", "replace").split(",")}
+    except OSError:
+        return set()
+
+
+#: the percentile (0: the worst) each ``ok_`` column is
+OK_QUANTILES = {"ok_p90": 90, "ok_p75": 75, "ok_median": 50, "ok_p25": 25, "ok_p10": 10, "ok_worst": 0}
+
+
+def known_ok(name: str, ok, plain, creatures, failed) -> np.ndarray:
+    """An ``ok_`` column where a run from before it did not record it (NaN): the plain
+    percentile where the failed creatures (the lowest scores, -1000) do not reach it (none failed:
+    it is the same; a few: it is a value of one that did not fail, near the one it stands for),
+    else NaN (a gap rather than a dive). ``creatures`` and ``failed``: counts per generation
+    (0 creatures: not known)."""
+    ok, plain = np.asarray(ok, np.float64), np.asarray(plain, np.float64)
+    creatures, failed = np.asarray(creatures, np.float64), np.asarray(failed, np.float64)
+    lowest = np.floor(OK_QUANTILES[name] / 100.0 * np.maximum(creatures - 1, 0))  # numpy's percentile's
+    clean = (creatures > 0) & (lowest >= failed) | (failed == 0)
+    return np.where(np.isnan(ok), np.where(clean, plain, np.nan), ok)
+
+
+def _add_failures(stats: dict, generations, sizes, settings: dict) -> None:
+    """``stats``' ``ok_*`` columns where a run did not record them (:func:`known_ok`; NaN without
+    a ``failed`` column) and ``failed_share`` (over the creatures evaluated: recorded, or the
+    species' sizes, or the population)."""
+    nan = np.full(stats["generation"].shape, np.nan)
+    failed = stats.get("failed")
+    counted = stats.get("creatures", np.zeros(nan.shape))
+    totals = dict(zip(np.asarray(generations).tolist(), sizes.sum(axis=0).tolist())) if sizes.size else {}
+    population = settings.get("population")
+    population = population if isinstance(population, int) and population > 0 else 0
+    creatures = np.array([c if c > 0 else totals.get(int(g), population)
+                          for g, c in zip(stats["generation"].tolist(), counted.tolist())], np.float64)
+    for name in OK_FIELDS:
+        if failed is None:
+            stats.setdefault(name, nan)
+        else:
+            stats[name] = known_ok(name, stats.get(name, nan), stats[name[3:]], creatures, failed)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stats["failed_share"] = (nan if failed is None else
+                                 np.where(creatures > 0, np.minimum(failed / creatures, 1.0), np.nan))
 
 
 def read_body_genes(directory: Path, generations) -> BodyData | None:
@@ -380,10 +442,18 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     from matplotlib.ticker import MaxNLocator
 
     fig = _figure(size, dpi)
-    ax = fig.add_subplot()
     s = run.stats
+    share = np.nan_to_num(s["failed_share"])
+    failures = bool(share.max(initial=0.0) > 0.0)
+    if failures:   # the share that failed in a small panel of its own, under the fitness
+        ax, failed_ax = fig.subplots(2, 1, sharex=True, height_ratios=(5, 1))
+    else:
+        ax = fig.add_subplot()
     g = s["generation"]
     marker = "o" if len(g) == 1 else None  # a line needs two points to show
+    # the percentiles of the creatures that did not fail (gaps where an older run did not
+    # record them and the failed ones reach the plain ones: known_ok)
+    s = {**s, **{n[3:]: s[n] for n in OK_FIELDS}}
 
     # bands, then lines: thin best, percentiles and worst, a bold median on top
     ax.fill_between(g, s["p10"], s["p90"], color=COLOURS["band"], lw=0, label="middle 80 %")
@@ -395,7 +465,9 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     ax.plot(g, s["median"], color=COLOURS["median"], lw=3, marker=marker, label="median")
 
     # a failed creature scores WORST_FITNESS: far below the rest, it would flatten the chart
+    # (drawn lines reach it only where all failed, or in a run that did not record the others')
     values = np.concatenate([s[c] for c in ("best", "p90", "median", "p10", "worst")])
+    values = values[np.isfinite(values)]
     fine = values > WORST_FITNESS
     if fine.any() and not fine.all():
         lo, hi = values[fine].min(), values[fine].max()
@@ -414,9 +486,22 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.grid(color="0.88", lw=0.8)
     ax.set_axisbelow(True)
-    ax.set_xlabel("generation")
-    ax.set_ylabel(_fitness_label(run.measures, size[1], dpi))
-    _titles(fig, ax, f"{run.title()}: fitness", run.progress())
+    ax.set_ylabel(_fitness_label(run.measures, size[1] * (5 / 6 if failures else 1), dpi))
+    subtitle = run.progress()
+    if failures:
+        failed_ax.bar(g, 100.0 * share, width=1.0, color=COLOURS["failed"], lw=0)
+        failed_ax.set_ylim(0, 100)
+        failed_ax.set_yticks([0, 50, 100])
+        failed_ax.grid(axis="y", color="0.88", lw=0.8)
+        failed_ax.set_axisbelow(True)
+        failed_ax.set_ylabel("failed %")
+        failed_ax.set_xlabel("generation")
+        subtitle += "; percentiles over the creatures that did not fail"
+        if any(np.isnan(s[n[3:]][share > 0]).any() for n in OK_FIELDS):
+            subtitle += " (gaps: this older run did not record them)"
+    else:
+        ax.set_xlabel("generation")
+    _titles(fig, ax, f"{run.title()}: fitness", subtitle)
     handles, labels = ax.get_legend_handles_labels()
     order = [labels.index(n) for n in ("best", "90th percentile", "median", "10th percentile", "worst",
                                        "middle 80 %", "middle 50 %")]

@@ -9,9 +9,12 @@ PLUGIN_HELP = ("a plug-in file (path/to/file.py[:Name]) or module (package.modul
 
 def plugin_error(command: str, exc: Exception) -> str:
     """What to print for a plug-in that cannot be used: a file's problems as they are
-    (``file:line:column: message``, like ``creatures validate``), else one line."""
+    (``file:line:column: message``, like ``creatures validate``), else (no such file, one that
+    cannot be read, any other plug-in) each line with the command's prefix."""
     from evolution.yamlread import YamlError
-    return str(exc) if isinstance(exc, YamlError) else f"creatures {command}: {exc}"
+    if isinstance(exc, YamlError) and any(p.line > 0 for p in exc.problems):
+        return str(exc)
+    return "\n".join(f"creatures {command}: {line}" for line in str(exc).splitlines())
 
 
 def add_plugin_argument(parser) -> None:

@@ -131,6 +131,6 @@ sensors = _make("sensor", """List the sensors a brain can read, with where each 
 terrains = _make("terrain", """List the terrains creatures can be evolved on, with where each comes from.""",
                  """examples:
   creatures terrains
-  creatures terrains --check examples/wall_course.yaml        check a terrain file
+  creatures terrains --check examples/hilly_wall.yaml         check a terrain file
 """, [("name", "terrain"), ("source", "source"), ("points", "points"), ("heights", "heights"),
       ("description", "description")])

@@ -13,8 +13,8 @@ from .plugin_args import add_plugin_argument
 from .watch import add_race_argument, default_targets, not_a_design, parse_size, race_generations
 
 EXAMPLES = """examples:
-  creatures record saves/walker-run.json --out walker.gif
-  creatures record saves/walker-run.json --out walker.mp4 --seconds 10 --size 1280x720 --fps 30
+  creatures record walker-run --out walker.gif       a shipped champion, by name
+  creatures record walker-run --out walker.mp4 --seconds 10 --size 1280x720 --fps 30
   creatures record a.json b.json --out race.gif       a race
   creatures record runs/walker-run-20261122-101500 --out best.gif --speed 2
   creatures record runs/walker-run-20261122-101500 --race 1,last --out race.gif   first against last
@@ -25,7 +25,8 @@ FORMATS = (".gif", ".mp4")
 
 def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="*", metavar="FILE_OR_RUN_DIR",
-                        help="champion files or a run directory (default: the shipped walker)")
+                        help="champion files or a run directory; a shipped champion by name "
+                             "(default: walker-run)")
     parser.add_argument("--out", required=True, metavar="NAME.gif|NAME.mp4", help="the file to write")
     add_race_argument(parser)
     parser.add_argument("--seconds", type=float, default=None,

@@ -10,23 +10,26 @@ import physics
 from evolution.champion import ChampionError, load_champion
 
 from .plugin_args import add_plugin_argument
+from .shipped import champion_path
 
 EXAMPLES = """examples:
-  creatures replay saves/walker-run.json
+  creatures replay walker-run                 a shipped champion, by name (saves/walker-run.json)
   creatures replay champion.json --json
   creatures replay flag-champion.json --plugin examples/flag_task.py     its task is a plug-in file
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a champion file")
+    parser.add_argument("file", metavar="FILE", help="a champion file, or a shipped champion by name "
+                                                     "(walker-run, eel-swim...)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     add_plugin_argument(parser)
 
 
 def run(args) -> int:
     try:
-        champion = load_champion(args.file, args.plugin)
+        path = champion_path(args.file)
+        champion = load_champion(path, args.plugin)
         replayed = champion.replay()
     except ChampionError as exc:
         print(f"creatures replay: {args.file}: {exc}", file=sys.stderr)
@@ -34,7 +37,7 @@ def run(args) -> int:
     same = replayed == champion.fitness
     earlier = champion.earlier_engine()
     if args.json:
-        print(json.dumps({"file": args.file, "name": champion.name, "task": champion.task.name,
+        print(json.dumps({"file": path, "name": champion.name, "task": champion.task.name,
                           "terrain": champion.terrain.kind, "recorded_fitness": champion.fitness,
                           "replayed_fitness": replayed, "identical": same,
                           "engine": {"recorded": champion.sim.engine, "replayed": physics.ENGINE_VERSION},

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evolution.run import Run, RunError, WriteError
 
-from .evolve import add_backend_arguments, drive
+from .evolve import add_backend_arguments, count, drive, where_evaluated
 
 EXAMPLES = """examples:
   creatures resume runs/walker-run-20261122-101500              finish an interrupted run
@@ -26,7 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generations", type=int, default=None,
                         help="take the run to this many generations in all (default: the run's own)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: the run's own; results do not depend on it)")
+                        help="processes that evaluate a generation: 0 is one per core, 1 is this process "
+                             "alone (default: the run's own); results do not depend on it")
     parser.add_argument("--reload-plugins", action="store_true",
                         help="take the run's plug-in files as they are now (after fixing one), instead of "
                              "refusing a plug-in that changed since the run began")
@@ -49,9 +50,9 @@ def run(args) -> int:
     if target < 1:
         return _fail(f"--generations must be 1 or more, not {target}")
     if target < done:
-        return _fail(f"the run already has {done} generations; --generations must be at least that")
+        return _fail(f"the run already has {count(done, 'generation')}; --generations must be at least that")
     if target == done:
-        return _fail(f"the run has finished its {done} generations; "
+        return _fail(f"the run has finished its {count(done, 'generation')}; "
                      f"take it further with --generations {done + max(10, done // 2)}, say")
     if args.workers is not None and args.workers < 0:
         return _fail(f"--workers must be 1 or more (or 0: one per core), not {args.workers}")
@@ -72,5 +73,5 @@ def run(args) -> int:
         return _fail("--address is for --backend ray")
     s = run_.settings
     print(f"resuming {s.design_name} ({s.task}, seed {s.seed}) in {out} after generation {done}: "
-          f"{target - done} generations to go, to {target}", flush=True)
+          f"{count(target - done, 'generation')} to go, to {target}{where_evaluated(s)}", flush=True)
     return drive(run_, out, "resume")

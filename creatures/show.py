@@ -25,6 +25,7 @@ from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, 
 
 from .bestiary import resolve_design
 from .design import DesignError
+from .shipped import champion_path
 from .simulate import SINE_HZ
 
 __all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph"]
@@ -450,7 +451,15 @@ def load_sources(targets: list[str], follow: bool = False, plugins=(), generatio
     racing) or a run directory (its best champion, or with ``follow`` the newest generation's,
     or with ``generations`` the champions of those generations racing: see
     :func:`generation_race`). ``plugins``: the plug-in files or modules the user named for
-    champion files (``--plugin``). Raises :class:`ChampionError` with one line."""
+    champion files (``--plugin``). A target that does not exist may name a shipped champion
+    (:func:`~creatures.shipped.champion_path`). Raises :class:`ChampionError` with one line."""
+    named = []
+    for t in targets:
+        try:
+            named.append(champion_path(t))
+        except ChampionError as exc:
+            raise ChampionError(f"{t}: {exc}") from None
+    targets = named
     if follow:
         if generations is not None:
             raise ChampionError("--follow and --race do not go together: --follow plays each new "

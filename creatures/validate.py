@@ -8,7 +8,7 @@ import sys
 import yaml
 
 from evolution.terrains import MAX_TERRAIN_BYTES, TerrainFileError, parse_terrain
-from evolution.yamlread import YamlError, compose, read_text
+from evolution.yamlread import YamlError, compose, did_you_mean, read_text
 
 from .bestiary import DESIGN_DIR, builtin_names
 from .design import MAX_DESIGN_BYTES, DesignError, parse_design
@@ -42,6 +42,11 @@ def run(args) -> int:
     for path in args.files:
         if not os.path.exists(path) and path in builtin_names():  # a built-in design, by name
             path = str(DESIGN_DIR / f"{path}.yaml")
+        elif not os.path.exists(path) and not os.path.splitext(path)[1]:  # a name, misspelt perhaps
+            status = 2
+            print(f"{path}: no such file, and no built-in design of that name"
+                  f"{did_you_mean(path, builtin_names())}", file=sys.stderr)
+            continue
         try:
             text = read_text(path, max(MAX_DESIGN_BYTES, MAX_TERRAIN_BYTES), DesignError)
             if is_terrain_file(text):

@@ -1,9 +1,9 @@
 """Watch champions race in a window, replayed with the very stepping code that scored them.
 
-With no argument it plays a champion shipped in ``saves/``. Several files race side by side on
-one terrain, as ghosts that do not collide; so do the champions of chosen generations of one run
-(``--race 1,last``), each with its own body when the body evolves. Press H in the window for the
-controls.
+With no argument it plays a champion shipped in ``saves/`` (and any of them by name: walker-run).
+Several files race side by side on one terrain, as ghosts that do not collide; so do the champions
+of chosen generations of one run (``--race 1,last``), each with its own body when the body
+evolves. Press H in the window for the controls.
 """
 
 from __future__ import annotations
@@ -16,19 +16,16 @@ from pathlib import Path
 from evolution.champion import ChampionError
 
 from .plugin_args import add_plugin_argument
+from .shipped import DEFAULT_SAVE, SAVES_DIR
 
 EXAMPLES = """examples:
-  creatures watch                                  a shipped champion (saves/walker-run.json)
-  creatures watch saves/walker-run.json my-walker.json     race two champions
+  creatures watch                                  a shipped champion (walker-run)
+  creatures watch walker-run my-walker.json        race two champions
   creatures watch runs/walker-run-20261122-101500  the best champion of a run
   creatures watch runs/walker-run-20261122-101500 --follow   each new generation's champion, live
   creatures watch runs/walker-run-20261122-101500 --race 1,last    generation 1's champion against
                                                    the last one's, each with its own (evolved) body
 """
-
-#: what ``creatures watch`` plays with no argument
-DEFAULT_SAVE = "walker-run.json"
-SAVES_DIR = Path(__file__).resolve().parents[1] / "saves"
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -44,7 +41,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="*", metavar="FILE_OR_RUN_DIR",
-                        help=f"champion files or run directories (default: saves/{DEFAULT_SAVE})")
+                        help=f"champion files or run directories; a shipped champion by name "
+                             f"(default: {DEFAULT_SAVE.removesuffix('.json')})")
     parser.add_argument("--follow", action="store_true",
                         help="follow a running evolution: each finished generation's champion starts")
     add_race_argument(parser)

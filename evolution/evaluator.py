@@ -35,7 +35,7 @@ from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
 __all__ = ["BACKENDS", "Evaluator", "Evaluation", "bodies_of", "evaluate_chunk", "gather", "load_config_text",
-           "make_brains", "make_evaluator", "pack_genome", "split_chunks", "unpack_genome"]
+           "make_brains", "make_evaluator", "pack_genome", "split_chunks", "unpack_genome", "worker_count"]
 
 #: workers report progress every this many steps
 PROGRESS_EVERY = 30
@@ -109,6 +109,12 @@ def bodies_of(episode: Episode, genomes) -> tuple | None:
         raise ValueError(f"a genome has {values.shape[1]} body values and {parts.shape[1]} parts; the "
                          f"design evolves {genes.n_values} values and {genes.n_parts} optional parts")
     return values, parts
+
+
+def worker_count(workers: int | None) -> int:
+    """The processes a generation is evaluated on for the setting ``workers``: 0 (or None) is
+    one per core, 1 is this process alone, N is N (at most ``limits.MAX_WORKERS``)."""
+    return min(max(1, workers or os.cpu_count() or 1), limits.MAX_WORKERS)
 
 
 def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
@@ -192,7 +198,7 @@ class Evaluator:
 
     def __init__(self, episode: Episode, neat_text: str, kind: str = "feedforward", workers: int | None = None):
         self.episode = episode
-        self.workers = min(max(1, workers or os.cpu_count() or 1), limits.MAX_WORKERS)
+        self.workers = worker_count(workers)
         ctx = mp.get_context("spawn")
         self.counter = ctx.Value("q", 0)
         self.pool = None

@@ -237,7 +237,9 @@ min_species_size   = 2
 """
 
 
-def _one_line(text: str, limit: int = 300) -> str:
+def _one_line(text: str, limit: int = 200) -> str:
+    """``text`` on one line, cut to ``limit`` characters (a value pasted 5000 characters long
+    is not worth more: the line also names the file, whose path can be long)."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 

@@ -35,6 +35,7 @@ against its hash on arrival), anything else as a reference to its class.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import importlib
@@ -322,6 +323,8 @@ def resolve(kind: str, spec: str) -> Plugin:
         if _looks_like_path(left):
             return _from_file(kind, spec, Path(left), attr)
         return _from_module(kind, spec, left, attr)
+    if _looks_like_path(spec):
+        raise PluginError(_file_without_name(kind, spec))
     _builtins_loaded()
     plugin = _REGISTRY[kind].get(spec)
     if plugin is not None:
@@ -336,6 +339,32 @@ def resolve(kind: str, spec: str) -> Plugin:
     raise PluginError(f"unknown {kind} '{spec}'{hint}: choose from {', '.join(names)}, "
                       f"or name a file (path/to/file.py:ClassName){more} or a module "
                       f"(package.module:ClassName)")
+
+
+#: the class a plug-in of each kind subclasses (for naming the likely ones in a file)
+_BASES = {"task": "Task", "sensor": "Sensor", "terrain": "TerrainMaker"}
+
+
+def _file_without_name(kind: str, spec: str) -> str:
+    """Why a plug-in file named without what in it to use (``--task my_task.py``) is refused:
+    the form expected, and the classes the file defines, those of ``kind`` first (read with
+    :mod:`ast`: nothing in the file runs)."""
+    form = f"{spec}:{'Name' if kind == 'terrain' else 'ClassName'}"
+    message = f"{kind} '{spec}' names a file but not what in it to use: write {form}"
+    try:
+        data, _ = _read_file(kind, Path(spec), f"{kind} '{spec}'")
+        tree = ast.parse(data)
+    except PluginError as exc:
+        return f"{exc} (and a plug-in file is named with what in it to use: {form})"
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return message
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    base = lambda b: b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", None)  # noqa: E731
+    ours = [c.name for c in classes if any(base(b) == _BASES[kind] for b in c.bases)]
+    names = ours or [c.name for c in classes]
+    if names:
+        message += f" (it defines {', '.join(names)}: {spec}:{names[0]}, say)"
+    return message
 
 
 def _read_file(kind: str, path: Path, what: str) -> tuple[bytes, Path]:

@@ -306,6 +306,24 @@ class EpisodeRun:
         self.reset()
 
     # --- calling plug-ins -----------------------------------------------------------------
+    def input_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)``, shape (S,) each: the range each brain input stays within, as its
+        sensor's :meth:`~evolution.Sensor.bounds` says (-inf, inf where it says nothing). A plug-in
+        that answers anything but two numbers or arrays with low <= high is a PluginError."""
+        low, high = np.full(self.inputs.shape[1], -np.inf), np.full(self.inputs.shape[1], np.inf)
+        for plugin, sensor, _, sl in self._reads:
+            answer = self._call(plugin, "bounds", sensor.bounds, self.ctx)
+            try:
+                lo, hi = (np.broadcast_to(np.asarray(v, dtype=np.float64), (sl.stop - sl.start,))
+                          for v in answer)
+            except (TypeError, ValueError):
+                raise PluginError(f"{plugin.ref.describe()}: bounds() must return (low, high), two "
+                                  f"numbers or two arrays of size(), not {answer!r:.80}") from None
+            if np.isnan(lo).any() or np.isnan(hi).any() or (lo > hi).any():
+                raise PluginError(f"{plugin.ref.describe()}: bounds() must have low <= high")
+            low[sl], high[sl] = lo, hi
+        return low, high
+
     def _create(self, plugin: Plugin):
         obj = plugin.create()
         obj.ctx = self.ctx

@@ -9,8 +9,12 @@ A run directory holds::
                          the terrain's code or file staying as it was)
     neat.cfg             the neat-python config the run uses
     stats.csv            one row per generation: best, mean, median, percentiles, species,
-                         failed creatures, evaluation time, and the generation's wall time (from
-                         the end of the one before: reproduction, evaluation, statistics, files)
+                         failed creatures, evaluation time, the generation's wall time (from
+                         the end of the one before: reproduction, evaluation, statistics, files),
+                         the creatures evaluated, and the percentiles and worst of those that
+                         did not fail (``ok_median``...: a failed one scores -1000, which drags
+                         the plain ones down when many fail). A run from before a column keeps
+                         its header's columns when it goes on.
     species.csv          species sizes per generation (generation, species, size)
     best/gen_0001.json   the best genome of each generation, with its fitness
     checkpoint.json      the whole NEAT state after the last finished generation
@@ -36,6 +40,7 @@ import fcntl
 import gc
 import io
 import json
+import math
 import random
 import re
 import tempfile
@@ -62,7 +67,7 @@ from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, bod
 from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
-from .tasks import task_sim
+from .tasks import WORST_FITNESS, task_sim
 from .sensors import DEFAULT_SENSORS
 from .terrains import terrain_from_dict, terrain_to_dict
 
@@ -80,9 +85,15 @@ class RunError(ValueError):
     """A run directory that cannot be opened, resumed or evolved; the message is one line."""
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
-                "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s", "wall_seconds")
+                "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s", "wall_seconds",
+                "creatures", "ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst")
+#: the percentiles and worst of the creatures that did not fail (all the failure value when all failed)
+OK_FIELDS = STATS_FIELDS[-6:]
+#: stats.csv's columns before runs recorded how many creatures they evaluated and the percentiles
+#: of those that did not fail (read from species.csv, and from the columns when none failed)
+_WALL_STATS_FIELDS = STATS_FIELDS[:15]
 #: stats.csv's columns before runs measured their generations' wall time (read as 0: not measured)
-_LEGACY_STATS_FIELDS = STATS_FIELDS[:-1]
+_LEGACY_STATS_FIELDS = STATS_FIELDS[:14]
 
 
 @dataclass
@@ -271,11 +282,23 @@ class GenerationStats:
     #: the generation's wall time: from the end of the one before (or the start of the run) to
     #: its own end, breeding, evaluation, statistics and files together (0: not measured)
     wall_seconds: float = 0.0
+    #: the creatures evaluated (the population; 0: not known)
+    creatures: int = 0
+    #: the percentiles and worst of the creatures that did not fail (a failed creature scores
+    #: ``WORST_FITNESS``, so that the plain ones dive when many fail); every one is
+    #: ``WORST_FITNESS`` when all failed, NaN when not known (a run from before they were
+    #: recorded, with failures)
+    ok_p90: float = math.nan
+    ok_p75: float = math.nan
+    ok_median: float = math.nan
+    ok_p25: float = math.nan
+    ok_p10: float = math.nan
+    ok_worst: float = math.nan
     #: plug-in problems of this generation that did not stop it (not in stats.csv)
     warnings: list = field(default_factory=list)
 
-    def row(self) -> list:
-        return [getattr(self, f) for f in STATS_FIELDS]
+    def row(self, fields: tuple = STATS_FIELDS) -> list:
+        return [getattr(self, f) for f in fields]
 
 
 def _with_sizes(text: str, n_inputs: int, n_outputs: int, population: int) -> str:
@@ -385,6 +408,7 @@ class Run:
             raise ValueError(f"the neat config says feed_forward = {self.config.genome_config.feed_forward}, "
                              f"but the run's network is {settings.network}")
         self.history: list[GenerationStats] = []
+        self._stats_fields = STATS_FIELDS   # stats.csv's columns (an older run's header may have fewer)
         self._writer = None    # the checkpoint writer thread, while evolving
         self._pending = None   # the checkpoint it is writing
 
@@ -593,7 +617,9 @@ class Run:
             keep = lines[:1] + [ln for ln in lines[1:]  # rows were checked when the run was opened
                                 if ln.strip() and int(ln.split(",")[0]) <= generation]
             if name == "stats.csv" and "wall_seconds" not in lines[0]:  # a run from before it
-                keep = [",".join(STATS_FIELDS) + "\n"] + [ln.rstrip("\n") + ",0\n" for ln in keep[1:]]
+                keep = [",".join(_WALL_STATS_FIELDS) + "\n"] + [ln.rstrip("\n") + ",0\n" for ln in keep[1:]]
+            if name == "stats.csv":  # a run from before a column keeps writing rows of its header's
+                self._stats_fields = _stats_fields(keep[0])
             if keep != lines:
                 write_atomic(path, "".join(keep))
         for path in (self.dir / "best").glob("gen_*.json"):
@@ -614,13 +640,25 @@ class Run:
         ints = tuple(n for n, f in GenerationStats.__dataclass_fields__.items() if f.type in (int, "int"))
         try:
             with open(directory / "stats.csv", "rb") as f:
-                legacy = b"wall_seconds" not in f.readline(4096)   # a run from before the wall time
+                fields = _stats_fields(f.readline(4096).decode("utf-8", "replace"))
         except OSError:
-            legacy = False   # read_csv says what is wrong
-        rows = rundir.read_csv(directory / "stats.csv", _LEGACY_STATS_FIELDS if legacy else STATS_FIELDS, ints)
-        rundir.read_csv(directory / "species.csv", ("generation", "species", "size"),
-                        ("generation", "species", "size"))
-        return [GenerationStats(**row) for row in rows]
+            fields = STATS_FIELDS   # read_csv says what is wrong
+        rows = rundir.read_csv(directory / "stats.csv", fields, ints)
+        species = rundir.read_csv(directory / "species.csv", ("generation", "species", "size"),
+                                  ("generation", "species", "size"))
+        history = [GenerationStats(**row) for row in rows]
+        if "creatures" not in fields:   # a run from before it: its species hold them all
+            sizes = {}
+            for r in species:
+                sizes[r["generation"]] = sizes.get(r["generation"], 0) + r["size"]
+            for h in history:
+                h.creatures = sizes.get(h.generation, 0)
+        for h in history:      # none failed: the percentiles of those that did not are the plain ones
+            if h.failed == 0:
+                for name in OK_FIELDS:
+                    if name not in fields:
+                        setattr(h, name, getattr(h, name[3:]))
+        return history
 
     @contextmanager
     def _lock(self):
@@ -640,20 +678,24 @@ class Run:
         gen = population.generation + 1
         f = result.fitness
         q = np.percentile(f, [90, 75, 50, 25, 10])
+        ok = f[~np.asarray(result.failed, bool)]
+        okq = (np.percentile(ok, [90, 75, 50, 25, 10]).tolist() + [ok.min()] if ok.size
+               else [WORST_FITNESS] * len(OK_FIELDS))
         steps = len(f) * self.episode.steps
         stats = GenerationStats(gen, float(f.max()), float(f.mean()), float(q[2]), float(q[0]),
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
                                 len(population.species.species), int(result.failed.sum()),
                                 int(result.nonfinite.sum()), round(result.seconds, 4),
                                 round(steps / max(result.seconds, 1e-9), 1),
-                                round(time.perf_counter() - self._generation_start, 4), list(result.warnings))
+                                round(time.perf_counter() - self._generation_start, 4), len(f),
+                                *(float(v) for v in okq), warnings=list(result.warnings))
         self.history.append(stats)
         best = max((g for _, g in genomes), key=lambda g: g.fitness)
         record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best)}
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))
-        self._append(self.dir / "stats.csv", [stats.row()])
+        self._append(self.dir / "stats.csv", [stats.row(self._stats_fields)])
         self._append(self.dir / "species.csv",
                      [[gen, sid, len(sp.members)] for sid, sp in sorted(population.species.species.items())])
         return stats
@@ -664,6 +706,13 @@ class Run:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(rows)
         write_atomic(path, path.read_text() + buf.getvalue())
+
+
+def _stats_fields(header: str) -> tuple:
+    """The columns of ``STATS_FIELDS`` a stats.csv header names, in its order: all of them, or
+    an older run's (every run has at least ``_LEGACY_STATS_FIELDS``; read_csv names any missing)."""
+    names = {h.strip() for h in header.split(",")}
+    return _LEGACY_STATS_FIELDS + tuple(n for n in STATS_FIELDS[len(_LEGACY_STATS_FIELDS):] if n in names)
 
 
 def history_of(directory) -> list[GenerationStats]:

@@ -85,6 +85,12 @@ class Sensor:
         n = self.size(ctx)
         return [self.name] if n == 1 else [f"{self.name} {k}" for k in range(n)]
 
+    def bounds(self, ctx) -> tuple:
+        """The range its inputs always stay within, ``(low, high)``: two numbers for all of them,
+        or two arrays of :meth:`size`. The Gymnasium environment's observation space is made of
+        them. Unbounded, ``(-inf, inf)``, unless the sensor says so."""
+        return (-np.inf, np.inf)
+
     def setup(self, ctx) -> None:
         """Once, before the first :meth:`reset`: allocate what it keeps per creature."""
 
@@ -135,6 +141,9 @@ class Clock(Sensor):
     def size(self, ctx) -> int:
         return 2
 
+    def bounds(self, ctx) -> tuple:
+        return (-1.0, 1.0)
+
     def labels(self, ctx) -> list[str]:
         return ["clock sin", "clock cos"]
 
@@ -166,6 +175,9 @@ class Joints(Sensor):
     def size(self, ctx) -> int:
         return ctx.model.n_joints
 
+    def bounds(self, ctx) -> tuple:
+        return (-1.0, 1.0)
+
     def labels(self, ctx) -> list[str]:
         return [f"{j} angle" for j in ctx.names("joint")]
 
@@ -180,6 +192,9 @@ class Contacts(Sensor):
     def size(self, ctx) -> int:
         return ctx.model.n_spheres
 
+    def bounds(self, ctx) -> tuple:
+        return (0.0, 1.0)
+
     def labels(self, ctx) -> list[str]:
         return [f"{s} contact" for s in ctx.names("sphere")]
 
@@ -192,6 +207,9 @@ class Tilt(Sensor):
 
     def size(self, ctx) -> int:
         return 2
+
+    def bounds(self, ctx) -> tuple:
+        return (-1.0, 1.0)
 
     def labels(self, ctx) -> list[str]:
         return ["tilt sin", "tilt cos"]
@@ -221,6 +239,9 @@ class Velocity(Sensor):
     def size(self, ctx) -> int:
         return 2
 
+    def bounds(self, ctx) -> tuple:
+        return (-MAX_SPEED, MAX_SPEED)
+
     def labels(self, ctx) -> list[str]:
         return ["speed x", "speed y"]
 
@@ -239,6 +260,9 @@ class Rays(Sensor):
 
     def size(self, ctx) -> int:
         return len(self.angles)
+
+    def bounds(self, ctx) -> tuple:
+        return (0.0, 1.0)
 
     def labels(self, ctx) -> list[str]:
         return [f"ray {a:g} deg" for a in self.angles]

@@ -234,6 +234,26 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
     return before.count("\n") + before.count("\r") - before.count("\r\n") + 1, position - line_start + 1
 
 
+def _tab_problem(text: str, mark) -> Problem | None:
+    """The tab a YAML syntax error at ``mark`` is about, if it is about one: a tab in the
+    indentation of its line (YAML indents with spaces only), or the tab at ``mark`` itself. The
+    parsers' own words ("found character that cannot start any token", "mapping values are not
+    allowed in this context", ...) do not say so."""
+    if mark is None:
+        return None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not 0 <= mark.line < len(lines):
+        return None
+    line = lines[mark.line]
+    indent = line[:len(line) - len(line.lstrip(" \t"))]
+    if "\t" in indent:
+        return Problem(mark.line + 1, indent.index("\t") + 1,
+                       "tabs are not allowed for indentation, use spaces")
+    if 0 <= mark.column < len(line) and line[mark.column] == "\t":
+        return Problem(mark.line + 1, mark.column + 1, "a tab is not allowed here, use spaces")
+    return None
+
+
 def compose(text: str, source: str, max_bytes: int, error=YamlError, what: str = "file"):
     """The root node of ``text`` (None for an empty document). Raises ``error(source,
     problems)`` for text over ``max_bytes``, a YAML syntax error, a character YAML does not
@@ -260,6 +280,9 @@ def compose(text: str, source: str, max_bytes: int, error=YamlError, what: str =
                                            f"it must be plain text")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
+        tab = _tab_problem(text, mark)
+        if tab is not None:
+            raise error(source, [tab]) from None
         message = getattr(exc, "problem", None) or str(exc)
         if message.startswith("did not find expected "):  # libyaml's words for PyYAML's
             message = message[len("did not find "):]

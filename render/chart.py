@@ -6,7 +6,11 @@ It shows what ``creatures plot`` shows, with the same meaning, from a
 
 - on top (about 65 % of the height), the fitness of each generation: the best (orange), the
   90th percentile, the median (bold, white), the 10th percentile and the worst (dim red), with
-  the 10th..90th and 25th..75th percentile bands shaded;
+  the 10th..90th and 25th..75th percentile bands shaded: the percentiles of the creatures that
+  did not fail (``Progress.ok_median``...) when the progress has them;
+- under it, when any creature failed, a thin strip with the share of each generation that
+  failed (a bar per generation, full height 100 %), so that failures are seen apart instead of
+  dragging the percentiles down;
 - below it (about 25 %), the species stacked, each species a band of its own colour
   (:func:`species_colour`, the same as in ``species.png``): the stack's height is the population;
 - at the bottom (about 10 %, at least 18 px), the scrubber: a bar with a tick per finished
@@ -18,7 +22,8 @@ generation wide, centred on it (as the species columns of ``creatures plot``), s
 points, the species columns and the scrubber ticks line up, and a click anywhere in a column
 (:meth:`Chart.generation_at`) means its generation. A failed creature scores
 :data:`WORST_FITNESS`, far below the rest; as in ``creatures plot``, the y axis is fitted to the
-others and a note says the failures are below the chart (their lines run along its bottom).
+others, and where a line still reaches it (a generation that all failed, or a progress without
+the ``ok_`` percentiles) a note says the failures are below the chart.
 
 Cost: the geometry is built in numpy only when something it shows changes (new generations,
 the layout, ``total``, the title), never per frame: two triangles per band step and per species
@@ -87,6 +92,8 @@ LATEST = (120, 220, 140, 255)       # the latest generation
 HANDLE = (240, 244, 250, 255)
 HANDLE_EDGE = (8, 10, 14, 255)
 SELECTION = (255, 255, 255, 70)     # the selected generation's line through the charts
+FAILED = (226, 104, 92, 255)        # the share of a generation that failed (its strip's bars)
+FAILED_TRACK = (12, 14, 20, 255)    # the strip's background
 
 #: the fitness of a creature whose simulation failed; must match ``evolution.tasks.WORST_FITNESS``
 #: (``render`` imports nothing of ours)
@@ -97,6 +104,7 @@ PAD = 6                 # inside the panel's edges
 TITLE_ROW = 15          # the title (and the legend, beside it or on a row of its own)
 X_LABEL_ROW = 13        # the generation labels, between the fitness chart and the species
 MIN_SCRUBBER = 18
+FAILED_STRIP = (10, 0.07)   # the failed share's strip: at least this many pixels, or this share of the height
 TICK_SPACING = 4.0      # the scrubber draws a tick per generation while they are this far apart
 LINES = ("worst", "p10", "p90", "best", "median")   # drawing order: the median on top
 
@@ -264,6 +272,23 @@ def _put(t: arcade.Text, text: str, x: float, y: float, visible: bool = True) ->
         t.position = pos
 
 
+def _column(values, G: int, missing: float) -> np.ndarray:
+    """A progress's optional column as G floats (``missing`` for all when it is None)."""
+    if values is None:
+        return np.full(G, missing)
+    v = np.asarray(values, np.float64).reshape(-1)[:G]
+    return np.concatenate([v, np.full(G - v.size, missing)]) if v.size < G else v
+
+
+def _drawn(p: Progress, name: str, G: int) -> np.ndarray:
+    """What a line or band edge draws: the percentile of the creatures that did not fail when
+    the progress has it (NaN: a gap), else the plain one."""
+    ok = getattr(p, f"ok_{name}", None)
+    if ok is not None:
+        return _column(ok, G, np.nan)
+    return np.asarray(getattr(p, name), np.float64).reshape(-1)[:G]
+
+
 def _same(a: Progress, b: Progress) -> bool:
     """Whether two progress records hold the same numbers."""
     if a is b:
@@ -271,9 +296,14 @@ def _same(a: Progress, b: Progress) -> bool:
     if a.measures != b.measures:
         return False
     names = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst", "species_ids",
-             "species_sizes")
+             "species_sizes", "failed", "ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst")
     for n in names:
-        x, y = np.asarray(getattr(a, n)), np.asarray(getattr(b, n))
+        x, y = getattr(a, n), getattr(b, n)
+        if x is None or y is None:
+            if x is not y:
+                return False
+            continue
+        x, y = np.asarray(x), np.asarray(y)
         if not np.array_equal(x, y, equal_nan=x.dtype.kind == "f" and y.dtype.kind == "f"):
             return False
     return True
@@ -303,6 +333,11 @@ class Chart:
     plot_box, species_box, scrubber_box : (float, float, float, float)
         Left, bottom, width, height (pixels) of the fitness chart, the species stack and the
         scrubber's bar. The three share their left and right edges: the x axis.
+    failed_box : (float, float, float, float)
+        The failed share's strip, under the fitness chart (height 0: no creature failed).
+    failed_rects : ndarray, shape (N, 4)
+        Its bars (left, bottom, width, height in pixels), one per generation (per pixel column
+        when they are more) in which some failed; full height is 100 %.
     y_range : (float, float)
         The fitness at the bottom and the top of the chart.
     species_top : float
@@ -344,7 +379,8 @@ class Chart:
                                   mode=ctx.TRIANGLE_STRIP)
         self._colours: dict[int, tuple[int, int, int, int]] = {}
         self._lines_drawn: dict[str, np.ndarray] = {}
-        self._plot_box = self._species_box = self._scrubber_box = (0.0, 0.0, 0.0, 0.0)
+        self._plot_box = self._species_box = self._scrubber_box = self._failed_box = (0.0, 0.0, 0.0, 0.0)
+        self._failed_rects = np.zeros((0, 4))
         self._y_range = (0.0, 1.0)
         self._species_top = 1.0
         self._species_rects = np.zeros((0, 4))
@@ -374,6 +410,7 @@ class Chart:
         self._note_text = arcade.Text(f"failed creatures score {WORST_FITNESS:g}, below the chart",
                                       0, 0, WORST, 7, font_name=FONT, italic=True, anchor_y="bottom",
                                       batch=self._batch)
+        self._failed_text = arcade.Text("failed", 0, 0, FAILED, anchor_x="right", anchor_y="center", **small)
 
     # what is shown -----------------------------------------------------------------------------
     def set_progress(self, progress: Progress) -> None:
@@ -461,6 +498,16 @@ class Chart:
     def scrubber_box(self) -> tuple:
         self._ensure()
         return self._scrubber_box
+
+    @property
+    def failed_box(self) -> tuple:
+        self._ensure()
+        return self._failed_box
+
+    @property
+    def failed_rects(self) -> np.ndarray:
+        self._ensure()
+        return self._failed_rects
 
     @property
     def y_range(self) -> tuple:
@@ -634,12 +681,17 @@ class Chart:
         bar_y = bottom + 2 + (scrub_h - 2 - bar_h) // 2
         sp0 = bottom + scrub_h + 4
         sp1 = sp0 + species_h
-        fp0 = sp1 + X_LABEL_ROW + 2
+        share = _column(p.failed, G, 0.0)
+        failures = bool(np.nan_to_num(share).max(initial=0.0) > 0.0)
+        fail_h = max(FAILED_STRIP[0], round(FAILED_STRIP[1] * height)) if failures else 0
+        fa0 = sp1 + X_LABEL_ROW + 2
+        fp0 = fa0 + (fail_h + 3 if failures else 0)
         fp1 = max(top - PAD - TITLE_ROW * (2 if two_rows else 1), fp0 + 1)
 
         # the fitness range (as creatures plot: failed creatures left below) and its ticks,
-        # whose labels set the left margin
-        series = {n: np.asarray(getattr(p, n), np.float64).reshape(-1)[:G] for n in LINES}
+        # whose labels set the left margin; the percentiles of the creatures that did not fail
+        # when the progress has them
+        series = {n: _drawn(p, n, G) for n in LINES}
         values = np.concatenate([series[n] for n in LINES]) if G else np.zeros(0)
         values = values[np.isfinite(values)]
         fine = values > WORST_FITNESS
@@ -668,11 +720,13 @@ class Chart:
         margin = max([t.content_width for t in self._y_labels.items[:yticks.size]]
                      + [self._first_text.content_width if G else 0,
                         self._species_text.content_width if show_species and species_h >= 34 else 0,
-                        self._species_top_text.content_width if show_species else 0, 12])
+                        self._species_top_text.content_width if show_species else 0,
+                        self._failed_text.content_width if failures else 0, 12])
         x0 = left + PAD + math.ceil(margin) + 5
         x1 = max(right - PAD - 2, x0 + 1)
         pw = x1 - x0
         self._plot_box = (x0, fp0, pw, fp1 - fp0)
+        self._failed_box = (x0, fa0, pw, fail_h)
         self._species_box = (x0, sp0, pw, sp1 - sp0)
         self._scrubber_box = (x0, bar_y, pw, bar_h)
 
@@ -702,6 +756,7 @@ class Chart:
         _put(self._first_text, "gen 1", x0 - 5, bar_y + bar_h / 2, G > 0 and bar_h > 0)
         _put(self._message_text, self._message_text.text, (x0 + x1) / 2, (fp0 + fp1) / 2, G == 0)
         _put(self._note_text, self._note_text.text, x0 + 6, fp0 + 4, failed)
+        _put(self._failed_text, "failed", x0 - 5, fa0 + fail_h / 2, failures)
 
         fill = [rects([self._box], PANEL_BACK)]
         segs = []
@@ -720,8 +775,7 @@ class Chart:
         thin = G > 2 * pw                   # more generations than pixels: thinned lines and bands
         column = np.minimum(np.floor(xg - x0), pw - 1).astype(np.int64)
         if G:
-            bands = {n: fy(np.asarray(getattr(p, n), np.float64).reshape(-1)[:G])
-                     for n in ("p10", "p90", "p25", "p75")}
+            bands = {n: fy(_drawn(p, n, G)) for n in ("p10", "p90", "p25", "p75")}
             xb = xg
             if thin:                        # each pixel column: from its lowest to its highest
                 start = np.flatnonzero(np.concatenate([[True], column[1:] != column[:-1]]))
@@ -741,6 +795,15 @@ class Chart:
             keep = _thin(column, pts[:, 1]) if thin else None
             segs.append(_polyline(pts, colours[n], WIDTHS[n], POINTS[n], keep))
         self._lines_drawn = {n: lines[n] for n in ("best", "p90", "median", "p10", "worst")}
+
+        # the failed share's strip ----------------------------------------------------------------
+        self._failed_rects = np.zeros((0, 4))
+        if failures:
+            fill.append(rects([(x0, fa0, pw, fail_h)], FAILED_TRACK))
+            bars = self._failed_geometry(gens, share, gx, fa0, fail_h, pw)
+            self._failed_rects = bars
+            if bars.size:
+                fill.append(rects(bars, FAILED))
 
         # the species stack ----------------------------------------------------------------------
         boxes, cells = self._species_geometry(gens, sizes, p.species_ids, gx, sp0, sp1, pw)
@@ -779,6 +842,22 @@ class Chart:
 
         self._triangles = np.concatenate(fill)
         self._segments = np.concatenate(segs)
+
+    @staticmethod
+    def _failed_geometry(gens, share, gx, bottom, height, pw) -> np.ndarray:
+        """A bar per generation in which some failed, as high as its share of the strip; with
+        more generations than pixel columns, one per column, as high as its highest."""
+        share = np.clip(np.nan_to_num(share), 0.0, 1.0)
+        g = gens.astype(np.float64)
+        left, right = gx(g - 0.5), gx(g + 0.5)
+        if gens.size > pw:
+            column = np.floor(left - gx(0.5)).astype(np.int64)
+            start = np.flatnonzero(np.concatenate([[True], column[1:] != column[:-1]]))
+            share = np.maximum.reduceat(share, start)
+            left, right = left[start], np.append(left[start][1:], right[-1])
+        some = share > 0.0
+        return np.stack([left[some], np.full(some.sum(), float(bottom)), (right - left)[some],
+                         share[some] * height], axis=1)
 
     def _species_geometry(self, gens, sizes, ids, gx, sp0, sp1, pw):
         """The species cells as boxes (left, bottom, width, height) and their species ids. Each

@@ -58,7 +58,9 @@ from arcade.types import LBWH  # noqa: E402
 
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import GameError  # noqa: E402
-from .menu import _Fonts, _inside, _one_line  # noqa: E402
+from .layout import shrink  # noqa: E402
+from .overlay import KeyHelp  # noqa: E402
+from .text import Fonts as _Fonts, inside as _inside, one_line as _one_line  # noqa: E402
 from .viewer import (BONE_RIGID, FONT, GROUND, PANEL_BACK, PANEL_TEXT, SKY, SPHERE, TEXT, Viewer,  # noqa: E402
                      TextPool)
 
@@ -99,7 +101,6 @@ STRIP_EDGE = (206, 212, 222, 255)
 PROBLEM_TEXT = (190, 28, 28, 255)
 VALID_TEXT = (26, 140, 58, 255)
 HINT_TEXT = (40, 48, 62, 200)
-KEY_HINT = (255, 214, 120, 255)
 MESSAGE_BACK = (30, 36, 48, 235)
 ERROR_BACK = (196, 36, 36, 240)
 MESSAGE_TEXT = (255, 255, 255, 255)
@@ -450,13 +451,13 @@ class EditorView(arcade.View):
         self._overlay = Segments(ctx)
         self._overlay_fill = Triangles(ctx)
         self._ui = Triangles(ctx)
-        self._boxes = {k: Triangles(ctx) for k in ("message", "help", "live")}
+        self._boxes = {k: Triangles(ctx) for k in ("message", "live")}
         self._ground.set(rects([(-1e5, -1e5, 2e5, 1e5)], _rgba(GROUND_FILL)))
         # text, by layer
         self._ui_batch = pyglet.graphics.Batch()          # the panel and the status strip
         self._toolbar_batch = pyglet.graphics.Batch()     # the buttons' labels (shown while live too)
         self._canvas_batch = pyglet.graphics.Batch()
-        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "help", "live")}
+        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "live")}
         ui = dict(font_name=FONT, batch=self._ui_batch)
         self._button_texts = {name: arcade.Text(name, 0, 0, BUTTON_TEXT, 10, font_name=FONT, anchor_x="center",
                                                 anchor_y="center", batch=self._toolbar_batch)
@@ -481,7 +482,7 @@ class EditorView(arcade.View):
                                         font_name=FONT, anchor_y="top")
         self._live_text = arcade.Text("", 0, 0, MESSAGE_TEXT, 10, font_name=FONT, anchor_y="center",
                                       batch=self._batches["live"])
-        self._help_texts = self._make_help()
+        self.help = KeyHelp(ctx, KEYS, size=10)
         self._ensure_layout()
         self._sync()
         self.fit_view()
@@ -1336,37 +1337,11 @@ class EditorView(arcade.View):
         t.position = (round(box[0] + 12), round(box[1] + 12))
         self._boxes["live"].set(rects([box], MESSAGE_BACK))
 
-    def _make_help(self) -> list:
-        batch = self._batches["help"]
-        texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True, anchor_y="top", batch=batch)]
-        for keys, what in KEYS:
-            texts.append(arcade.Text(keys, 0, 0, KEY_HINT, 10, font_name=FONT, bold=True, anchor_x="right",
-                                     anchor_y="top", batch=batch))
-            texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 10, font_name=FONT, anchor_y="top", batch=batch))
-        return texts
-
     def _build_help(self) -> None:
-        """The keys in a box at the centre; rows closer together (and smaller) when the window is
-        short."""
+        """The keys in a box beside the side panel (under the toolbar), its text smaller when
+        the room is small; over the panel, framed, when even the smallest text needs more room."""
         w, h = self.draw_size
-        rows = len(KEYS)
-        step = max(12.0, min(19.0, (h - 16 - 40) / rows))
-        size = 10 if step >= 16 else (9 if step >= 14 else 8)
-        keys_w = max(self._fonts.width(k, size, True) for k, _ in KEYS)
-        what_w = max(self._fonts.width(s, size) for _, s in KEYS)
-        bw, bh = min(w - 16, 16 + keys_w + 14 + what_w + 16), 40 + step * rows
-        left, top = (w - bw) / 2, min((h + bh) / 2, h - 8)
-        self._help_box = (left, top - bh, bw, bh)
-        self._boxes["help"].set(rects([self._help_box], PANEL_BACK[:3] + (245,)))
-        self._help_texts[0].position = (round(left + 16), round(top - 10))
-        for r in range(rows):
-            y = round(top - 36 - step * r)
-            k, s = self._help_texts[1 + 2 * r], self._help_texts[2 + 2 * r]
-            for t in (k, s):
-                if t.font_size != size:
-                    t.font_size = size
-            k.position = (round(left + 16 + keys_w), y)
-            s.position = (round(left + 16 + keys_w + 14), y)
+        self.help.layout(shrink((0, 0, w, h - TOOLBAR), 4), [self._panel])
 
     # drawing -----------------------------------------------------------------------------------
     def on_draw(self) -> None:
@@ -1431,8 +1406,7 @@ class EditorView(arcade.View):
             self._boxes["message"].draw()
             self._batches["message"].draw()
         if self.show_help:
-            self._boxes["help"].draw()
-            self._batches["help"].draw()
+            self.help.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         if not self._fixed_size:

@@ -83,7 +83,11 @@ class GalleryItem:
 class Setup:
     """What the start screen hands back: a design (``GalleryItem.name``), a task and terrain
     (``Pick.name``; terrain ``None`` is the task's own), the population, the generations, the seed
-    and the worker processes (0: one fewer than the cores, at least one)."""
+    and the worker processes (None: one fewer than the cores, at least one, so that the window
+    keeps one; 0: one per core, as ``creatures evolve --workers 0``); the simulated seconds
+    each creature is given (``seconds``), the sensors (``Pick.name`` of ``Menu.sensors``: a
+    ``--sensors`` value, None the defaults) and the medium (``Pick.name`` of ``Menu.media``: a
+    ``--medium`` value, None the task's own)."""
 
     design: str
     task: str = "run"
@@ -91,7 +95,10 @@ class Setup:
     population: int = 150
     generations: int = 50
     seed: int = 0
-    workers: int = 0
+    workers: int | None = None
+    seconds: float = 20.0
+    sensors: str | None = None
+    medium: str | None = None
 
 
 class Menu(Protocol):
@@ -106,18 +113,27 @@ class Menu(Protocol):
     terrains : list of Pick
         The terrains; the first is the task's own (``name`` None is not allowed: its name is
         ``""``, label ``the task's own``).
+    sensors : list of Pick
+        The sensors a brain may have; the first the defaults (name ``""``), then the defaults
+        with each other sensor (``rays``).
+    media : list of Pick
+        The fluids; the first the task's own (name ``""``: water for swim, air for fly, none
+        for the others), then ``none``, ``water``, ``air``.
     setup : Setup
         The defaults (``creatures evolve``'s), or what the command line asked for.
-    population_range, generations_range : (int, int)
+    population_range, generations_range, seconds_range : (int, int)
         The smallest and largest values the screen offers.
     """
 
     designs: list
     tasks: list
     terrains: list
+    sensors: list
+    media: list
     setup: Setup
     population_range: tuple
     generations_range: tuple
+    seconds_range: tuple
 
     def open(self, path: str) -> GalleryItem:
         """A design file the player typed the path of, added to :attr:`designs` (a file that
@@ -146,6 +162,13 @@ class Progress:
         stack's height is the population.
     measures : str
         What fitness measures (``metres to the right``).
+    failed : ndarray, shape (G,), or None
+        The share (0..1) of each generation whose simulation failed (NaN: not known; None:
+        none known). A failed creature scores the failure value (-1000), so that the plain
+        percentiles dive when many fail: the chart draws the ``ok_`` ones and this share apart.
+    ok_p90, ok_p75, ok_median, ok_p25, ok_p10, ok_worst : ndarray, shape (G,), or None
+        The percentiles and worst of the creatures that did not fail (NaN: not known, a gap;
+        None: the plain ones are drawn).
     """
 
     generation: np.ndarray
@@ -159,6 +182,13 @@ class Progress:
     species_ids: np.ndarray
     species_sizes: np.ndarray
     measures: str = "fitness"
+    failed: np.ndarray | None = None
+    ok_p90: np.ndarray | None = None
+    ok_p75: np.ndarray | None = None
+    ok_median: np.ndarray | None = None
+    ok_p25: np.ndarray | None = None
+    ok_p10: np.ndarray | None = None
+    ok_worst: np.ndarray | None = None
 
     @classmethod
     def empty(cls, measures: str = "fitness") -> "Progress":

@@ -7,11 +7,14 @@
   design file, where it came from. A design that does not load is greyed and shows its problem;
   it cannot be started. The selected card is framed in blue. The gallery scrolls when the cards
   do not fit;
-- the **settings panel** on the right: task and terrain (each with its one-line description),
-  population, generations and seed, each with ``<`` ``>`` buttons, and the **Start** button;
+- the **settings panel** on the right: task, terrain, medium and sensors (each with its
+  one-line description), population, generations, the episode's seconds and the seed, each with
+  ``<`` ``>`` buttons, and the **Start** button; in a short window the rows close up (the
+  label beside its buttons, no descriptions);
 - the header with **Open a file** (a one-line entry for a design file's path) and **Keys**.
 
-Choosing a design made for a task (``GalleryItem.task``: the eel swims) picks that task. Start
+Choosing a design made for a task (``GalleryItem.task``: the eel swims) picks that task (and
+its own medium). Start
 calls ``menu.start(setup)`` and hands the session to ``on_start``; a
 :class:`~render.game.GameError` is shown in a red box instead, and nothing else happens.
 
@@ -44,6 +47,9 @@ from arcade.types import LBWH  # noqa: E402
 
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import GameError  # noqa: E402
+from .layout import shrink  # noqa: E402
+from .overlay import KeyHelp  # noqa: E402
+from .text import Fonts as _Fonts, inside as _inside, one_line as _one_line  # noqa: E402
 from .viewer import (BONE_RIGID, BONE_SOFT, FONT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SKY,  # noqa: E402
                      SPHERE, TEXT, _mask, TextPool)
 
@@ -99,10 +105,15 @@ SEED_RANGE = (0, 2**31 - 1)
 ROWS = (
     ("task", "task", "T / shift T", None),
     ("terrain", "terrain", "G / shift G", None),
+    ("medium", "medium", "M / shift M", None),
+    ("sensors", "sensors", "I / shift I", None),
     ("population", "population", "- / +", "creatures in each generation"),
     ("generations", "generations", "[ / ]", "generations to evolve"),
+    ("seconds", "episode seconds", "E / shift E", "simulated seconds each creature is tried for"),
     ("seed", "seed", "S / shift S", "the same seed evolves the same run"),
 )
+#: the rows that pick from a list (their notes are the picks' descriptions)
+PICKS = ("task", "terrain", "medium", "sensors")
 #: names of :meth:`StartView.button_rect` (the entry's two buttons only while it is open)
 BUTTONS = ("start", "open", "help") + tuple(f"{r[0]}{s}" for r in ROWS for s in "<>") + (
     "entry-open", "entry-cancel")
@@ -113,8 +124,11 @@ KEYS = (
     ("ENTER, double-click", "start evolving it"),
     ("T / SHIFT+T", "next / previous task"),
     ("G / SHIFT+G", "next / previous terrain"),
+    ("M / SHIFT+M", "next / previous medium (none, water, air)"),
+    ("I / SHIFT+I", "next / previous sensors (the brain's inputs)"),
     ("+ / -", "more / fewer creatures (population)"),
     ("] / [", "more / fewer generations"),
+    ("E / SHIFT+E", "longer / shorter episodes (simulated seconds)"),
     ("S / SHIFT+S", "next / previous seed"),
     ("O", "open a design file (ENTER opens, ESC cancels)"),
     ("wheel, PAGE UP/DOWN", "scroll the gallery"),
@@ -148,79 +162,6 @@ def step_value(value: int, values: list[int], direction: int) -> int:
     if direction > 0:
         return next((v for v in values if v > value), values[-1])
     return next((v for v in reversed(values) if v < value), values[0])
-
-
-def _one_line(text) -> str:
-    """The first non-blank line of ``text``."""
-    return next((s.strip() for s in str(text).splitlines() if s.strip()), "")
-
-
-def _inside(rect, x: float, y: float) -> bool:
-    l, b, w, h = rect
-    return l <= x < l + w and b <= y < b + h
-
-
-class _Fonts:
-    """Text widths (window units) from the glyphs' advances, as arcade lays the text out; for
-    wrapping and cutting texts to fit, without laying them out."""
-
-    def __init__(self):
-        self._fonts = {}
-
-    def width(self, text: str, size: float, bold: bool = False) -> float:
-        font = self._fonts.get((size, bold))
-        if font is None:
-            font = pyglet.font.load(FONT, size, weight="bold" if bold else "normal")
-            self._fonts[(size, bold)] = font
-        glyphs = font.get_glyphs(text)
-        if isinstance(glyphs, tuple):       # pyglet 2.1: (glyphs, positions)
-            glyphs = glyphs[0]
-        return float(sum(g.advance for g in glyphs))
-
-    def fit(self, text: str, width: float, size: float, bold: bool = False) -> str:
-        """``text``, or as much of it as fits ``width`` followed by an ellipsis."""
-        if self.width(text, size, bold) <= width:
-            return text
-        lo, hi = 0, len(text)                  # the longest prefix that fits with the ellipsis
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.width(text[:mid].rstrip() + "\u2026", size, bold) <= width:
-                lo = mid
-            else:
-                hi = mid - 1
-        return text[:lo].rstrip() + "\u2026"
-
-    def fit_tail(self, text: str, width: float, size: float) -> str:
-        """The end of ``text`` that fits ``width``, after an ellipsis (a long path being typed)."""
-        if self.width(text, size) <= width:
-            return text
-        lo, hi = 0, len(text)                  # the fewest characters to drop
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.width("\u2026" + text[mid:], size) <= width:
-                hi = mid
-            else:
-                lo = mid + 1
-        return "\u2026" + text[lo:]
-
-    def wrap(self, text: str, width: float, size: float, lines: int) -> list[str]:
-        """``text`` (its whitespace collapsed) in at most ``lines`` lines of ``width``; the last
-        line ends with an ellipsis when the text goes on."""
-        words = str(text).split()
-        if lines <= 0 or not words:
-            return []
-        out, cur = [], ""
-        for w in words:
-            trial = f"{cur} {w}" if cur else w
-            if cur and self.width(trial, size) > width:
-                out.append(cur)
-                cur = w
-            else:
-                cur = trial
-        out.append(cur)
-        if len(out) > lines:
-            out = out[:lines - 1] + [self.fit(" ".join(out[lines - 1:]) + " \u2026", width, size)]
-        return [self.fit(s, width, size) for s in out]
 
 
 def _picture_segments(item, box, grey: bool) -> np.ndarray:
@@ -402,10 +343,10 @@ class StartView(arcade.View):
         self._pictures = Segments(ctx)
         self._ui = Triangles(ctx)
         self._scrollbar = Triangles(ctx)
-        self._boxes = {k: Triangles(ctx) for k in ("message", "entry", "help")}
+        self._boxes = {k: Triangles(ctx) for k in ("message", "entry")}
         self._card_batch = pyglet.graphics.Batch()
         self._panel_batch = pyglet.graphics.Batch()
-        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "entry", "help")}
+        self._batches = {k: pyglet.graphics.Batch() for k in ("message", "entry")}
         card = dict(font_name=FONT, anchor_y="top")
         self._titles = TextPool(self._card_batch, color=TEXT, font_size=TITLE_SIZE, bold=True, **card)
         self._lines = TextPool(self._card_batch, color=DESCRIPTION, font_size=LINE_SIZE, **card)
@@ -451,7 +392,7 @@ class StartView(arcade.View):
             "entry-cancel": arcade.Text("Cancel", 0, 0, PANEL_TEXT, 11, anchor_x="center",
                                         anchor_y="center", **entry),
         }
-        self._help_texts = self._make_help()
+        self.help = KeyHelp(ctx, KEYS)
 
     # what is chosen ----------------------------------------------------------------------------
     @property
@@ -467,8 +408,7 @@ class StartView(arcade.View):
     @property
     def terrain_index(self) -> int:
         """Index of ``setup.terrain`` in ``menu.terrains`` (None is the entry named ``""``)."""
-        name = self.setup.terrain or ""
-        return next((i for i, p in enumerate(self.menu.terrains) if p.name == name), -1)
+        return self.pick_index("terrain")
 
     def _problem_line(self, item) -> str | None:
         if item is None or not item.problem:
@@ -484,8 +424,8 @@ class StartView(arcade.View):
         item = self.designs[index]
         self.selected = index
         self.setup.design = item.name
-        if item.task and any(p.name == item.task for p in self.menu.tasks):
-            self.setup.task = item.task
+        if item.task and any(p.name == item.task for p in self.menu.tasks) and item.task != self.setup.task:
+            self.setup.task, self.setup.medium = item.task, None     # and the task's own medium
         self.message = self._problem_line(item)
         self.reveal(index)
         self._cards_dirty = self._panel_dirty = True
@@ -507,9 +447,23 @@ class StartView(arcade.View):
 
     def cycle_terrain(self, step: int = 1) -> None:
         """The next or previous terrain, going round (``""``, the task's own, is None)."""
-        if self.menu.terrains:
-            self.setup.terrain = self._cycle(self.menu.terrains, self.terrain_index, step) or None
+        self.cycle("terrain", step)
+
+    def cycle(self, name: str, step: int = 1) -> None:
+        """The next or previous ``terrain``, ``medium`` or ``sensors``, going round (``""``, the
+        first, is None)."""
+        picks = {"terrain": self.menu.terrains, "medium": self.menu.media, "sensors": self.menu.sensors}[name]
+        if picks:
+            setattr(self.setup, name, self._cycle(picks, self.pick_index(name), step) or None)
         self._panel_dirty = True
+
+    def pick_index(self, name: str) -> int:
+        """Index of the setup's ``task``, ``terrain``, ``medium`` or ``sensors`` in the menu's
+        list (None is the entry named ``""``; -1: not among them)."""
+        picks = {"task": self.menu.tasks, "terrain": self.menu.terrains, "medium": self.menu.media,
+                 "sensors": self.menu.sensors}[name]
+        value = getattr(self.setup, name) or ""
+        return next((i for i, p in enumerate(picks) if p.name == value), -1)
 
     @staticmethod
     def _cycle(picks, index: int, step: int):
@@ -530,6 +484,11 @@ class StartView(arcade.View):
         """Up or down one step within ``menu.generations_range``."""
         self.setup.generations = step_value(self.setup.generations,
                                             nice_values(*self.menu.generations_range), direction)
+        self._panel_dirty = True
+
+    def step_seconds(self, direction: int) -> None:
+        """Longer or shorter episodes, one step within ``menu.seconds_range``."""
+        self.setup.seconds = step_value(self.setup.seconds, nice_values(*self.menu.seconds_range), direction)
         self._panel_dirty = True
 
     def step_seed(self, direction: int) -> None:
@@ -696,30 +655,35 @@ class StartView(arcade.View):
         """The settings rows from the panel's top, the Start button at its bottom. Rows shrink
         (smaller buttons, fewer description lines) when the panel is short."""
         px, pb, pw, ph = self._panel
-        modes = (  # label line, button row, description line, lines (task/terrain, others), gap
-            (17, 28, 14, 2, 1, 12, 46),
-            (16, 26, 13, 2, 0, 8, 42),
-            (14, 22, 12, 1, 0, 5, 34),
-            (12, 20, 11, 1, 0, 3, 30),
-            (13, 20, 11, 0, 0, 3, 30))
+        modes = (  # label line, button row, description line, lines (picks, others), gap, start, beside
+            (17, 28, 14, 2, 1, 12, 46, False),
+            (16, 26, 13, 2, 1, 8, 42, False),
+            (16, 26, 13, 2, 0, 8, 42, False),
+            (14, 22, 12, 1, 0, 5, 34, False),
+            (12, 20, 11, 1, 0, 3, 30, False),
+            (13, 20, 11, 0, 0, 3, 30, False),
+            (13, 22, 11, 0, 0, 4, 30, True),       # the label beside its buttons
+            (13, 19, 11, 0, 0, 2, 26, True))
         for mode in modes:
-            label_h, button_h, line_h, n_pick, n_other, gap, start_h = mode
-            need = 10 + sum(label_h + button_h + 4 + line_h * (n_pick if r[0] in ("task", "terrain")
-                                                                else n_other) + gap
-                            for r in ROWS) + start_h + 20
+            label_h, button_h, line_h, n_pick, n_other, gap, start_h, beside = mode
+            need = 10 + sum((0 if beside else label_h) + button_h + 4 + gap
+                            + line_h * (n_pick if r[0] in PICKS else n_other) for r in ROWS) + start_h + 20
             if need <= ph:
                 break
         self._panel_mode = mode
         rows = {}
         y = pb + ph - 10
         bw = button_h + 6
+        # beside its buttons, a label is its last word ("seconds"), the value smaller
+        label_w = max(self._fonts.width(label.split()[-1], LINE_SIZE) for _, label, *_ in ROWS) + 8 if beside else 0
         for name, *_ in ROWS:
-            n_lines = n_pick if name in ("task", "terrain") else n_other
-            by = y - label_h - button_h
-            self._buttons[f"{name}<"] = (px + 10, by, bw, button_h)
+            n_lines = n_pick if name in PICKS else n_other
+            by = y - (0 if beside else label_h) - button_h
+            self._buttons[f"{name}<"] = (px + 10 + label_w, by, bw, button_h)
             self._buttons[f"{name}>"] = (px + pw - 10 - bw, by, bw, button_h)
-            rows[name] = {"label_y": y, "value": (px + pw / 2, by + button_h / 2),
-                          "value_width": pw - 20 - 2 * bw - 12,
+            rows[name] = {"label_y": by + (button_h + label_h) / 2 if beside else y, "beside": beside,
+                          "value": (px + (pw + label_w) / 2, by + button_h / 2),
+                          "value_width": pw - 20 - label_w - 2 * bw - 12,
                           "lines": [by - 4 - k * line_h for k in range(n_lines)]}
             y = by - 4 - n_lines * line_h - gap
         self._rows = rows
@@ -862,38 +826,35 @@ class StartView(arcade.View):
             "Start")
         summary = self._summary
         if self._summary_y is not None and item is not None:
-            summary.text = fonts.fit(
-                f"{item.title}: {self.setup.population} creatures, {self.setup.generations} generations",
-                pw - 24, LINE_SIZE)
+            summary.text = fonts.fit(f"{item.title}: {self.setup.population} creatures, {self.setup.generations} "
+                                     f"generations of {self.setup.seconds:g} s", pw - 24, LINE_SIZE)
             summary.position = (px + 12, self._summary_y)
             summary.visible = True
         else:
             summary.visible = False
         # rows: label and keys, the value between the buttons, descriptions under them
-        tasks, terrains = self.menu.tasks, self.menu.terrains
-        ti, gi = self.task_index, self.terrain_index
-        task = tasks[ti] if ti >= 0 else None
-        terrain = terrains[gi] if gi >= 0 else None
-        values = {
-            "task": task.shown if task else str(self.setup.task),
-            "terrain": terrain.shown if terrain else (self.setup.terrain or "the task's own"),
-            "population": f"{self.setup.population}",
-            "generations": f"{self.setup.generations}",
-            "seed": f"{self.setup.seed}",
-        }
-        notes = {"task": task.description if task else "",
-                 "terrain": terrain.description if terrain else ""}
+        lists = {"task": self.menu.tasks, "terrain": self.menu.terrains, "medium": self.menu.media,
+                 "sensors": self.menu.sensors}
+        picked = {n: (picks[i] if (i := self.pick_index(n)) >= 0 else None) for n, picks in lists.items()}
+        values = {n: p.shown if p else str(getattr(self.setup, n) or {"task": "?", "sensors": "the defaults"}.get(
+            n, "the task's own")) for n, p in picked.items()}
+        values.update(population=f"{self.setup.population}", generations=f"{self.setup.generations}",
+                      seconds=f"{self.setup.seconds:g} s", seed=f"{self.setup.seed}")
+        notes = {n: p.description if p else "" for n, p in picked.items()}
         n_note = 0
         for k, (name, label, keys, note) in enumerate(ROWS):
             row = self._rows[name]
             t = self._row_labels.get(k)
-            t.text = label
+            t.text = label.split()[-1] if row["beside"] else label
             t.position = (px + 12, row["label_y"])
             t = self._row_keys.get(k)
-            t.text = keys
+            t.text = "" if row["beside"] else keys
             t.position = (px + pw - 12, row["label_y"])
             t = self._row_values.get(k)
-            t.text = fonts.fit(values[name], row["value_width"], 12, bold=True)
+            size = 10 if row["beside"] else 12
+            if t.font_size != size:
+                t.font_size = size
+            t.text = fonts.fit(values[name], row["value_width"], size, bold=True)
             t.position = row["value"]
             text = notes.get(name, note) or ""
             for s, y in zip(fonts.wrap(text, pw - 24, LINE_SIZE, len(row["lines"])), row["lines"]):
@@ -906,31 +867,9 @@ class StartView(arcade.View):
         self._row_values.finish(len(ROWS))
         self._row_notes.finish(n_note)
 
-    def _make_help(self) -> list:
-        batch = self._batches["help"]
-        texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True,
-                             anchor_y="top", batch=batch)]
-        for keys, what in KEYS:
-            texts.append(arcade.Text(keys, 0, 0, KEY_HINT, 11, font_name=FONT, bold=True,
-                                     anchor_x="right", anchor_y="top", batch=batch))
-            texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 11, font_name=FONT, anchor_y="top",
-                                     batch=batch))
-        return texts
-
     def _build_help(self) -> None:
         w, h = self.draw_size
-        rows = len(KEYS)
-        keys_w = max(self._fonts.width(k, 11, True) for k, _ in KEYS)
-        what_w = max(self._fonts.width(s, 11) for _, s in KEYS)
-        bw, bh = min(w - 20, 16 + keys_w + 14 + what_w + 16), min(h - 20, 46 + 20 * rows)
-        left, top = (w - bw) / 2, (h + bh) / 2
-        self._help_box = (left, top - bh, bw, bh)
-        self._boxes["help"].set(rects([self._help_box], PANEL_BACK[:3] + (245,)))
-        self._help_texts[0].position = (round(left + 16), round(top - 12))
-        for r in range(rows):
-            y = round(top - 42 - 20 * r)
-            self._help_texts[1 + 2 * r].position = (round(left + 16 + keys_w), y)
-            self._help_texts[2 + 2 * r].position = (round(left + 16 + keys_w + 14), y)
+        self.help.layout(shrink((0, 0, w, h), 10))
 
     def _build_message(self) -> None:
         """The red box with :attr:`message`, at the bottom of the gallery (when it changed)."""
@@ -1030,8 +969,7 @@ class StartView(arcade.View):
             self._boxes["message"].draw()
             self._batches["message"].draw()
         if self.show_help:
-            self._boxes["help"].draw()
-            self._batches["help"].draw()
+            self.help.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         if not self._fixed_size:
@@ -1094,8 +1032,9 @@ class StartView(arcade.View):
             name, direction = what[:-1], (1 if what[-1] == ">" else -1)
             self.message = self._problem_line(self.item)
             {"task": self.cycle_task, "terrain": self.cycle_terrain,
+             "medium": lambda d: self.cycle("medium", d), "sensors": lambda d: self.cycle("sensors", d),
              "population": self.step_population, "generations": self.step_generations,
-             "seed": self.step_seed}[name](direction)
+             "seconds": self.step_seconds, "seed": self.step_seed}[name](direction)
 
     def on_mouse_press(self, x, y, button, modifiers) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
@@ -1153,7 +1092,8 @@ class StartView(arcade.View):
             self.scroll_by(page if symbol == k.PAGEDOWN else -page)
         else:
             action = {k.T: lambda: self.cycle_task(back), k.G: lambda: self.cycle_terrain(back),
-                      k.S: lambda: self.step_seed(back),
+                      k.S: lambda: self.step_seed(back), k.E: lambda: self.step_seconds(back),
+                      k.M: lambda: self.cycle("medium", back), k.I: lambda: self.cycle("sensors", back),
                       k.EQUAL: lambda: self.step_population(1), k.PLUS: lambda: self.step_population(1),
                       k.NUM_ADD: lambda: self.step_population(1),
                       k.MINUS: lambda: self.step_population(-1),

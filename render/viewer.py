@@ -53,6 +53,9 @@ from arcade.types import LBWH  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
 from ._gl import Segments, Triangles, VERTEX, rects  # noqa: E402
+from .layout import place, shrink  # noqa: E402
+from .overlay import MESSAGE_BACK, KeyHelp, MessageBox  # noqa: E402,F401 (MESSAGE_BACK: the recorder's palette)
+from .text import FONT, MONO  # noqa: E402,F401 (FONT: the other screens take it from here)
 
 __all__ = ["Viewer", "watch", "KEYS", "SPEEDS", "scene_colors"]
 
@@ -76,8 +79,6 @@ TEXT = (22, 26, 34, 255)
 HUD_BACK = (255, 255, 255, 170)
 PANEL_BACK = (24, 28, 36, 225)
 PANEL_TEXT = (232, 236, 244, 255)
-MESSAGE_BACK = (60, 16, 16, 235)
-MESSAGE_TEXT = (255, 236, 230, 255)
 WATER_SHALLOW = (170, 214, 236)     # water WATER_LEVELS[0] metres above the surface level and up
 WATER = (112, 170, 214)             # water at the surface level (y = 0)
 WATER_DEEP = (34, 72, 122)          # water WATER_LEVELS[2] metres below it and deeper
@@ -87,8 +88,6 @@ WING = (246, 190, 110)              # a lone creature's wings (translucent)
 WING_ALPHA = (205, 105)             # a wing's opacity along its bone and at its edges
 EDGE_POSITIVE = (236, 110, 40, 200)
 EDGE_NEGATIVE = (60, 130, 240, 200)
-FONT = ("DejaVu Sans", "Arial", "Helvetica")
-MONO = ("DejaVu Sans Mono", "Courier New", "Courier")
 
 # behaviour ----------------------------------------------------------------------------------------
 #: playback speeds the speed keys move between
@@ -334,6 +333,15 @@ class Viewer(arcade.View):
         The fluid's velocity (m/s) the motes and streaks drift with.
     background : (int, int, int)
         The colour the view is cleared with (the sky, or the shallow water's).
+    help : KeyHelp
+        The keys' help (``render.overlay``): its ``texts`` and where it was last put (``rect``).
+    reserved : list of (float, float, float, float)
+        Screen boxes (left, bottom, width, height) that whoever shows this viewer draws over it
+        (a game screen's chart and buttons): the status, panels, help and messages keep clear.
+    overlays : dict of str -> rectangle or None
+        Where the last frame drew the ``hud``, the ``status``, the ``brain`` panel, the
+        ``help`` and the source's ``message`` (None: not drawn): no two intersect, unless the
+        window is too small for them side by side (``render.layout``).
     """
 
     def __init__(self, source, *, size=None, speed: float = 1.0, follow: bool = True, zoom=None,
@@ -399,14 +407,12 @@ class Viewer(arcade.View):
         self._ticks = Segments(ctx)
         self._bones = Segments(ctx)
         self._edges = Segments(ctx)
-        self._boxes = {k: Triangles(ctx) for k in ("hud", "panel", "help", "message")}
+        self._boxes = {k: Triangles(ctx) for k in ("hud", "panel")}
         self._brain_nodes: list = []
         # text, by layer
         self._world_batch = pyglet.graphics.Batch()
         self._hud_batch = pyglet.graphics.Batch()
         self._panel_batch = pyglet.graphics.Batch()
-        self._help_batch = pyglet.graphics.Batch()
-        self._message_batch = pyglet.graphics.Batch()
         self._tick_labels = TextPool(self._world_batch, color=TICK_LABEL, font_size=10,
                                       font_name=FONT, anchor_x="center", anchor_y="top")
         self._angle_labels = TextPool(self._world_batch, color=TEXT, font_size=9, font_name=FONT,
@@ -435,11 +441,10 @@ class Viewer(arcade.View):
                                       font_name=FONT, anchor_y="center")
         self._panel_title = arcade.Text("", 0, 0, PANEL_TEXT, 11, font_name=FONT, bold=True,
                                         anchor_y="top", batch=self._panel_batch)
-        self._help_texts = self._make_help()
-        self._message_text = arcade.Text("", 0, 0, MESSAGE_TEXT, 12, font_name=MONO,
-                                         multiline=True, width=800, anchor_y="top",
-                                         batch=self._message_batch)
-        self._message = None
+        self.help = KeyHelp(ctx, self.keys)
+        self._message_box = MessageBox(ctx)
+        self.reserved = []
+        self.overlays = {}
         self.load_scene()
 
     # scene -------------------------------------------------------------------------------------
@@ -598,7 +603,6 @@ class Viewer(arcade.View):
         self.paused = False
         self.selected = 0
         self._poll_clock = 0.0
-        self._message = None
         self.load_scene()
 
     def _load_medium(self, scene) -> None:
@@ -895,7 +899,8 @@ class Viewer(arcade.View):
             self.ranking = self._rank(frame.creatures[:n])
             self._ranked_at = frame.step
         rows = []
-        for r, i in enumerate(self.ranking[:MAX_HUD_CREATURES].tolist()):
+        rows_max = self._hud_room(n, bool(self._hud_medium))
+        for r, i in enumerate(self.ranking[:rows_max].tolist()):
             shape, cf = scene.creatures[i], frame.creatures[i]
             fit, rec = self.hud_fitness[i]
             label = shape.label or f"creature {i}"
@@ -913,7 +918,7 @@ class Viewer(arcade.View):
             lines.append(f"{label}   {fit} / {rec}" if self._hud_recorded else f"{label}   {fit}")
         if self.crowd:
             self._crowd_labels(frame.creatures[:n])
-        more = len(scene.creatures) - MAX_HUD_CREATURES
+        more = len(scene.creatures) - rows_max
         self._hud_more = f"... and {more} more" if more > 0 else ""
         if self._hud_more:
             lines.append(self._hud_more)
@@ -922,6 +927,15 @@ class Viewer(arcade.View):
         lines.append(self._hud_time)
         self._hud_rows = rows
         self.hud_lines = lines
+
+    def _hud_room(self, n: int, medium: bool) -> int:
+        """Creature rows in the HUD: :data:`MAX_HUD_CREATURES` at most, fewer (at least one) when
+        a box of :attr:`reserved` under it leaves less room (a game screen's chart)."""
+        h = self.draw_size[1]
+        right = (self.overlays.get("hud") or (0, 0, 320, 0))[2] + 4
+        floor = max([b + bh for l, b, w, bh in self.reserved if l < right and b + bh < h - 60] + [0])
+        fixed = 8 + 19 + 14 + (14 if medium else 0) + 14 + 15 + 8 + (15 if n > 1 else 0)
+        return int(max(1, min(MAX_HUD_CREATURES, (h - floor - 8 - fixed) // 15)))
 
     @staticmethod
     def _rank(creatures) -> np.ndarray:
@@ -949,16 +963,6 @@ class Viewer(arcade.View):
     def status(self) -> str:
         """``DONE``, ``PAUSED`` or empty."""
         return "DONE" if self.frame.done else ("PAUSED" if self.paused else "")
-
-    def _make_help(self) -> list:
-        texts = [arcade.Text("keys", 0, 0, PANEL_TEXT, 13, font_name=FONT, bold=True,
-                             anchor_y="top", batch=self._help_batch)]
-        for keys, what in self.keys:
-            texts.append(arcade.Text(keys, 0, 0, (255, 214, 120, 255), 11, font_name=FONT, bold=True,
-                                     anchor_x="right", anchor_y="top", batch=self._help_batch))
-            texts.append(arcade.Text(what, 0, 0, PANEL_TEXT, 11, font_name=FONT, anchor_y="top",
-                                     batch=self._help_batch))
-        return texts
 
     # drawing -----------------------------------------------------------------------------------
     def on_draw(self) -> None:
@@ -995,11 +999,7 @@ class Viewer(arcade.View):
         self._place_labels(pos)
         self._world_batch.draw()
         self._draw_hud()
-        if self.show_brain:
-            self._draw_brain()
-        if self.show_help:
-            self._draw_help()
-        self._draw_message()
+        self._draw_overlays()
 
     def _view_box(self) -> tuple[float, float, float, float]:
         """The world (m) the view shows: left, bottom, right, top."""
@@ -1366,12 +1366,19 @@ class Viewer(arcade.View):
                     12 + self._hud_header_text.content_width, 12 + self._hud_time_text.content_width,
                     12 + self._hud_medium_text.content_width)
         box = self._boxes["hud"]
-        box.set(rects([(4, y - 4, right + 4, h - 4 - (y - 4))], HUD_BACK))
+        hud = (4, y - 4, right + 4, h - 4 - (y - 4))
+        box.set(rects([hud], HUD_BACK))
         box.draw()
         st = self._status_text
         st.text = self.status
         st.color = (30, 130, 50, 255) if self.status == "DONE" else (190, 30, 30, 255)
-        st.position = (w // 2, h - 10)
+        # the status at the top centre, or beside (else under) the HUD when a long title is there
+        size = (st.content_width + 8, 30) if self.status else (0, 0)
+        spot = place(size, (0, 0, w, h), [hud] + self.reserved, want=(w / 2, h - 20), gap=4) if self.status else None
+        spot = spot or (w / 2 - size[0] / 2, h - 40, *size)
+        if (st.x, st.y) != (round(spot[0] + spot[2] / 2), round(spot[1] + spot[3] - 10)):
+            st.position = (round(spot[0] + spot[2] / 2), round(spot[1] + spot[3] - 10))
+        self.overlays = {"hud": hud, "status": spot if self.status else None}
         self._hint_text.visible = self.hint
         self._hud_batch.draw()
 
@@ -1388,16 +1395,15 @@ class Viewer(arcade.View):
         for t, s in changed:
             t.text = s
 
-    def _build_brain(self, w: int, h: int) -> None:
-        """Lay the selected creature's network out on the panel: inputs left, outputs right,
-        hidden nodes in columns by depth; edges coloured by sign, thick by |weight|."""
-        key = (self._scene_version, self.selected, w, h)
+    def _build_brain(self, rect) -> None:
+        """Lay the selected creature's network out on the panel (``rect``): inputs left, outputs
+        right, hidden nodes in columns by depth; edges coloured by sign, thick by |weight|."""
+        key = (self._scene_version, self.selected, rect)
         if key == self._brain_key:
             return
         self._brain_key = key
-        pw, ph = min(0.42 * w, 520.0), min(0.5 * h, 380.0)
-        self._panel_rect = (w - pw - 10, h - ph - 10, pw, ph)     # top right, clear of the HUD
-        left, bottom = self._panel_rect[:2]
+        self._panel_rect = rect
+        left, bottom, pw, ph = rect
         n = len(self.scene.creatures)
         label = self.scene.creatures[self.selected].label if n else ""
         self._panel_title.text = f"brain: {label or f'creature {self.selected}'}"
@@ -1462,9 +1468,42 @@ class Viewer(arcade.View):
             n_text += 1
         self._panel_texts.finish(n_text)
 
-    def _draw_brain(self) -> None:
+    def _brain_rect(self, avoid) -> tuple:
+        """Top right, clear of the HUD and the status (smaller when they leave less room)."""
         w, h = self.draw_size
-        self._build_brain(w, h)
+        pw, ph = min(0.42 * w, 520.0), min(0.5 * h, 380.0)
+        for k in (1.0, 0.8, 0.62):
+            spot = place((round(k * pw), round(k * ph)), shrink((0, 0, w, h), 6), avoid,
+                         want=(w - k * pw / 2, h - k * ph / 2), gap=6)
+            if spot is not None:
+                return spot
+        return (w - pw - 10, h - ph - 10, pw, ph)
+
+    def _draw_overlays(self) -> None:
+        """The brain panel, the help and the source's message, each where it covers neither the
+        HUD nor the status nor :attr:`reserved` nor each other (:attr:`overlays` says where);
+        when the help has no room beside the brain panel, it takes the panel's place while it
+        is open."""
+        w, h = self.draw_size
+        area = shrink((0, 0, w, h), 4)
+        taken = [r for r in (self.overlays["hud"], self.overlays["status"]) if r] + list(self.reserved)
+        brain = self._brain_rect(taken) if self.show_brain else None
+        message = self._message_box.layout(getattr(self.source, "message", None), area,
+                                           taken + ([brain] if brain else []), want=(w / 2, h - 46))
+        if message:
+            taken.append(message)
+        helped = self.help.layout(area, taken + ([brain] if brain else [])) if self.show_help else None
+        if helped and brain and not self.help.clear:
+            helped, brain = self.help.layout(area, taken), None
+        self.overlays.update(brain=brain, help=helped, message=message)
+        if brain:
+            self._draw_brain(brain)
+        if helped:
+            self.help.draw()
+        self._message_box.draw()
+
+    def _draw_brain(self, rect) -> None:
+        self._build_brain(rect)
         box = self._boxes["panel"]
         box.set(rects([self._panel_rect], PANEL_BACK))
         box.draw()
@@ -1477,49 +1516,6 @@ class Viewer(arcade.View):
             self._edges.upload()
             self._edges.draw(1.0)
         self._panel_batch.draw()
-
-    def _draw_help(self) -> None:
-        """The keys in a box at the centre, as wide as its longest line needs (at least 500
-        pixels) and as tall as its rows (closer together when they would not fit the view)."""
-        w, h = self.draw_size
-        rows = len(self.keys)
-        keys, whats = self._help_texts[1::2], self._help_texts[2::2]
-        key_x = max(150, 16 + max((t.content_width for t in keys), default=0))
-        bw = max(500, key_x + 14 + max((t.content_width for t in whats), default=0) + 16)
-        step = max(15.0, min(20.0, (h - 8 - 46) / max(rows, 1)))
-        bh = 46 + step * rows
-        left, top = max((w - bw) / 2, 4.0), min((h + bh) / 2, h - 4.0)   # its start in view
-        self._help_rect = (left, top - bh, bw, bh)
-        box = self._boxes["help"]
-        box.set(rects([self._help_rect], PANEL_BACK))
-        box.draw()
-        self._help_texts[0].position = (round(left + 16), round(top - 12))
-        for r in range(rows):
-            y = round(top - 42 - step * r)
-            keys[r].position = (round(left + key_x), y)
-            whats[r].position = (round(left + key_x + 14), y)
-        self._help_batch.draw()
-
-    def _draw_message(self) -> None:
-        message = getattr(self.source, "message", None)
-        if not message:
-            return
-        w, h = self.draw_size
-        t = self._message_text
-        width = int(min(w - 60, 900))
-        if message != self._message or t.width != width:
-            self._message = message
-            t.width = width
-            t.text = str(message)
-        bw = min(t.content_width, width) + 28
-        bh = t.content_height + 24
-        left = (w - bw) / 2
-        top = h - 46                     # under the status line, clear of the creatures
-        box = self._boxes["message"]
-        box.set(rects([(left, top - bh, bw, bh)], MESSAGE_BACK))
-        box.draw()
-        t.position = (round(left + 14), round(top - 12))
-        self._message_batch.draw()
 
 
 def watch(source, size=(1280, 720), title: str = "creatures", **options) -> None:

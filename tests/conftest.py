@@ -1,8 +1,38 @@
 """Readies the test process as the ``creatures`` command readies its own, before any test module is
 imported: ``OMP_WAIT_POLICY``, and numba's caches of ``physics`` and ``evolution`` cleared if
 their sources changed (otherwise, after an edit of physics, the tests would run the kernels
-compiled from the old sources). Importing the packages no longer does it."""
+compiled from the old sources). Importing the packages no longer does it. Then, once, before
+the tests start, the kernels are compiled into numba's cache if they are not there (a fresh
+clone), so that the test processes do not all compile them at once."""
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import evolution
 
 evolution.prepare_process()
+
+# Ctrl-C as at a terminal: a test runner started in the background of a non-interactive shell
+# (a shell's ``&``) has SIGINT ignored, and every process the tests start would inherit that
+# (the tests of Ctrl-C, of pausing the play window and of a killed window send it SIGINT)
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_sessionstart(session):
+    """Warm numba's cache first, in one process per kernel family (tests/warm_kernels.py),
+    before pytest-xdist starts its workers (its own hook runs last)."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller did it
+        return
+    if session.config.getoption("collectonly", False):
+        return
+    from creatures.kernels import kernels_to_compile
+    if not any(kernels_to_compile(sim) for sim in ({}, {"solver": "witkin"}, {"contacts": "dem"})):
+        return  # warm already
+    warm = Path(__file__).with_name("warm_kernels.py")
+    procs = [subprocess.Popen([sys.executable, str(warm), family], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) for family in ("physics", "solvers")]
+    for proc in procs:
+        proc.wait()

@@ -123,16 +123,55 @@ def test_muscle_ranges_keep_every_triangle_well_shaped(design):
                 assert angle >= 10.0, f"triangle {name} nearly folded flat"
 
 
-def test_every_builtin_design_is_listed_with_its_counts(capsys):
+def _designs_table(capsys) -> dict:
+    """``creatures designs``: {name: (its five counts, its description as the lines wrap it)}."""
     assert cli.main(["designs"]) == 0
-    rows = {}
+    rows, name = {}, None
     for line in capsys.readouterr().out.splitlines()[1:]:
+        if line.startswith(" "):          # the description goes on
+            rows[name][1].append(line.strip())
+            continue
         name, *numbers = line.split()[:6]
-        rows[name] = [int(n) for n in numbers]
+        rows[name] = ([int(n) for n in numbers], [line.split(None, 6)[6]])
+    return rows
+
+
+def test_every_builtin_design_is_listed_with_its_counts(capsys):
+    rows = _designs_table(capsys)
     assert sorted(rows) == NAMES
     for name in NAMES:
         c = resolve_design(name).counts()
-        assert rows[name] == [c["spheres"], c["bones"], c["muscles"], c["joints"], c["clusters"]]
+        assert rows[name][0] == [c["spheres"], c["bones"], c["muscles"], c["joints"], c["clusters"]]
+
+
+def test_the_table_shows_every_description_whole_within_its_width(capsys):
+    from creatures.designs_cmd import WIDTH
+    rows = _designs_table(capsys)
+    for name in NAMES:
+        assert " ".join(rows[name][1]) == " ".join(resolve_design(name).description.split()), name
+    assert cli.main(["designs"]) == 0
+    assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= WIDTH   # not a terminal here
+
+
+def test_one_design_is_shown_whole_with_its_counts(capsys):
+    assert cli.main(["designs", "walker-evolving"]) == 0
+    out = capsys.readouterr().out
+    design = resolve_design("walker-evolving")
+    c = design.counts()
+    assert out.splitlines()[0] == (f"walker-evolving: {c['spheres']} spheres, {c['bones']} bones, "
+                                   f"{c['muscles']} muscles, {c['joints']} joints, {c['clusters']} clusters")
+    assert f"its body evolves: {design.genes.n_values} values" in out
+    assert " ".join(design.description.split()) in " ".join(out.split())
+    assert "creatures preview walker-evolving" in out
+
+
+def test_one_design_as_json_is_one_object(capsys):
+    import json
+    assert cli.main(["designs", "worm", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    worm = resolve_design("worm")
+    assert row["name"] == "worm" and row["description"] == " ".join(worm.description.split())
+    assert row["muscles"] == worm.counts()["muscles"] and "evolving" not in row
 
 
 def test_builtin_design_stands_with_its_muscles_at_rest(design):

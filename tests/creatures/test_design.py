@@ -28,7 +28,7 @@ KINDS = ["yaml_syntax", "unknown_key", "wrong_type", "negative_mass", "zero_radi
          "missing_sphere", "missing_bone", "duplicate_sphere", "zero_length_bone", "joint_apart",
          "muscle_range", "disconnected", "overlap", "empty", "list_at_top", "missing_spheres",
          "restitution", "hinge_outside", "joint_kind", "several_problems", "duplicate_bone",
-         "free_joint_limits", "no_spheres",
+         "free_joint_limits", "no_spheres", "tab_indent",
          # evolvable values and optional parts
          "range_empty", "range_single_value", "range_not_two_numbers", "range_outside_engine",
          "range_start_outside", "range_unknown_key", "range_cannot_evolve", "range_in_defaults",

@@ -98,7 +98,7 @@ def _actions(seed: int, steps: int, m: int) -> np.ndarray:
 
 def _check(env) -> None:
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*infinity.*")  # the sensors are unbounded
+        warnings.filterwarnings("ignore", message=".*infinity.*")  # muscles and height are unbounded
         check_env(env)
 
 
@@ -112,6 +112,25 @@ def test_check_env_passes():
     assert env.action_space == gymnasium.spaces.Box(-1.0, 1.0, (M,), np.float32)
     assert env.observation_space.shape == (len(env.unwrapped.run.episode.input_names()),)
     assert env.observation_space.dtype == np.float32
+    env.close()
+
+
+def test_the_observation_space_is_bounded_where_the_sensors_are():
+    env = envs.CreatureEnv(design="worm", sensors="rays")
+    low, high = env.run.input_bounds()
+    assert np.array_equal(env.observation_space.low, low.astype(np.float32))
+    assert np.array_equal(env.observation_space.high, high.astype(np.float32))
+    names = env.run.episode.input_names()
+    bounded = {n for n, lo, hi in zip(names, low, high) if np.isfinite(lo) and np.isfinite(hi)}
+    assert {"clock sin", "speed x", "ray 0 deg"} <= bounded and "height" not in bounded
+
+
+def test_check_env_has_nothing_to_say_when_every_sensor_is_bounded():
+    bounded = "-default,clock,joints,contacts,tilt,velocity,rays"
+    env = gymnasium.make(envs.ENV_ID, design="worm", sensors=bounded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # gymnasium's checker warns about unbounded spaces
+        check_env(env.unwrapped)
     env.close()
 
 

@@ -4,11 +4,13 @@ and one-line refusals (exit 2, never a traceback) for what cannot run."""
 import csv
 import io
 import json
+import os
 import re
 
 import pytest
 
 from creatures.bestiary import resolve_design
+from creatures.evolve import MEDIAN_NOTE
 from creatures.kernels import COMPILING
 from evolution.run import Run, RunSettings
 
@@ -56,9 +58,27 @@ def test_tiny_run_exits_0(tiny):
 def test_tiny_run_says_what_it_evolves_first(tiny):
     out, r = tiny
     first = r.stdout.splitlines()[0]
-    assert first.startswith("evolving walker (21 inputs, 6 muscles) to run on flat ground: "
-                            "2 generations of 10, 1 s each, seed 0, feedforward networks")
-    assert first.endswith(f"-> {out}")
+    assert first == ("evolving walker (21 inputs, 6 muscles) to run on flat ground: 2 generations of 10, "
+                     f"1 s each, seed 0, feedforward networks, in this process -> {out}")
+
+
+def test_one_generation_is_one_generation(run_creatures, tmp_path):
+    r = run_creatures("evolve", "worm", "--generations", 1, "--population", 4, "--seconds", 0.1,
+                      "--workers", 1, "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    assert ": 1 generation of 4, 0.1 s each," in r.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("workers, said", [
+    (0, f", on {os.cpu_count()} worker processes" if (os.cpu_count() or 1) > 1 else ", in this process"),
+    (1, ", in this process"), (3, ", on 3 worker processes")])
+def test_the_first_line_says_where_generations_are_evaluated(workers, said):
+    """--workers 0, the default, is one process per core: the first line says how many that is."""
+    from creatures.evolve import where_evaluated
+    settings = RunSettings(design_name="worm", design_text="", workers=workers)
+    assert where_evaluated(settings) == said
+    settings.backend = "ray"      # the cluster's own: nothing to say here
+    assert where_evaluated(settings) == ""
 
 
 def test_tiny_run_prints_a_line_per_generation(tiny):
@@ -97,8 +117,9 @@ def test_tiny_run_piped_prints_plain_lines_and_no_progress_bar(tiny):
     lines = r.stdout.splitlines()
     assert lines[0].startswith("evolving walker")
     rest = [ln for ln in lines[1:] if ln != COMPILING]     # a first run says it compiles
-    assert [ln.split()[:2] for ln in rest[:2]] == [["gen", "1"], ["gen", "2"]]
-    assert rest[2].startswith("done in ")
+    assert rest[0] == MEDIAN_NOTE                          # what the lines' median is
+    assert [ln.split()[:2] for ln in rest[1:3]] == [["gen", "1"], ["gen", "2"]]
+    assert rest[3].startswith("done in ")
 
 
 def test_the_next_steps_quote_a_run_directory_with_spaces(tmp_path):

@@ -79,14 +79,14 @@ def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
     assert lines[0].startswith("evolving walker") and lines[1] == COMPILING
-    assert lines[2].startswith("gen    1")
+    assert lines[2] == evolve.MEDIAN_NOTE and lines[3].startswith("gen    1")
     second = subprocess.run([*args, "--out", str(tmp_path / "two")], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=900)
     assert second.returncode == 0, second.stderr
     if _newest_source() != before:
         pytest.skip("the sources changed while the test ran: the second run compiled again, rightly")
     assert COMPILING not in second.stdout
-    assert second.stdout.splitlines()[1].startswith("gen    1")
+    assert second.stdout.splitlines()[2].startswith("gen    1")
 
 
 # --- what drive prints --------------------------------------------------------------------------------
@@ -95,8 +95,8 @@ class _FakeRun:
     """What :func:`creatures.evolve.drive` uses of a Run: one generation whose evaluation reports
     no progress for ``stuck`` (fake) seconds, then finishes."""
 
-    def __init__(self, clock, stuck: float):
-        self.clock, self.stuck = clock, stuck
+    def __init__(self, clock, stuck: float, **stats):
+        self.clock, self.stuck, self.stats = clock, stuck, stats
         self.settings = SimpleNamespace(generations=1, sim={}, network="feedforward", design_name="walker",
                                         task="run", backend="local")
         self.episode = SimpleNamespace(task=SimpleNamespace(sample=SimpleNamespace(measures="metres")))
@@ -109,8 +109,9 @@ class _FakeRun:
             on_progress(0, 100)
         on_progress(50, 100)
         on_progress(100, 100)
-        stats = SimpleNamespace(generation=1, best=1.0, median=0.5, species=1, failed=0,
-                                eval_seconds=self.stuck, wall_seconds=self.stuck, warnings=[])
+        stats = SimpleNamespace(**{"generation": 1, "best": 1.0, "median": 0.5, "ok_median": 0.5, "species": 1,
+                                   "failed": 0, "eval_seconds": self.stuck, "wall_seconds": self.stuck,
+                                   "warnings": [], **self.stats})
         self.history.append(stats)
         on_generation(stats)
 
@@ -135,7 +136,7 @@ def test_a_first_generation_stuck_at_0_percent_says_it_compiles_once(monkeypatch
     else:
         assert "\r" not in out and "[" not in out
         assert out.splitlines()[0] == COMPILING
-        assert out.splitlines()[1].startswith("gen    1")
+        assert out.splitlines()[2].startswith("gen    1")
 
 
 @pytest.mark.parametrize("tty", [False, True])
@@ -159,3 +160,15 @@ def test_a_quick_first_generation_says_nothing_about_compiling(monkeypatch, caps
     # the bar is wiped before the generation's line: nothing of it is left on that line
     gen = next(line for line in out.split("\n") if "gen    1" in line)
     assert gen.split("\r")[-1].startswith("gen    1")
+
+
+def test_the_generation_lines_median_is_of_the_creatures_that_did_not_fail(monkeypatch, capsys, fake_clock, tmp_path):
+    """Half a generation failing (-1000 each) puts the plain median at -500: the line shows the
+    median of the others, and a line above the first says so."""
+    monkeypatch.setattr(evolve, "kernels_to_compile", lambda *a: False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    run_ = _FakeRun(fake_clock, stuck=0.1, median=-500.0, ok_median=2.25, failed=75)
+    assert evolve.drive(run_, tmp_path / "run") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == evolve.MEDIAN_NOTE and "did not fail" in lines[0]
+    assert lines[1].startswith("gen    1  best    1.000  median    2.250  species   1, 75 failed")

@@ -107,8 +107,28 @@ def test_a_design_that_does_not_exist_has_the_commands_prefix(capsys, command):
                            "such file (built-in: ")
 
 
+@pytest.mark.parametrize("command", ["simulate", "evolve", "preview", "designs", "edit", "validate"])
+def test_a_misspelt_design_name_gets_the_closest_one(capsys, command):
+    line = _refused(capsys, command, "walkr")
+    assert "no built-in design of that name" in line and "(did you mean 'walker'?)" in line
+
+
 def test_sensors_of_a_design_that_does_not_exist_has_the_prefix(capsys):
     assert _refused(capsys, "sensors", "--design", "nosuch").startswith("creatures sensors: nosuch: no built-in design")
+
+
+@pytest.mark.parametrize("argv", [("terrains", "--check"), ("evolve", "walker", "--terrain"),
+                                  ("simulate", "walker", "--terrain")])
+def test_a_terrain_file_that_cannot_be_read_has_the_commands_prefix(capsys, tmp_path, argv):
+    missing = tmp_path / "nowhere.yaml"
+    line = _refused(capsys, *argv, missing)
+    assert line == f"creatures {argv[0]}: {missing}: cannot read: No such file or directory"
+
+
+def test_a_terrain_file_keeps_its_file_line_column_problems(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("pieces:\n  - flat: -1\n")
+    assert _refused(capsys, "terrains", "--check", bad).startswith(f"{bad}:2:")   # as creatures validate
 
 
 def test_a_design_file_keeps_its_file_line_column_problems(capsys, tmp_path):

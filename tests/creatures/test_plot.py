@@ -189,6 +189,66 @@ def test_failed_creatures_do_not_squash_the_chart(capsys, tmp_path):
     assert median - best > 0.3 * 700
 
 
+NEW_HEADER = STATS_HEADER + ",wall_seconds,creatures,ok_p90,ok_p75,ok_median,ok_p25,ok_p10,ok_worst"
+
+
+def _failing_row(gen, failed):
+    """Generation ``gen`` of 10 where ``failed`` failed: the plain median dives (-500 for half),
+    the others' percentiles are 5 / 2.5 / 1 / -0.5 / -2, their worst -4."""
+    median = -500.0 if failed >= 5 else 1.0
+    plain = f"{gen},10.0,{median},{median},5.0,2.5,-1000.0,-1000.0,-1000.0,2,{failed},0,0.1,1000.0"
+    return plain + ",0.2,10,5.0,2.5,1.0,-0.5,-2.0,-4.0"
+
+
+def _make_new_run(directory, stats):
+    """A run directory written by hand with stats.csv's newest columns."""
+    _make_run(directory, stats)
+    (directory / "stats.csv").write_text("\n".join([NEW_HEADER, *stats]) + "\n")
+    return directory
+
+
+def test_failures_are_drawn_apart_and_the_percentiles_are_the_others(tmp_path):
+    failed = [0, 5, 6, 0]
+    run_dir = _make_new_run(tmp_path / "run", [_failing_row(g, f) for g, f in zip(range(1, 5), failed)])
+    run = plot.read_run(run_dir)
+    assert run.stats["ok_median"].tolist() == [1.0] * 4 and run.stats["failed_share"].tolist() == [0, 0.5, 0.6, 0]
+    fig = plot.fitness_figure(run)
+    fitness, failures = fig.axes
+    assert fitness.get_ylim()[0] > -10.0                        # fitted to those that did not fail
+    median = next(line for line in fitness.get_lines() if line.get_label() == "median")
+    assert median.get_ydata().tolist() == [1.0] * 4
+    assert [bar.get_height() for bar in failures.patches] == [0.0, 50.0, 60.0, 0.0]
+    assert failures.get_ylim() == (0.0, 100.0)
+
+
+def test_without_failures_there_is_no_failed_panel(run_dir):
+    assert len(plot.fitness_figure(plot.read_run(run_dir)).axes) == 1
+
+
+def test_an_older_run_leaves_gaps_where_the_failed_reach_a_percentile(tmp_path):
+    """A run from before the ok_ columns, 6 of 10 failed in generation 2: its plain median and
+    lower are not those of the creatures that did not fail (gaps); its 90th percentile is one
+    (the failed ones are the lowest 6 of 10); none failed in generation 1: all are."""
+    stats = [_stats_row(1), f"2,10.0,-800.0,-800.0,5.0,-1000.0,-1000.0,-1000.0,-1000.0,2,6,0,0.1,1000.0"]
+    run = plot.read_run(_make_run(tmp_path / "run", stats))
+    s = run.stats
+    assert s["ok_p90"].tolist() == [5.0, 5.0] and s["ok_median"][0] == 0.0 and np.isnan(s["ok_median"][1])
+    assert np.isnan(s["ok_worst"][1]) and s["failed_share"].tolist() == [0.0, 0.6]   # species: 10 a generation
+    _, failures = plot.fitness_figure(run).axes
+    assert [bar.get_height() for bar in failures.patches] == [0.0, 60.0]
+
+
+def test_the_play_chart_gets_the_numbers_plot_draws(tmp_path):
+    from creatures.play import PlaySession
+    failed = [0, 5, 6, 0]
+    run_dir = _make_new_run(tmp_path / "run", [_failing_row(g, f) for g, f in zip(range(1, 5), failed)])
+    progress = PlaySession(run_dir, workers=1).progress()
+    run = plot.read_run(run_dir)
+    for name in ("ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst"):
+        assert np.array_equal(getattr(progress, name), run.stats[name]), name
+    assert np.array_equal(progress.failed, run.stats["failed_share"])
+
+
 def test_a_single_generation_is_plotted_as_points(capsys, tmp_path):
     run_dir = _make_run(tmp_path / "run", [_stats_row(1)], [(1, 1, 10)])
     status, _, err = _plot(capsys, run_dir)
@@ -325,13 +385,19 @@ def test_a_header_only_stats_file_has_nothing_to_plot(capsys, tmp_path):
     ("species.csv", 2, "1,1", "species.csv:2: 2 values, but the header names 3"),
     ("species.csv", 3, "1,1,10", "species.csv:3: species 1 of generation 1 appears twice"),
     ("species.csv", 2, "1,1,-3", "species.csv:2: generation must be 1 or more, species and size 0 or more"),
-    ("settings.json", 1, '{"design_name": ', "settings.json:2:1: not valid JSON: Expecting value"),
 ])
 def test_damaged_files_are_refused_with_file_and_line(capsys, run_dir, name, line, text, expected):
     _damage(run_dir, name, line, text)
     message = _refusal(*_plot(capsys, run_dir))
     assert message == f"creatures plot: {run_dir / expected}"
     assert not list(run_dir.glob("*.png"))
+
+
+def test_a_damaged_settings_file_is_refused_at_its_place(capsys, run_dir):
+    _damage(run_dir, "settings.json", 1, '{"design_name": ')
+    message = _refusal(*_plot(capsys, run_dir))
+    # what follows is the json module's own words (not ours to pin: they change with Python)
+    assert message.startswith(f"creatures plot: {run_dir / 'settings.json'}:2:1: not valid JSON: ")
 
 
 def test_binary_garbage_is_not_a_text_file(capsys, run_dir):

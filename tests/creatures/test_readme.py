@@ -24,10 +24,80 @@ def test_readme_design_example_is_valid_and_moves():
     assert abs(summary["distance"]) > 0.1
 
 
+# --- what a newcomer sees first, and links that lead somewhere ----------------------------------
+
+REPO = README.parent
+
+
+def _first_screen() -> str:
+    """The README's first 60 lines: what a newcomer reads before scrolling far."""
+    return "\n".join(README.read_text().splitlines()[:60])
+
+
+def test_the_first_screen_shows_a_creature_moving():
+    gifs = re.findall(r"!\[[^\]]*\]\((saves/[^)\s]+\.gif)\)", _first_screen())
+    assert gifs, "the first 60 lines should show a GIF of a creature"
+    assert all((REPO / gif).is_file() for gif in gifs), gifs
+
+
+def test_the_first_screen_says_how_creatures_gets_on_the_path():
+    """The set-up installs ``creatures`` into the venv; the examples and the program's hints say
+    bare ``creatures``, so the first screen says how to reach it, and then to play."""
+    top = _first_screen()
+    assert ". .venv/bin/activate" in top and ".venv/bin/creatures play" in top
+    assert top.index(". .venv/bin/activate") < top.index("\ncreatures play")
+
+
+def test_the_readme_shows_the_test_command_ci_runs():
+    """``.ci/run`` runs the README's test command verbatim, so a newcomer runs what CI runs."""
+    command = (REPO / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert command.startswith("sh .ci/system-packages")
+    assert f"\n{command}\n" in README.read_text()
+
+
+def _outside_code(text: str) -> str:
+    """``text`` without its fenced code blocks and inline code spans."""
+    return re.sub(r"`[^`\n]*`", "", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M))
+
+
+def test_every_file_the_readme_links_to_exists():
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", _outside_code(README.read_text()))
+    local = [t for t in targets if not re.match(r"[a-z]+://", t)]
+    assert local, "the README links its pictures and files"
+    assert [t for t in local if not (REPO / t).exists()] == []
+
+
+def _github_anchors(text: str) -> set:
+    """The anchors GitHub makes of the headings: lower case, punctuation gone, spaces to hyphens,
+    a repeated one numbered."""
+    anchors = set()
+    for heading in re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M), flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        name, k = slug, 0
+        while name in anchors:
+            k += 1
+            name = f"{slug}-{k}"
+        anchors.add(name)
+    return anchors
+
+
+def test_every_link_within_the_readme_leads_to_a_heading():
+    text = README.read_text()
+    links = set(re.findall(r"\]\(#([^)]+)\)", _outside_code(text)))
+    assert links, "the README links its own sections"
+    assert sorted(links - _github_anchors(text)) == []
+
+
+def test_the_readme_names_no_internal_issue_numbers():
+    """A reader has no use for the tracker's numbers ("done (issue 7)")."""
+    assert re.findall(r".{0,30}\bissues? #?\d+.{0,30}", README.read_text(), flags=re.I) == []
+
+
 # --- the README's deterministic command outputs, re-run --------------------------------------------
 
 #: commands whose output does not depend on the machine or the time, as the README shows them
-DETERMINISTIC = ("creatures designs", "creatures simulate walker --muscles random --seconds 20",
+DETERMINISTIC = ("creatures designs", "creatures designs walker",
+                 "creatures simulate walker --muscles random --seconds 20",
                  "creatures tasks", "creatures tasks --check my_task.py:Upright")
 
 

@@ -346,8 +346,8 @@ def _replace_fitness(literal):
 # "how" is a function of the parsed document (changing it in place), or of (good text, document)
 # returning the file's whole text or bytes.
 BAD = {
-    "not_json": (lambda text, doc: "this is not a champion, it is prose\n",
-                 "not valid JSON: Expecting value", "load"),
+    "not_json": (lambda text, doc: "this is not a champion, it is prose\n",   # then the json module's words
+                 "not valid JSON: ", "load"),
     "empty": (lambda text, doc: "", "not valid JSON", "load"),
     "truncated": (lambda text, doc: text[: len(text) // 2], "not valid JSON", "load"),
     "list_at_top": (lambda text, doc: f"[{text}]",

@@ -342,6 +342,36 @@ def test_a_recorded_builtin_that_this_version_lacks_says_so():
     assert _one_line(exc) == "task 'dance' (built-in) is not a built-in of this version of creatures"
 
 
+def test_a_plugin_file_without_its_class_says_the_form_and_the_classes_in_it(tmp_path):
+    path = write(tmp_path, "two.py", """
+        import evolution
+
+        class Helper:
+            pass
+
+        class Upright(evolution.Task):
+            pass
+    """)
+    with pytest.raises(PluginError) as exc:
+        resolve("task", str(path))
+    assert _one_line(exc) == (f"task '{path}' names a file but not what in it to use: write {path}:ClassName "
+                              f"(it defines Upright: {path}:Upright, say)")
+
+
+def test_a_plugin_file_without_its_class_is_never_run(tmp_path):
+    marker = tmp_path / "ran"
+    path = write(tmp_path, "loud.py", f"open({str(marker)!r}, 'w').close()\n")
+    with pytest.raises(PluginError, match="names a file but not what in it to use"):
+        resolve("sensor", str(path))
+    assert not marker.exists()
+
+
+def test_a_missing_plugin_file_without_its_class_says_both(tmp_path):
+    with pytest.raises(PluginError) as exc:
+        resolve("task", str(tmp_path / "nope.py"))
+    assert "no such file" in _one_line(exc) and f"{tmp_path / 'nope.py'}:ClassName" in _one_line(exc)
+
+
 @pytest.mark.parametrize("data, message", [
     ("run", "a recorded task is not an object"),
     ({"name": "run"}, "has no proper 'source'"),

@@ -108,7 +108,8 @@ def test_a_run_from_before_the_wall_time_resumes(tmp_path):
     directory = tmp_path / "old"
     run, _, _ = _evolve(directory, generations=2)
     lines = (directory / "stats.csv").read_text().splitlines()
-    old = [",".join(line.split(",")[:-1]) for line in lines]   # wall_seconds is the last column
+    wall = STATS_FIELDS.index("wall_seconds")
+    old = [",".join(line.split(",")[:wall]) for line in lines]   # the columns before wall_seconds
     (directory / "stats.csv").write_text("\n".join(old) + "\n")
     reopened = Run.open(directory)
     assert [h.wall_seconds for h in reopened.history] == [0.0, 0.0]

@@ -304,3 +304,69 @@ def test_rays_see_nothing_without_ground():
     run = EpisodeRun(episode, _Still(), 1)
     run.state = _at(run.model, 0.0, 0.5)
     assert np.all(run.read_sensors()[0, -4:] == 1.0)
+
+
+# --- bounds -----------------------------------------------------------------------------------------
+
+class _Flailing:
+    """Random muscle commands, a new set each step."""
+
+    def __init__(self, muscles, seed=0):
+        self.muscles, self.rng = muscles, np.random.default_rng(seed)
+
+    def reset(self):
+        pass
+
+    def activate(self, inputs):
+        return self.rng.uniform(-1.0, 1.0, (inputs.shape[0], self.muscles))
+
+
+#: every built-in sensor, and the range each says its inputs keep to (None: unbounded)
+BUILTIN_BOUNDS = {"clock": (-1, 1), "muscles": None, "joints": (-1, 1), "contacts": (0, 1),
+                  "tilt": (-1, 1), "height": None, "velocity": (-MAX_SPEED, MAX_SPEED), "rays": (0, 1)}
+
+
+def test_each_builtin_sensor_says_its_bounds():
+    episode = Episode.make(design("worm").body, "run", sensors="rays")
+    run = EpisodeRun(episode, _Still(), 1)
+    low, high = run.input_bounds()
+    for plugin, _, _, sl in run._reads:
+        bounds = BUILTIN_BOUNDS[plugin.name]
+        expected = (-np.inf, np.inf) if bounds is None else bounds
+        assert (low[sl] == expected[0]).all() and (high[sl] == expected[1]).all(), plugin.name
+
+
+def test_inputs_stay_within_their_bounds_however_the_muscles_are_driven():
+    """A worm (it has joints) flailing on hills for 10 s: every input of every step within its
+    sensor's bounds."""
+    episode = Episode.make(design("worm").body, "run", terrain="hills", sensors="rays", seconds=10.0)
+    run = EpisodeRun(episode, _Flailing(episode.n_outputs()), 8)
+    low, high = run.input_bounds()
+    run.reset()
+    bounded = np.isfinite(low) & np.isfinite(high)
+    assert bounded.sum() > run.inputs.shape[1] // 2
+    while not run.done:
+        run.step()
+        inputs = run.read_sensors()
+        assert ((inputs >= low) & (inputs <= high)).all(), run.t
+
+
+def test_a_plugin_sensor_with_bounds_the_wrong_way_round_is_refused():
+    from evolution import PluginError, Sensor
+
+    class Backwards(Sensor):
+        def size(self, ctx):
+            return 2
+
+        def read(self, state, clock, out):
+            out[:] = 0.0
+
+        def bounds(self, ctx):
+            return (1.0, [0.0, 2.0])
+
+    from evolution.plugins import Plugin, PluginRef
+    plugin = Plugin(PluginRef("sensor", "backwards", "registered", f"{__name__}:Backwards"), Backwards)
+    episode = Episode.make(physics.examples.walker(), "run", sensors=["clock", plugin])
+    run = EpisodeRun(episode, _Still(), 1)
+    with pytest.raises(PluginError, match=r"bounds\(\) must have low <= high"):
+        run.input_bounds()

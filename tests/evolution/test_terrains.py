@@ -12,6 +12,7 @@ i.e. ``line:column: `` and a part of the message; a formatted problem must conta
 
 import hashlib
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ import physics.examples
 from evolution import terrains
 from evolution.terrains import (MAX_TERRAIN_BYTES, RISER, TerrainFileError, load_terrain_file,
                                 parse_terrain)
+from evolution.yamlread import MAX_DEPTH
 
 BAD_DIR = Path(__file__).with_name("bad_terrains")
 BAD_FILES = sorted(BAD_DIR.glob("*.yaml"))
@@ -283,17 +285,25 @@ def test_parse_terrain_names_an_unnamed_terrain_after_its_source():
 
 # --- hostile files: a clean TerrainFileError naming the file, whatever is in it -------------------------
 
-def deep_lists(n: int = 5000) -> str:
+def deep_lists(n: int) -> str:
     return "points: " + "[" * n + "]" * n + "\n"
 
 
+def deep_mappings(n: int) -> str:
+    return "pieces: " + "{a: " * n + "1" + "}" * n + "\n"
+
+
+#: cases refused by our own rules, whichever YAML parser reads the file: (the file, what the
+#: message says). Nesting one past :data:`yamlread.MAX_DEPTH` is ours to refuse: a parser that
+#: refused it first would refuse files this program promises to read.
 HOSTILE = {
     "oversized": (lambda: "# padding\n" * (MAX_TERRAIN_BYTES // 10 + 1), "larger than 2000000 bytes"),
     "binary": (lambda: b"\xff\xfe\x00\x81\x89PNG not text", "not a text file"),
     "control_character": (lambda: "name: a\x00b\npieces:\n  - flat: 1\n",
                           ":1:8: the terrain file holds a character YAML does not allow (#x0000)"),
-    "deep_lists": (deep_lists, "YAML syntax: lists and mappings nest more than 100 deep"),
-    "deep_mappings": (lambda: "pieces: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n", "nest more than 100 deep"),
+    "deep_lists": (lambda: deep_lists(MAX_DEPTH + 1),
+                   f"YAML syntax: lists and mappings nest more than {MAX_DEPTH} deep"),
+    "deep_mappings": (lambda: deep_mappings(MAX_DEPTH + 1), f"nest more than {MAX_DEPTH} deep"),
     "python_tag": (lambda: "name: !!python/object/apply:os.getcwd []\npieces:\n  - flat: 1\n",
                    ":1:7: the tag '!!python/object/apply:os.getcwd' is not allowed"),
     "many_pieces_points": (lambda: "pieces:\n" + "  - bumps: {count: 10000, height: 0.1, width: 0.1}\n" * 3,
@@ -305,6 +315,22 @@ HOSTILE = {
 }
 
 
+#: cases that a YAML parser may refuse before our rules see them (libyaml stops at 1000 levels,
+#: PyYAML's own parser does not), in its own words: only the contract is checked, one line
+#: naming the file and the place
+HOSTILE_TO_THE_PARSER = {
+    "deep_lists_5000": lambda: deep_lists(5000),
+    "deep_mappings_5000": lambda: deep_mappings(5000),
+}
+
+
+def assert_one_line_at_a_place(error: TerrainFileError, path: Path, line: int = 1) -> None:
+    """Our contract for a file that cannot be read: one line, the file, its line and column."""
+    text = str(error)
+    assert "\n" not in text, text
+    assert re.fullmatch(rf"{re.escape(str(path))}:{line}:[1-9][0-9]*: \S.*", text), text
+
+
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_hostile_file_is_a_clean_terrain_file_error(tmp_path, case):
     make, message = HOSTILE[case]
@@ -312,6 +338,12 @@ def test_hostile_file_is_a_clean_terrain_file_error(tmp_path, case):
     error = error_of(path)
     assert str(error).startswith(str(path))
     assert message in str(error)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_TO_THE_PARSER))
+def test_a_file_the_parser_refuses_is_one_line_at_its_place(tmp_path, case):
+    path = write(tmp_path, HOSTILE_TO_THE_PARSER[case]())
+    assert_one_line_at_a_place(error_of(path), path)
 
 
 def test_more_points_than_the_limit_are_refused(tmp_path, monkeypatch):
@@ -333,11 +365,25 @@ def test_plain_data_tags_are_allowed():
     assert t.name == "42" and t.ys.tolist() == [0, 2]
 
 
-def test_nesting_past_pythons_recursion_limit_is_still_a_clean_error(tmp_path, monkeypatch):
+@pytest.mark.parametrize("parser", ["libyaml", "pyyaml"])
+def test_nesting_past_pythons_recursion_limit_is_still_a_clean_error(tmp_path, monkeypatch, parser):
+    """Our limit lifted, the file goes as deep as its parser lets it: whoever stops it (PyYAML's
+    own parser reads every level, twice Python's recursion limit, so our composer must not
+    recurse), the error is one line at its place, never the RecursionError fallback (which has
+    no place)."""
+    import yaml
+
     from evolution import yamlread
-    monkeypatch.setattr(yamlread, "MAX_DEPTH", 10**9)      # no limit: the composer never recurses
-    path = write(tmp_path, deep_lists(50000))
-    assert str(error_of(path)) == f"{path}:1:10: point 1 must be [x, y], two numbers"
+    if parser == "libyaml":
+        if not getattr(yaml, "__with_libyaml__", False):
+            pytest.skip("this PyYAML has no libyaml")
+        monkeypatch.setattr(yamlread, "_EventSource", yaml.CSafeLoader)
+    else:
+        monkeypatch.setattr(yamlread, "_EventSource", yaml.SafeLoader)
+    monkeypatch.setattr(yamlread, "MAX_DEPTH", 10**9)      # no limit of ours
+    # (not deeper: PyYAML's own scanner takes quadratic time over nested flow lists)
+    path = write(tmp_path, deep_lists(2 * sys.getrecursionlimit()))
+    assert_one_line_at_a_place(error_of(path), path)
 
 
 def test_a_multi_line_value_is_shown_on_one_line():

@@ -9,7 +9,7 @@ import pytest
 from arcade.camera import Camera2D
 from arcade.types import LBWH
 
-from render.chart import (BEST, HANDLE, LEGEND, MEDIAN, WORST_FITNESS, ZERO, Chart, nice_ticks,
+from render.chart import (BEST, FAILED, HANDLE, LEGEND, MEDIAN, WORST_FITNESS, ZERO, Chart, nice_ticks,
                           species_colour)
 from render.game import Progress
 
@@ -219,6 +219,55 @@ def test_failed_creatures_are_left_below_the_chart(window):
     assert chart.y_range[0] > p.p10.min() - 2.0                 # fitted to the others
     assert chart._note_text.visible
     np.testing.assert_allclose(chart.lines["worst"][:, 1], chart.plot_box[1])    # along the bottom
+
+
+def with_failures(p, share):
+    """``p`` where ``share`` of each generation failed: the plain percentiles dragged down to
+    the failure value, the ones of the creatures that did not fail as ``p`` had them."""
+    low = np.where(share >= 0.5, WORST_FITNESS, p.p10)
+    ok = {f"ok_{n}": getattr(p, n) for n in ("p90", "p75", "median", "p25", "p10", "worst")}
+    return dataclasses.replace(p, median=np.where(share >= 0.5, WORST_FITNESS / 2, p.median), p25=low, p10=low,
+                               worst=np.where(share > 0, WORST_FITNESS, p.worst), failed=share, **ok)
+
+
+def test_the_percentiles_of_the_creatures_that_did_not_fail_are_drawn(window):
+    """Half of every other generation failed: the lines are the others' (not the plain median,
+    which dives towards the failure value), and the range is fitted to them alone."""
+    p = make_progress(20)
+    share = np.where(np.arange(20) % 2, 0.5, 0.0)
+    chart = make_chart(window, with_failures(p, share))
+    np.testing.assert_allclose(chart.lines["median"][:, 1], chart.fitness_y(p.median))
+    assert chart.y_range[0] > p.worst.min() - 2.0 and not chart._note_text.visible
+
+
+def test_the_share_that_failed_is_a_strip_of_its_own_under_the_fitness(window):
+    p = make_progress(20)
+    share = np.where(np.arange(20) % 4 == 1, 0.5, 0.0)
+    share[7] = 1.0
+    chart = make_chart(window, with_failures(p, share), total=20)
+    fx, fb, fw, fh = chart.failed_box
+    px, pb, pw, ph = chart.plot_box
+    assert (fx, fw) == (px, pw) and fh >= 10 and fb + fh < pb and fb > sum(chart.species_box[1::2])
+    bars = chart.failed_rects
+    assert len(bars) == int((share > 0).sum())
+    np.testing.assert_allclose(bars[:, 3], share[share > 0] * fh)
+    np.testing.assert_allclose(bars[:, 0] + bars[:, 2] / 2, chart.generation_x(np.flatnonzero(share) + 1))
+    assert count(inside(render(window, chart), chart.failed_box), FAILED) > 0
+
+
+def test_no_failure_no_strip(window):
+    chart = make_chart(window, dataclasses.replace(make_progress(20), failed=np.zeros(20)))
+    assert chart.failed_box[3] == 0 and len(chart.failed_rects) == 0
+    assert count(render(window, chart), FAILED) == 0
+
+
+def test_percentiles_not_known_are_gaps_not_dives(window):
+    p = make_progress(20)
+    ok = p.median.copy()
+    ok[5:8] = np.nan
+    chart = make_chart(window, dataclasses.replace(p, median=np.full(20, -300.0), ok_median=ok))
+    assert np.isnan(chart.lines["median"][5:8]).all() and np.isfinite(chart.lines["median"][8:]).all()
+    assert geometry_is_finite(chart)
 
 
 def test_missing_values_leave_gaps_and_no_nan_in_the_geometry(window):

@@ -327,12 +327,12 @@ def test_extra_keys_are_listed_after_the_viewers_own(window):
              ("CTRL + SHIFT + PAGE DOWN", "back to the start screen, keeping the run going in the background"))
     viewer = make_viewer(window, PhysicsSource(duration=None), extra_keys=extra, show_help=True)
     assert viewer.keys == KEYS + extra
-    texts = [t.text for t in viewer._help_texts[1:]]
+    texts = [t.text for t in viewer.help.texts[1:]]
     assert texts[-4:] == [extra[0][0], extra[0][1], extra[1][0], extra[1][1]]
     viewer.on_draw()
-    left, bottom, width, height = viewer._help_rect
+    left, bottom, width, height = viewer.help.rect
     assert width > 500
-    for key, what in zip(viewer._help_texts[1::2], viewer._help_texts[2::2]):
+    for key, what in zip(viewer.help.texts[1::2], viewer.help.texts[2::2]):
         assert key.x - key.content_width >= left + 8           # right-aligned keys, inside
         assert what.x + what.content_width <= left + width - 8
         assert bottom < what.y <= bottom + height

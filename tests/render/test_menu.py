@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from render.game import GalleryItem, GameError, Pick, Setup
-from render.menu import HIGHLIGHT, KEYS, StartView, nice_values, step_value
+from render.menu import HIGHLIGHT, KEYS, ROWS, StartView, nice_values, step_value
 from render.scene import CreatureShape
 from render.viewer import SKY, SPHERE
 
@@ -49,9 +49,12 @@ class FakeMenu:
                       Pick("jump", "jump as high as you can")]
         self.terrains = [Pick("", "whatever the task uses", "the task's own"),
                          Pick("flat", "flat ground"), Pick("hills", "rolling hills")]
+        self.sensors = [Pick("", "clock, muscles", "the defaults"), Pick("rays", "distance rays", "defaults + rays")]
+        self.media = [Pick("", "water for swim", "the task's own"), Pick("none", "no fluid"), Pick("water", "wet")]
         self.setup = Setup(design="triangle", population=150, generations=50, seed=3, workers=2)
         self.population_range = (10, 500)
         self.generations_range = (1, 200)
+        self.seconds_range = (2, 60)
         self.started, self.opened = [], []
         self.start_error = None
 
@@ -275,6 +278,46 @@ def test_round_values_and_steps():
 
 
 # starting -----------------------------------------------------------------------------------------
+def test_the_medium_sensors_and_seconds_step_by_buttons_and_keys(window):
+    view, menu, _, _ = make_view(window)
+    click(view, view.button_rect("medium>"))
+    assert view.setup.medium == "none"
+    key(view, K.M)
+    assert view.setup.medium == "water"
+    key(view, K.M)
+    assert view.setup.medium is None                     # round to the task's own
+    key(view, K.I)
+    assert view.setup.sensors == "rays"
+    key(view, K.I, K.MOD_SHIFT)
+    assert view.setup.sensors is None
+    assert view.setup.seconds == 20.0
+    key(view, K.E)
+    assert view.setup.seconds == 30
+    click(view, view.button_rect("seconds<"))
+    click(view, view.button_rect("seconds<"))
+    assert view.setup.seconds == 15
+    key(view, K.M)
+    key(view, K.I)
+    key(view, K.ENTER)
+    assert (menu.started[-1].seconds, menu.started[-1].sensors, menu.started[-1].medium) == (15, "rays", "none")
+
+
+def test_a_design_made_for_a_task_picks_it_and_the_tasks_own_medium(window):
+    view, _, _, _ = make_view(window)
+    key(view, K.M)
+    assert view.setup.medium == "none"
+    click_card(view, 1)                                  # the worm, made to swim
+    assert view.setup.task == "swim" and view.setup.medium is None
+
+
+def test_the_panel_shows_every_row_with_its_value(window):
+    view, _, _, _ = make_view(window, size=(1280, 720))
+    key(view, K.I)
+    view.on_draw()
+    values = [t.text for t in view._row_values.items[:len(ROWS)]]
+    assert values == ["run", "the task's own", "the task's own", "defaults + rays", "150", "50", "20 s", "3"]
+
+
 def test_enter_starts_with_the_chosen_setup_and_hands_on_the_session(window):
     view, menu, started, _ = make_view(window)
     click_card(view, 1)
@@ -442,12 +485,10 @@ def test_frames_do_not_rebuild_the_pictures(window):
     assert len(uploads) == 2
 
 
-@pytest.mark.parametrize("size", [(640, 360), (1280, 720)])
+@pytest.mark.parametrize("size", [(640, 360), (800, 480), (1024, 600), (1280, 720), (1920, 1080)])
 def test_buttons_do_not_overlap(window, size):
     view, _, _, _ = make_view(window, size=size)
-    names = ["start", "open", "help"] + [f"{n}{s}" for n in
-                                         ("task", "terrain", "population", "generations", "seed")
-                                         for s in "<>"]
+    names = ["start", "open", "help"] + [f"{n}{s}" for n, *_ in ROWS for s in "<>"]
     boxes = [view.button_rect(n) for n in names]
     for i, a in enumerate(boxes):
         assert 0 <= a[0] and a[0] + a[2] <= size[0] and 0 <= a[1] and a[1] + a[3] <= size[1]

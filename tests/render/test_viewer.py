@@ -360,10 +360,10 @@ def test_a_message_is_shown_over_the_last_scene(window):
     before = draw(viewer)
     source.message = "walker.yaml:3:7: bone 4 joins sphere 9, which does not exist\nwalker.yaml:9:1: bad"
     shown = draw(viewer)
-    h, w = before.shape[:2]
-    top = (slice(h - 90, h - 50), slice(w // 2 - 120, w // 2 + 120))
-    assert np.abs(shown[top].astype(int) - before[top]).sum(axis=2).mean() > 30
-    assert viewer._message_text.text == source.message
+    left, bottom, width, height = (int(v) for v in viewer.overlays["message"])
+    box = (slice(bottom + 2, bottom + height - 2), slice(left + 2, left + width - 2))
+    assert np.abs(shown[box].astype(int) - before[box]).sum(axis=2).mean() > 30
+    assert viewer._message_box.text.text == source.message
     i, (x, y) = lone_sphere(viewer)
     sx, sy = viewer.world_to_screen(x, y)
     assert near(pixel(shown, sx, sy), SPHERE)           # the scene is still drawn behind it

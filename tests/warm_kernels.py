@@ -1,0 +1,52 @@
+"""Compiles numba's kernels into its on-disk cache before the tests start (tests/conftest.py runs
+this, one process per family, before pytest-xdist starts its workers). A fresh clone has no
+cache: without this, every test process and every ``creatures`` run a test starts would compile
+the same kernels at the same moment, several minutes of CI. A cache that is warm already costs
+a second. Not a test module: ``python tests/warm_kernels.py FAMILY``."""
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _evolve(*args):
+    """A one-generation run, which compiles (or loads) what an evaluation worker calls."""
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "creatures", "evolve", "worm", "--generations", "1",
+                        "--population", "6", "--seconds", "0.2", "--workers", "1", "--seed", "0",
+                        "--out", str(Path(out) / "run"), *args], cwd=REPO, capture_output=True, check=False)
+
+
+def physics_family():
+    import evolution
+    evolution.prepare_process()
+    import physics
+    model = physics.build_model(physics.examples.walker(), 64)
+    params = physics.SimParams()
+    state = physics.initial_state(model, params)
+    cmds = np.zeros((2, 64, model.n_muscles))
+    for parallel in (False, True):
+        physics.step(model, state, cmds[0], params, parallel=parallel)
+        physics.rollout(model, state, cmds, params, parallel=parallel)
+    _evolve()
+
+
+def solvers_family():
+    import evolution
+    evolution.prepare_process()
+    import physics
+    model = physics.build_model(physics.examples.walker(), 2)
+    for params in (physics.SimParams(solver="witkin"), physics.SimParams(contacts="dem")):
+        physics.step(model, physics.initial_state(model, params), None, params)
+    _evolve("--network", "recurrent", "--medium", "water")
+
+
+FAMILIES = {"physics": physics_family, "solvers": solvers_family}
+
+if __name__ == "__main__":
+    FAMILIES[sys.argv[1]]()
