@@ -34,12 +34,12 @@ LIFT_SLACK = 1e-7
 
 @njit(cache=True, error_model="numpy")
 def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
-    """Contact generation, once per substep: the terrain near each sphere's predicted position
-    as a half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from
-    the closest point of the terrain. The sweeps then solve the plane, which is cheap and
+    """Contact generation: the terrain near each sphere's predicted position ``p`` as a
+    half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from the
+    closest point of the terrain. The substeps then solve the plane, which is cheap and
     vectorises, instead of searching the polyline again and again. On flat ground and slopes the
-    plane is exact; near a corner it is the tangent at the closest point, and the next substep
-    looks again.
+    plane is exact, and found once a step (physics/step.py); near a corner it is the tangent at
+    the closest point, found again every substep.
 
     A sphere clearly above the terrain gets a plane far below it instead of an exact query: first
     against the terrain's highest point (a test over the whole lane row, which vectorises), then

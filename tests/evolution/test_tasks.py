@@ -238,14 +238,15 @@ def test_a_sphere_deep_in_the_ground_fails_the_creature(depth, fails):
 
 
 def test_a_hinge_forced_past_its_limit_fails_the_creature():
-    """The walker has no hinges; a three-sphere elbow limited to [60, 120] degrees bent to 140
-    (20 degrees = 0.35 rad past: the limit) and to 150 (0.52 rad past) fails only beyond it."""
+    """The walker has no hinges; a three-sphere elbow limited to [60, 120] degrees bent to 123
+    (3 degrees, 0.05 rad past: within OVERSHOOT_LIMIT, 0.1 rad) and to 130 (0.17 rad past)
+    fails only beyond it."""
     elbow = physics.Body([physics.Sphere((-0.5, 1.0)), physics.Sphere((0.0, 1.0)), physics.Sphere((0.0, 1.5))],
                          [physics.Bone(1, 0), physics.Bone(1, 2)],
                          [physics.Joint(c=1, a=0, b=2, min_angle=np.radians(-120.0), max_angle=np.radians(-60.0))])
     model, state, ep = _start("run", elbow)
     pos = state.pos.copy()
-    for b, degrees in ((1, -130.0), (2, -150.0)):   # u = (-1, 0): the angle of sphere 2 is pi + theta
+    for b, degrees in ((1, -123.0), (2, -130.0)):   # u = (-1, 0): the angle of sphere 2 is pi + theta
         phi = np.pi + np.radians(degrees)
         pos[b, 2] = pos[b, 1] + 0.5 * np.array([np.cos(phi), np.sin(phi)])
     ep.update(_state(pos, model))

@@ -30,7 +30,7 @@ def test_each_measure_reads_what_it_says():
     model = physics.build_model(_rod())
     m = physics.integrity(model, _state_at(model, [[0.0, 1.0], [1.1, 1.0]]))[0]
     assert m[0] == pytest.approx(0.10) and m[1] == 0.0 and m[2] == 0.0
-    assert physics.verdict(m) == "rigid bone strain 10.0 % (limit 5 %)"
+    assert physics.verdict(m) == "rigid bone strain 10.0 % (limit 3 %)"
     lying = _state_at(model, [[0.0, 0.06], [1.0, 0.06]])   # 4 cm of 10 into the ground
     m = physics.integrity(model, lying)[0]
     assert m[2] == pytest.approx(0.4) and physics.verdict(m) == "ground penetration 40.0 % (limit 25 %)"
@@ -42,7 +42,7 @@ def test_each_measure_reads_what_it_says():
     bent = np.radians(-60.0) + 0.5   # 0.5 rad past the upper limit
     m = physics.integrity(model, _state_at(model, [[-1.0, 5.0], [0.0, 5.0],
                                                    [-np.cos(bent), 5.0 - np.sin(bent)]]))[0]
-    assert m[1] == pytest.approx(0.5) and physics.verdict(m) == "hinge overshoot 0.50 rad (limit 0.35 rad)"
+    assert m[1] == pytest.approx(0.5) and physics.verdict(m) == "hinge overshoot 0.50 rad (limit 0.1 rad)"
     assert physics.verdict(m * 0) is None
 
 
@@ -56,7 +56,8 @@ def test_a_non_finite_body_is_never_within_the_limits():
 def test_honest_bodies_kicking_hard_stay_within_the_limits(kind, rng):
     """Walkers (rigid bones between 150 N muscles) kicking at random, new signs every two steps,
     5 s on each terrain: every measure stays within its limit at every step. Measured worst
-    strain: 4.3 % flat, 4.4 % on the slope, 4.7 % on the steps; no overshoot, no penetration.
+    strain over four seeds: 1.2 % flat, 1.0 % on the slope, 0.8 % on the steps (every built-in
+    land design: physics/integrity.py); no overshoot, no penetration.
     (A body whose muscles overpower its skeleton does not: the cluster walker kicking so reaches
     9-17 % strain, and evolution scores it as failed.)"""
     terrain = {"flat": Terrain.flat(), "slope": Terrain.slope(), "steps": Terrain.steps()}[kind]
