@@ -156,6 +156,7 @@ def test_replay_of_a_chosen_generation_is_identical_too(run_creatures, run_dir, 
 def test_replay_of_a_champion_whose_recorded_fitness_was_changed_exits_1(run_creatures, exported,
                                                                         tmp_path):
     document = json.loads(exported[0].read_text())
+    scored = document["recorded"]["fitness"]
     document["recorded"]["fitness"] += 1.0
     path = tmp_path / "changed.json"
     path.write_text(json.dumps(document))
@@ -164,7 +165,7 @@ def test_replay_of_a_champion_whose_recorded_fitness_was_changed_exits_1(run_cre
     assert "DIFFERENT" in r.stdout and "Traceback" not in r.stderr
     out = json.loads(run_creatures("replay", path, "--json").stdout)
     assert out["identical"] is False
-    assert out["replayed_fitness"] == out["recorded_fitness"] - 1.0
+    assert out["replayed_fitness"] == scored and out["recorded_fitness"] == scored + 1.0
 
 
 def _bad_files(good: dict):
