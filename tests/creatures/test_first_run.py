@@ -69,7 +69,7 @@ def test_an_empty_numba_cache_means_compiling(tmp_path):
 
 
 def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
-    """End to end, on a cache of its own: the first run compiles (about half a minute)."""
+    """End to end, on a cache of its own: the first run compiles (about two minutes)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     args = [sys.executable, "-m", "creatures", "evolve", "walker", "--generations", "1",
             "--population", "4", "--seconds", "0.2", "--workers", "1"]
