@@ -7,7 +7,8 @@ a pile of 50 worms dropped into one arena.
 
 Every function returns plain rows (dicts); ``format_solvers`` and ``format_pile`` turn them into
 markdown tables. Each scene is a batch of identical creatures: the errors are those of the first,
-the speed is the batch's (creature-steps per second, wall time).
+the speed is the batch's on one thread, every solver alike (creature-steps per second, wall
+time).
 """
 
 from __future__ import annotations
@@ -53,12 +54,13 @@ def _run(model, state, params, commands, steps, terrain=None, measure=None):
     of the stepping alone."""
     period = None if commands is None else commands.shape[0]
     for t in range(WARMUP):  # compile or load the kernels on a throwaway copy of the start
-        physics.step(model, state, None if commands is None else commands[t % period], params, terrain)
+        physics.step(model, state, None if commands is None else commands[t % period], params, terrain,
+                     parallel=False)
     elapsed = 0.0
     for t in range(steps):
         cmd = None if commands is None else commands[t % period]
         t0 = time.perf_counter()
-        new = physics.step(model, state, cmd, params, terrain)
+        new = physics.step(model, state, cmd, params, terrain, parallel=False)
         elapsed += time.perf_counter() - t0
         if measure is not None:
             measure(state, new)

@@ -136,7 +136,7 @@ def sine_commands(n_muscles: int, population: int, dt: float = PARAMS.dt) -> np.
 def first_call() -> dict:
     """Time the process's first ``physics.step`` call (numba compiles the kernel, or loads it from
     its cache). Must run before anything else steps the engine."""
-    kernel = getattr(importlib.import_module("physics.step"), "_step_serial", None)  # B=1: serial
+    kernel = getattr(importlib.import_module("physics.step"), "_rollout_serial", None)  # B=1: serial
     model = physics.build_model(physics.examples.walker(), batch=1)
     state = physics.initial_state(model, PARAMS)
     t0 = time.perf_counter()

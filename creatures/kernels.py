@@ -27,7 +27,7 @@ def _dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "fee
     elif contacts == "dem":
         step = ("physics.dem", "_pbd_dem_serial")
     else:
-        step = ("physics.step", "_step_serial")
+        step = ("physics.step", "_rollout_serial")
     names = [step, ("evolution.network", "_step_networks"), ("evolution.rollout", "_after_step")]
     found = []
     for module, name in names:

@@ -336,7 +336,7 @@ def _step_networks_parallel(inputs, values, read, write, eval_count, bias, respo
                             outputs):
     """One step of all B networks, spread over numba's threads (each network is independent)."""
     for b in prange(inputs.shape[0]):
-        _step_network(b, inputs, values, read, write, eval_count, bias, response, activation,
+        _step_network(np.int64(b), inputs, values, read, write, eval_count, bias, response, activation,
                       aggregation, link_start, link_source, link_weight, output_slot, scratch,
                       outputs)
 

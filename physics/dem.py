@@ -245,7 +245,7 @@ def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
 def _dem_forces_parallel(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
                          ground, self_collision, arena, k, zeta, shear, slop, h):
     for b in prange(x.shape[0]):
-        dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
+        dem_creature(np.int64(b), x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
                      ground, self_collision, k, zeta, shear, slop, h)
     if arena:
         dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h)
@@ -342,14 +342,14 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     pulled[:, :] = 0.0
     for it in range(iterations):
         if hot.joint_c.shape[0] > 0:
-            solve_joints(x, p, q, lam, hot, b0, n, h, False)
+            solve_joints(x, p, q, lam, hot, b0, n, h, c < 0)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
         factor_skeleton(x, v, h, p, DN[c], DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c],
                         SKD[c], SKC[c], hot, b0, n, it > 0)
         solve_skeleton(p, x, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
-                       work[26][c], q, pulled, hot, b0, n)
+                       work[26][c], q, pulled, hot, b0, n, c < 0, c < 0)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):
@@ -365,17 +365,17 @@ def _pbd_dem_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_
     chunks = work[0].shape[0]
     h = dt / substeps
     for c in prange(chunks):
-        _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt)
+        _begin_chunk(np.int64(c), pos, vel, muscle_len, cmd, out_len, hot, work, dt)
     for s in range(substeps):
         for c in prange(chunks):
-            _lanes_to_batch(c, work, xb, vb)
+            _lanes_to_batch(np.int64(c), work, xb, vb)
         _dem_forces_parallel(xb, vb, F, out_contact, model_inv_mass, model_radius, model_mu,
                              pair_a, pair_b, table, blocks, ground, self_collision, arena, k,
                              zeta, shear, slop, h)
         for c in prange(chunks):
-            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps)
+            _pbd_substep(np.int64(c), F, hot, work, h, iterations, gravity, drag, s, substeps)
     for c in prange(chunks):
-        _lanes_to_batch(c, work, out_pos, out_vel)
+        _lanes_to_batch(np.int64(c), work, out_pos, out_vel)
 
 
 @njit(cache=True, error_model="numpy")
@@ -443,8 +443,9 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
     B, P = state.pos.shape[0], state.pos.shape[1]
     substeps = substeps or required_substeps(model, params)
     threads = numba.get_num_threads()
-    if parallel is None:
-        parallel = threads > 1 and B >= 16 * threads
+    # one thread unless asked: the threaded kernel is a compile of its own (about a minute) for
+    # a solver that is there to compare against
+    parallel = bool(parallel) and threads > 1
     lanes = chunk_lanes(B, threads if parallel else 1)
     work = workspace_of(model, lanes)
     out_pos = np.empty_like(state.pos)

@@ -73,7 +73,7 @@ def _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, alpha, lam0):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_joints(x, p, q, lam, hot, b0, n, h, limits=True):
+def solve_joints(x, p, q, lam, hot, b0, n, h, limits):
     """One Jacobi sweep over the joints (every joint from the same snapshot ``q`` of ``p``, the
     corrections added up: no order bias, physics/bones.py): each joint's spring (soft) and its
     hinge limits (hard, only when violated; with ``limits`` False the springs only: the step

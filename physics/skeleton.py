@@ -268,7 +268,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again=False):
+def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
@@ -526,7 +526,7 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 @njit(cache=True, error_model="numpy")
 def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, hot, b0, n,
-                   lead_only=False, pin=False):
+                   lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges

@@ -86,6 +86,16 @@ COLLISION_SWEEPS = 4
 
 
 @njit(cache=True, error_model="numpy")
+def _copy_lanes(dst, src, n):
+    """``dst[:, :, :n] = src[:, :, :n]``, in loops: numba's slice copy brings its shape-mismatch
+    message along, string formatting that took seconds of the first run's compile."""
+    for i in range(dst.shape[0]):
+        for k in range(dst.shape[1]):
+            for l in range(n):
+                dst[i, k, l] = src[i, k, l]
+
+
+@njit(cache=True, error_model="numpy")
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
                 ground, self_collision, fluid):
@@ -143,6 +153,9 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     # contacts once a step, from where each sphere would go in the whole step; on a terrain with
     # corners every substep, from where it goes in the substep (see the module)
     corners = table.shape[1] != 2
+    # the stages' flags as runtime bools: numba compiles a function once more for each literal
+    # or omitted argument (a literal True is a type of its own), seconds of the first run each
+    no, yes = c < 0, c >= 0
     if ground and not corners:
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, dt, drag, n, False)
         find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
@@ -166,7 +179,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
         lifted[:, :] = 0.0
         for it in range(iterations):
             if joints:
-                solve_joints(x, p, q, lamj, hot, b0, n, h, False)
+                solve_joints(x, p, q, lamj, hot, b0, n, h, no)
             if clusters:
                 solve_clusters(x, p, q, hot, b0, n)
             if ground:
@@ -177,21 +190,21 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
                             it > 0)
             if ground:
-                before[:, :, :n] = p[:, :, :n]
-            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n)
+                _copy_lanes(before, p, n)
+            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, no, no)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
-                p[:, :, :n] = before[:, :, :n]
+                _copy_lanes(p, before, n)
                 load[:, :, :] = 0.0
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0,
                                 n, it > 0)
                 solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
-                               n, False, True)
+                               n, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
-                                True)
+                                yes)
                 solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
-                               n, True)
+                               n, yes, no)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
             if self_collision:
@@ -200,12 +213,12 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, yes, no)
                 load[:, :, :] = 0.0
             if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
                 relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, True)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, yes, no)
                 load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
@@ -231,34 +244,13 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 out_vel[b0 + l, i, k] = v[i, k, l]
 
 
-@njit(parallel=True, cache=True, error_model="numpy")
-def _step_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
-                   work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
-                   slop, ground, self_collision, fluid):
-    for c in prange(work[0].shape[0]):
-        hot = unpack_hot(hf, hi, hb, hl)  # per chunk: a tuple made outside cannot enter a prange
-        _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
-                    work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    push_speed, slop, ground, self_collision, fluid)
-
-
-@njit(cache=True, error_model="numpy")
-def _step_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hf, hi, hb, hl,
-                 work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed,
-                 slop, ground, self_collision, fluid):
-    hot = unpack_hot(hf, hi, hb, hl)
-    for c in range(work[0].shape[0]):
-        _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot,
-                    work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                    push_speed, slop, ground, self_collision, fluid)
-
-
 @njit(cache=True, error_model="numpy")
 def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
                    hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
                    push_speed, slop, ground, self_collision, fluid):
     """Chunk ``c`` through all the steps of ``cmds`` (T, B, M): step t reads what step t - 1
-    wrote, the two halves of ``buf_*`` (2, B, ...) in turn (the input state is not written);
+    wrote, the two halves of ``buf_*`` (2, B, ...) in turn (the input state is not written; one
+    step, T = 1, needs only the first half: :func:`step` is this kernel too, one compile less);
     positions after every ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`,
     so the result is the one of stepping one call at a time, bit for bit."""
     lanes = work[0].shape[3]
@@ -266,14 +258,14 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
     n = min(lanes, pos.shape[0] - b0)
     for t in range(cmds.shape[0]):
         w = t % 2
+        # one call site: numba links the step into each caller, and LLVM optimises every copy
         if t == 0:
-            _step_chunk(c, pos, vel, muscle_len, cmds[t], buf_pos[w], buf_vel[w], buf_len[w], out_contact,
-                        hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                        push_speed, slop, ground, self_collision, fluid)
+            p0, v0, l0 = pos, vel, muscle_len
         else:
-            _step_chunk(c, buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w], cmds[t], buf_pos[w], buf_vel[w],
-                        buf_len[w], out_contact, hot, work, table, blocks, dt, substeps, iterations,
-                        gravity, drag, bounce_speed, push_speed, slop, ground, self_collision, fluid)
+            p0, v0, l0 = buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w]
+        _step_chunk(c, p0, v0, l0, cmds[t], buf_pos[w], buf_vel[w], buf_len[w], out_contact, hot, work, table,
+                    blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop, ground,
+                    self_collision, fluid)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -288,7 +280,7 @@ def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
                       bounce_speed, push_speed, slop, ground, self_collision, fluid):
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)
-        _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
+        _rollout_chunk(np.int64(c), pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
                        bounce_speed, push_speed, slop, ground, self_collision, fluid)
 
@@ -309,7 +301,7 @@ def _step_args(params: SimParams) -> tuple:
     ``(pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground,
     self_collision, arena, fluid)`` (fluid: physics/medium.py's coefficients)."""
     scalars = params.__dict__.get("_step_args")
-    if scalars is None:
+    if scalars is None or not scalars[-1].flags.writeable:   # none yet, or unpickled (read-only)
         scalars = (params.solver == "pbd" and params.contacts == "pbd",
                    float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
                    float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
@@ -317,6 +309,22 @@ def _step_args(params: SimParams) -> tuple:
                    bool(params.arena_collision), coefficients(params))
         object.__setattr__(params, "_step_args", scalars)
     return scalars
+
+
+def _writable(a: np.ndarray) -> np.ndarray:
+    """``a``, or a copy if it is read-only. A read-only array is a numba type of its own: a call
+    with one compiled the whole step once more (a minute and a half, the first time). Arrays come
+    read-only out of pickle's buffers (Ray's object store) and from ``np.broadcast_to``."""
+    return a if a.flags.writeable else a.copy()
+
+
+def _terrain_arrays(terrain: Terrain) -> tuple:
+    """``(table, blocks)`` of ``terrain`` as the kernels read them, made once per terrain."""
+    arrays = terrain.__dict__.get("_kernel_arrays")
+    if arrays is None or not arrays[0].flags.writeable:
+        arrays = (_writable(terrain.table), _writable(terrain.blocks))
+        object.__setattr__(terrain, "_kernel_arrays", arrays)
+    return arrays
 
 
 def _plans(model: Model) -> dict:
@@ -366,7 +374,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         when there are several threads and at least 16 creatures per thread. Pass False in
         processes that already share the cores (evolution's workers): the batch is then stepped
         on one thread, in chunks of up to 128 creatures. The result is the same either way, bit
-        for bit.
+        for bit. The Witkin and DEM solvers use one thread unless this is True.
 
     Returns
     -------
@@ -384,7 +392,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     if commands is None:
         cmd = np.zeros((B, M))
     else:
-        cmd = np.ascontiguousarray(commands, dtype=np.float64)
+        cmd = _writable(np.ascontiguousarray(commands, dtype=np.float64))
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
     scalars = _step_args(params)
@@ -394,16 +402,19 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
             return witkin.step(model, state, cmd, params, terrain, parallel)
         return dem.step(model, state, cmd, params, terrain, parallel)
     parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
-    kernel = _step_parallel if parallel else _step_serial
-    out_pos = np.empty_like(pos)
-    out_vel = np.empty_like(state.vel)
-    out_len = np.empty_like(state.muscle_len)
+    kernel = _rollout_parallel if parallel else _rollout_serial
+    table, blocks = _terrain_arrays(terrain)
+    # a rollout of one step, written straight into the new state's arrays
+    out_pos = np.empty((1,) + pos.shape)
+    out_vel = np.empty((1,) + state.vel.shape)
+    out_len = np.empty((1,) + state.muscle_len.shape)
     out_contact = np.empty((B, P), dtype=np.bool_)
+    cmds = cmd.reshape(1, B, M)
     if not (arena and B > 1):
-        kernel(pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-               hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations, gravity, damping,
+        kernel(pos, state.vel, state.muscle_len, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
+               hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, damping,
                bounce, push, slop, ground, self_coll and pairs, fluid)
-        return State(out_pos, out_vel, out_len, out_contact, state.time + dt)
+        return State(out_pos[0], out_vel[0], out_len[0], out_contact, state.time + dt)
     # A shared arena couples the creatures, so each substep is a step of its own for the kernel
     # (dt / substeps, one substep: the muscles move at the same rate, the contacts are found
     # again), followed by the pass between creatures. Once a step, after all the substeps, the
@@ -411,13 +422,13 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     h = dt / substeps
     vel, length, touched = state.vel, state.muscle_len, np.zeros((B, P), dtype=np.bool_)
     for s in range(substeps):
-        kernel(pos, vel, length, cmd, out_pos, out_vel, out_len, out_contact,
-               hf, hi, hb, hl, work, terrain.table, terrain.blocks, h, 1, iterations, gravity, damping,
+        kernel(pos, vel, length, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
+               hf, hi, hb, hl, work, table, blocks, h, 1, iterations, gravity, damping,
                bounce, push, slop, ground, self_coll and pairs, fluid)
-        collide_arena(out_pos, out_vel, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
+        collide_arena(out_pos[0], out_vel[0], model.mass, model.inv_mass, model.radius, ARENA_PASSES)
         touched |= out_contact
-        pos, vel, length = out_pos.copy(), out_vel.copy(), out_len.copy()
-    return State(out_pos, out_vel, out_len, touched, state.time + dt)
+        pos, vel, length = out_pos[0].copy(), out_vel[0].copy(), out_len[0].copy()
+    return State(out_pos[0], out_vel[0], out_len[0], touched, state.time + dt)
 
 
 def substeps_for(model: Model, params: SimParams) -> int:
@@ -447,7 +458,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     if isinstance(commands, tuple):
         f, T = commands
         return _rollout_by_steps(model, state, f, T, params, terrain, every, parallel)
-    seq = np.ascontiguousarray(commands, dtype=np.float64)
+    seq = _writable(np.ascontiguousarray(commands, dtype=np.float64))
     T = seq.shape[0]
     pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena, fluid = \
         _step_args(params)
@@ -462,6 +473,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
         raise ValueError(f"commands must have shape {(T, B, M)}, not {seq.shape}")
     parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
     kernel = _rollout_parallel if parallel else _rollout_serial
+    table, blocks = _terrain_arrays(terrain)
     buf_pos = np.empty((2,) + state.pos.shape)
     buf_vel = np.empty((2,) + state.vel.shape)
     buf_len = np.empty((2,) + state.muscle_len.shape)
@@ -469,7 +481,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     frames = np.empty((T // every + 1 if every else 1, B, P, 2))
     frames[0] = state.pos
     kernel(state.pos, state.vel, state.muscle_len, seq, buf_pos, buf_vel, buf_len, contact, frames,
-           int(every), hf, hi, hb, hl, work, terrain.table, terrain.blocks, dt, substeps, iterations,
+           int(every), hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations,
            gravity, damping, bounce, push, slop, ground, self_coll and pairs, fluid)
     time = state.time
     for _ in range(T):
@@ -489,4 +501,6 @@ def _rollout_by_steps(model, state, f, T, params, terrain, every, parallel):
 
 
 _FLAT = Terrain.flat()
+#: the frames argument of a rollout that keeps none
+_NO_FRAMES = np.empty((1, 0, 0, 2))
 _DEFAULT = SimParams()

@@ -822,16 +822,16 @@ def _witkin_parallel(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, subst
     B = x.shape[0]
     if not use_dem:
         for b in prange(B):
-            _creature_steps(b, x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
+            _creature_steps(np.int64(b), x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
                             drag, ka, kb, bounce_speed, slop, ground, self_collision)
         return
     for s in range(substeps):
         dem._dem_forces_parallel(x, v, F, touching, a.inv_mass, a.radius, a.kinetic_friction, a.pair_a,
                                  a.pair_b, table, blocks, ground, self_collision, arena, k, zeta, shear, slop, h)
         for b in prange(B):
-            _substep(b, x, v, F, True, L0, Ldot, s * h, h, gravity, drag, ka, kb, a, wk, False, table,
+            _substep(np.int64(b), x, v, F, True, L0, Ldot, s * h, h, gravity, drag, ka, kb, a, wk, False, table,
                      blocks, bounce_speed, slop)
-            _move(b, x, v, h)
+            _move(np.int64(b), x, v, h)
 
 
 @njit(cache=True, error_model="numpy")
@@ -870,8 +870,8 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
     use_dem = params.contacts == "dem"
     F = dem.scratch(model, "F", (B, P, 2)) if use_dem else x
     threads = numba.get_num_threads()
-    if parallel is None:
-        parallel = threads > 1 and B >= 2 * threads
+    # one thread unless asked (as DEM: physics/dem.py)
+    parallel = bool(parallel) and threads > 1
     kernel = _witkin_parallel if parallel else _witkin_serial
     ground = bool(params.ground)
     self_collision = bool(params.self_collision and model.pair_a.shape[0] > 0)

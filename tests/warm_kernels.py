@@ -30,9 +30,10 @@ def physics_family():
     params = physics.SimParams()
     state = physics.initial_state(model, params)
     cmds = np.zeros((2, 64, model.n_muscles))
-    for parallel in (False, True):
-        physics.step(model, state, cmds[0], params, parallel=parallel)
-        physics.rollout(model, state, cmds, params, parallel=parallel)
+    physics.step(model, state, cmds[0], params, parallel=False)
+    physics.rollout(model, state, cmds, params, parallel=False)
+    arena = physics.SimParams(arena_collision=True)
+    physics.step(model, physics.initial_state(model, arena), cmds[0], arena, parallel=False)
     _evolve()
 
 
@@ -43,7 +44,17 @@ def solvers_family():
     model = physics.build_model(physics.examples.walker(), 2)
     for params in (physics.SimParams(solver="witkin"), physics.SimParams(contacts="dem")):
         physics.step(model, physics.initial_state(model, params), None, params)
+    _networks_parallel()
     _evolve("--network", "recurrent", "--medium", "water")
+    # last: by now the physics family has cached the step this one wraps in threads (~50 s more)
+    model = physics.build_model(physics.examples.walker(), 64)
+    physics.step(model, physics.initial_state(model, physics.SimParams()), None, parallel=True)
+
+
+def _networks_parallel():
+    """The networks of a batch on numba's threads (evolution.network.NetworkBatch(parallel=True))."""
+    from evolution.network import benchmark
+    benchmark(batch=8, steps=2, mutations=2, parallel=True)
 
 
 FAMILIES = {"physics": physics_family, "solvers": solvers_family}

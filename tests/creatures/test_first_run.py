@@ -3,6 +3,7 @@ the first run, or sources changed), ``creatures evolve`` says so, and on a termi
 seconds in place of a progress bar stuck at 0 %; piped, it prints plain lines only."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -54,7 +55,7 @@ def test_a_function_numba_does_not_cache_is_not_counted():
 
 def test_the_kernels_checked_are_the_workers_own():
     names = {k.py_func.__name__ for k in kernels._dispatchers()}
-    assert names == {"_step_serial", "_step_networks", "_after_step"}
+    assert names == {"_rollout_serial", "_step_networks", "_after_step"}
     assert {k.py_func.__name__ for k in kernels._dispatchers(solver="witkin")} >= {"_witkin_serial"}
     assert {k.py_func.__name__ for k in kernels._dispatchers(contacts="dem")} >= {"_pbd_dem_serial"}
 
@@ -68,9 +69,24 @@ def test_an_empty_numba_cache_means_compiling(tmp_path):
     assert r.stdout.strip() == "True"
 
 
+def _cache_dirs(env) -> list[Path]:
+    """Where numba keeps physics' and evolution's kernels in a process with ``env``."""
+    code = ("import sys; from physics._cache import numba_cache_dir; "
+            "[print(numba_cache_dir(p)) for p in sys.argv[1:]]")
+    r = subprocess.run([sys.executable, "-c", code, str(REPO / "physics"), str(REPO / "evolution")],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True)
+    return [Path(line) for line in r.stdout.splitlines()]
+
+
 def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
-    """End to end, on a cache of its own: the first run compiles (about two minutes)."""
+    """End to end, on a cache of its own that holds physics' kernels but not evolution's (as
+    after an edit of evolution; an empty cache would compile for two minutes, and the
+    detection of one is tested above): the first run compiles, the next one does not."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    physics_cache, _ = _cache_dirs(os.environ)
+    own_physics, own_evolution = _cache_dirs(env)
+    shutil.copytree(physics_cache, own_physics, ignore=shutil.ignore_patterns("*.pyc"), dirs_exist_ok=True)
+    assert any(own_physics.glob("*.nbi")) and not any(own_evolution.glob("*.nbi"))
     args = [sys.executable, "-m", "creatures", "evolve", "walker", "--generations", "1",
             "--population", "4", "--seconds", "0.2", "--workers", "1"]
     before = _newest_source()

@@ -349,9 +349,7 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hostile")
+def _run_batch(root: Path):
     prepared = prepare(root)
     cases_file, results_file = root / "cases.json", root / "results.json"
     cases_file.write_text(json.dumps([[case, argv] for case, (argv, _) in prepared.items()]))
@@ -363,6 +361,28 @@ def results(tmp_path_factory):
     assert proc.returncode == 0, (f"the batch stopped after {len(done)} cases (in the case after "
                                   f"{list(done)[-1:]}):\n{proc.stderr[-3000:]}")
     return prepared, done
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """The batch's results, run once per test session: pytest-xdist's workers each set up this
+    module's fixtures, and the batch is 30-40 s, so the first worker runs it (under a lock) and
+    the others read what it saved."""
+    import fcntl
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return _run_batch(tmp_path_factory.mktemp("hostile"))
+    shared = tmp_path_factory.getbasetemp().parent / "hostile-batch"  # this session's, all workers'
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        saved = shared / "batch.json"
+        if saved.exists():
+            prepared, done = json.loads(saved.read_text())
+            return {case: tuple(value) for case, value in prepared.items()}, done
+        prepared, done = _run_batch(tmp_path_factory.mktemp("hostile"))
+        saved.write_text(json.dumps([prepared, done]))
+        return prepared, done
 
 
 @pytest.mark.parametrize("case", CASES)
