@@ -51,7 +51,8 @@ spring-dashpot contact forces in place of the ground and collision stages).
 Every stage but the last works on one chunk of creatures at a time (``physics/_hot.py``
 says why), chunks in parallel; a creature's result does not depend on its chunk-mates, the
 number of threads, or the batch it is in. The arena stage couples creatures, so it runs on one
-thread, in a fixed order.
+thread, in a fixed order. A step is a rollout of one step: one kernel (and one compile) serves
+both, serial and threaded.
 """
 
 from __future__ import annotations
