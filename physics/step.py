@@ -412,7 +412,8 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     out_contact = np.empty((B, P), dtype=np.bool_)
     cmds = cmd.reshape(1, B, M)
     if not (arena and B > 1):
-        kernel(pos, state.vel, state.muscle_len, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
+        kernel(_writable(pos), _writable(state.vel), _writable(state.muscle_len), cmds, out_pos, out_vel, out_len,
+               out_contact, _NO_FRAMES, 0,
                hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, damping,
                bounce, push, slop, ground, self_coll and pairs, fluid)
         return State(out_pos[0], out_vel[0], out_len[0], out_contact, state.time + dt)
@@ -421,7 +422,8 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     # again), followed by the pass between creatures. Once a step, after all the substeps, the
     # pass fought the skeleton (its pushes know nothing of bones) and a pile of worms blew up.
     h = dt / substeps
-    vel, length, touched = state.vel, state.muscle_len, np.zeros((B, P), dtype=np.bool_)
+    pos, vel, length = _writable(pos), _writable(state.vel), _writable(state.muscle_len)
+    touched = np.zeros((B, P), dtype=np.bool_)
     for s in range(substeps):
         kernel(pos, vel, length, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
                hf, hi, hb, hl, work, table, blocks, h, 1, iterations, gravity, damping,
@@ -481,7 +483,8 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     contact = np.empty((B, P), dtype=np.bool_)
     frames = np.empty((T // every + 1 if every else 1, B, P, 2))
     frames[0] = state.pos
-    kernel(state.pos, state.vel, state.muscle_len, seq, buf_pos, buf_vel, buf_len, contact, frames,
+    kernel(_writable(state.pos), _writable(state.vel), _writable(state.muscle_len), seq, buf_pos, buf_vel, buf_len,
+           contact, frames,
            int(every), hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations,
            gravity, damping, bounce, push, slop, ground, self_coll and pairs, fluid)
     time = state.time

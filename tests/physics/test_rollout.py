@@ -78,3 +78,28 @@ def test_a_shared_arena_is_still_stepped_one_call_at_a_time():
     state = physics.initial_state(model, params)
     commands = bang_bang(np.random.default_rng(5), 20, 4, model.n_muscles)
     assert _same(run(model, state, commands, params), physics.rollout(model, state, commands, params))
+
+
+def test_read_only_inputs_step_like_writable_ones_without_a_compile_of_their_own():
+    """A read-only array is a numba type of its own, and arrays come read-only out of Ray's
+    object store (an unpickled terrain, state or params) and from ``np.broadcast_to``: stepping
+    with them copies them instead of compiling the whole step again (a minute and a half)."""
+    import sys
+    kernels = sys.modules["physics.step"]
+    model = physics.build_model(physics.examples.walker(), 2)
+    state = physics.initial_state(model, PARAMS)
+    cmd = np.full((2, model.n_muscles), 0.5)
+    terrain = Terrain.hills(seed=1)
+    ref = physics.step(model, state, cmd, PARAMS, terrain, parallel=False)
+    known = len(kernels._rollout_serial.signatures)
+    frozen = [a.copy() for a in (state.pos, state.vel, state.muscle_len, cmd)]
+    read_only = Terrain.hills(seed=1)
+    for a in (*frozen, read_only.table, read_only.blocks):
+        a.flags.writeable = False
+    frozen_state = physics.State(*frozen[:3], state.contact, state.time)
+    out = physics.step(model, frozen_state, frozen[3], PARAMS, read_only, parallel=False)
+    rolled = physics.rollout(model, frozen_state, np.broadcast_to(cmd, (3, 2, model.n_muscles)), PARAMS,
+                             read_only, parallel=False)
+    assert len(kernels._rollout_serial.signatures) == known
+    assert _same(out, ref)
+    assert np.all(np.isfinite(rolled.pos))
