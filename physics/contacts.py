@@ -21,7 +21,7 @@ Three parts, in this order within a substep:
 import numpy as np
 from numba import njit
 
-from .terrain import closest_on_terrain, terrain_top
+from .terrain import closest_on_terrain, is_straight, terrain_top
 
 #: contact generation also gives a plane to spheres this far (m) beyond their own motion: within a
 #: substep their bones can drag them down by centimetres (a foot resting 1-3 mm above the ground was
@@ -216,7 +216,7 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
     than one segment) every sphere near the ground is checked exactly, twice: in a concave corner
     (the foot of a step) pushing out of one face can push into the other."""
     top = blocks[2]
-    straight = table.shape[1] == 2
+    straight = is_straight(table)
     for i in range(p.shape[0]):
         px = p[i, 0]
         py = p[i, 1]

@@ -340,16 +340,17 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     W, L = work[24][c], work[25][c]
     pulled = work[4][c]   # each muscle's multiplier so far this substep (held at its strength in all)
     pulled[:, :] = 0.0
+    no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
     for it in range(iterations):
         if hot.joint_c.shape[0] > 0:
-            solve_joints(x, p, q, lam, hot, b0, n, h, c < 0)
+            solve_joints(x, p, q, lam, hot, b0, n, h, no)
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
         factor_skeleton(x, v, h, p, DN[c], DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c],
                         SKD[c], SKC[c], hot, b0, n, it > 0)
         solve_skeleton(p, x, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
-                       work[26][c], q, pulled, hot, b0, n, c < 0, c < 0)
+                       work[26][c], q, pulled, hot, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

@@ -37,7 +37,7 @@ from numba import njit
 from .joints import _wrap, joint_angle
 from .model import Model
 from .state import State
-from .terrain import Terrain, closest_on_terrain, terrain_top
+from .terrain import Terrain, closest_on_terrain, is_straight, terrain_top
 
 __all__ = ["STRAIN_LIMIT", "OVERSHOOT_LIMIT", "PENETRATION_LIMIT", "MEASURES", "integrity",
            "rigid_bones", "verdict", "measure", "within_limits"]
@@ -66,7 +66,7 @@ def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joi
     """The three measures (strain, overshoot, penetration) of every creature ``b`` not in
     ``skip`` into ``out[b]`` (``out : (B, 3)``); penetration relative to each sphere's radius,
     0 without ground. A NaN anywhere makes its measure NaN."""
-    straight = table.shape[1] == 2   # one segment, extended both ways: a line
+    straight = is_straight(table)
     for b in range(pos.shape[0]):
         if skip[b]:
             continue

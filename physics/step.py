@@ -74,7 +74,7 @@ from .skeleton import factor_skeleton, solve_skeleton
 from .model import Model
 from .params import SimParams
 from .state import State
-from .terrain import Terrain
+from .terrain import Terrain, is_straight
 
 __all__ = ["step", "rollout", "substeps_for"]
 
@@ -153,7 +153,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     muscles = hot.muscle_bone.shape[0] > 0
     # contacts once a step, from where each sphere would go in the whole step; on a terrain with
     # corners every substep, from where it goes in the substep (see the module)
-    corners = table.shape[1] != 2
+    corners = not is_straight(table)
     # the stages' flags as runtime bools: numba compiles a function once more for each literal
     # or omitted argument (a literal True is a type of its own), seconds of the first run each
     no, yes = c < 0, c >= 0

@@ -147,6 +147,13 @@ def make_terrain(kind: str, seed: int = 0) -> Terrain:
 
 
 @njit(cache=True, error_model="numpy")
+def is_straight(table) -> bool:
+    """Whether a terrain's ``table`` is one segment extended both ways (flat ground, a slope):
+    a line, which one half-plane per sphere meets exactly; any other terrain has corners."""
+    return table.shape[1] == 2
+
+
+@njit(cache=True, error_model="numpy")
 def find_segment(xs, x):
     """Index k of the segment [xs[k], xs[k+1]] holding x (clamped to the first/last segment)."""
     lo = 0
