@@ -219,6 +219,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, R, LANES)),      # the skeleton's multipliers' correction for clamped muscles
                 np.zeros((chunks, P, LANES)),      # static friction let go of it (1) last substep
                 np.zeros((chunks, P, LANES)),      # the skeleton pulled it out of the ground (1) this substep
-                np.zeros((chunks, P, 2, LANES)))   # the positions before the skeleton's solve
+                np.zeros((chunks, P, 2, LANES)),   # the positions before the skeleton's solve
+                np.zeros((chunks, E, LANES)))      # and the bone multipliers
         cache[lanes] = work
     return work

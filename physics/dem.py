@@ -350,7 +350,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
         factor_skeleton(x, v, h, p, DN[c], DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c],
                         SKD[c], SKC[c], hot, b0, n, it > 0)
         solve_skeleton(p, x, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
-                       work[26][c], q, pulled, hot, b0, n, no, no)
+                       work[26][c], q, pulled, pulled, hot, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

@@ -40,6 +40,10 @@ along the normal (static friction still holds it along the ground for that subst
 way, a planted foot pulled up a little was pushed centimetres into the ground by the rest of the
 body). The muscles that were at their strength in the first solve keep the multipliers they had
 there (``pin``): solved afresh, a muscle could turn round and push the freed foot into the ground.
+The solve done again starts from what each muscle had pulled before the first one (``started``),
+so that a creature that lifted nothing is solved again to the same bits (the whole chunk is
+solved again when any of its creatures lifted a foot; starting from the first solve's pull
+instead, with a second sweep a creature's muscles depended on its neighbours in the batch).
 
 **Redundant rows.** A braced torso has more bones than its spheres need (one redundant bone per
 brace): ``A`` is then singular. Every diagonal gets ``REGULARISE`` of itself added (Tikhonov), so
@@ -525,8 +529,8 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, hot, b0, n,
-                   lead_only, pin):
+def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, started, hot, b0,
+                   n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
@@ -544,7 +548,12 @@ def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam,
     What the ground held back of the corrections along its normals (``plane``) is added to
     ``load[:, 0] : (P, LANES)`` (into the ground: positive), and what static friction held back
     along the ground (a gripped sphere is heavy every way) to ``load[:, 1]`` (along the tangent
-    ``(-n_y, n_x)``), for friction (contacts.py)."""
+    ``(-n_y, n_x)``), for friction (contacts.py).
+
+    ``pulled : (E, LANES)`` is each muscle's multiplier so far this substep, updated; with ``pin``
+    (the solve done again, the module says why) the multipliers start from ``started`` (what
+    ``pulled`` was before the first solve) and a muscle the first solve held at its strength
+    keeps that."""
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
@@ -624,7 +633,7 @@ def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam,
                 m = hot.leg_sphere[g + end]
                 for l in range(n):
                     f = hot.bone_max_force[e, b0 + l] * h2
-                    total = (0.0 if pin else pulled[e, l]) + lam[k, l]
+                    total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
                     was = pin and (abs(pulled[e, l]) >= f)
                     cut = (pulled[e, l] if was else min(f, max(-f, total))) - total
                     s = WS[m, 0, l] * cut
@@ -632,7 +641,7 @@ def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam,
                     move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
             for l in range(n):
                 f = hot.bone_max_force[e, b0 + l] * h2
-                base = 0.0 if pin else pulled[e, l]
+                base = started[e, l] if pin else pulled[e, l]
                 total = base + lam[k, l]
                 was = pin and (abs(pulled[e, l]) >= f)
                 held = pulled[e, l] if was else min(f, max(-f, total))

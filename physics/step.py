@@ -97,6 +97,14 @@ def _copy_lanes(dst, src, n):
 
 
 @njit(cache=True, error_model="numpy")
+def _copy_rows(dst, src, n):
+    """``dst[:, :n] = src[:, :n]``, in loops (see :func:`_copy_lanes`)."""
+    for i in range(dst.shape[0]):
+        for l in range(n):
+            dst[i, l] = src[i, l]
+
+
+@njit(cache=True, error_model="numpy")
 def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
                 table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
                 ground, self_collision, fluid):
@@ -113,6 +121,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     loose = work[27][c]
     lifted = work[28][c]
     before = work[29][c]
+    pulled_before = work[30][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -192,20 +201,22 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                             it > 0)
             if ground:
                 _copy_lanes(before, p, n)
-            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, no, no)
+                _copy_rows(pulled_before, lam, n)
+            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot,
+                           b0, n, no, no)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 _copy_lanes(p, before, n)
                 load[:, :, :] = 0.0
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0,
                                 n, it > 0)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
-                               n, no, yes)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam,
+                               pulled_before, hot, b0, n, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
                 factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
                                 yes)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0,
-                               n, yes, no)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot,
+                               b0, n, yes, no)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
             if self_collision:
@@ -214,12 +225,14 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, yes, no)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
+                               yes, no)
                 load[:, :, :] = 0.0
             if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
                 relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
                              fluid)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, hot, b0, n, yes, no)
+                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
+                               yes, no)
                 load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
