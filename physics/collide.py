@@ -98,6 +98,10 @@ def build_grid(pos, cell):
     return cx, cy, start, order
 
 
+#: Gauss-Seidel passes over the colliding pairs between creatures, once per step (or substep)
+ARENA_PASSES = 4
+
+
 @njit(cache=True, error_model="numpy")
 def collide_arena(pos, vel, mass, inv_mass, radius, passes):
     """Separate overlapping spheres of different creatures and stop their approach.

@@ -65,7 +65,7 @@ from . import dem, witkin
 from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
-from .collide import collide_arena, solve_self_collisions
+from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
 from .contacts import find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
@@ -78,8 +78,6 @@ from .terrain import Terrain, is_straight
 
 __all__ = ["step", "rollout", "substeps_for"]
 
-#: Gauss-Seidel passes over the colliding pairs between creatures, once per step
-ARENA_PASSES = 4
 #: Jacobi sweeps over a creature's colliding sphere pairs per iteration, after the skeleton's
 #: solve: a sphere pressed between two others is pushed both ways at once by one sweep; with two,
 #: crumpled chains ended steps 1.4 mm inside each other

@@ -91,7 +91,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem
-from .collide import collide_arena
+from .collide import ARENA_PASSES, collide_arena
 from .joints import _wrap
 from .terrain import closest_on_terrain, terrain_top
 
@@ -883,7 +883,6 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
            arena and use_dem, float(params.dem_stiffness), float(params.dem_damping),
            float(params.dem_shear))
     if arena and not use_dem:
-        from .step import ARENA_PASSES
         collide_arena(x, v, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     if use_dem:
         if ground:

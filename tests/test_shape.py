@@ -39,7 +39,6 @@ CIRCLES = {
     frozenset({"evolution.plugins", "evolution.tasks", "evolution.sensors", "evolution.terrains"}),
     frozenset({"evolution", "evolution.champion", "evolution.evaluator", "evolution.ray_backend",
                "evolution.run"}),
-    frozenset({"physics.step", "physics.witkin"}),
 }
 
 
