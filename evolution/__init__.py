@@ -9,30 +9,19 @@ Imports ``physics`` (never ``render`` or ``creatures``). Importing it changes no
 a program calls :func:`prepare_process` once before it runs anything (as for ``physics``).
 """
 
-from pathlib import Path
-
-import physics
-
+from .backends import BACKENDS, make_evaluator
 from .champion import Champion, ChampionError, champion_from_run, load_champion, save_champion
-from .evaluator import BACKENDS, Evaluation, Evaluator, make_evaluator
+from .chunks import Evaluation
+from .evaluator import Evaluator
 from .genomes import NETWORK_KINDS, genome_from_dict, genome_to_dict, neat_config_text
 from .network import ACTIVATIONS, AGGREGATIONS, CompiledNetworks, NetworkBatch, compile_networks
-from .plugins import KINDS, Plugin, PluginError, PluginRef, available, load_ref, register, resolve
+from .plugins import KINDS, Plugin, PluginError, PluginRef, available, load_ref, load_terrain_file, register, resolve
+from .process import prepare_process
 from .rollout import Clock, Context, Episode, EpisodeRun, run_episode
 from .run import GenerationStats, Run, RunSettings
 from .sensors import DEFAULT_SENSORS, Sensor, sensor_list
 from .tasks import WORST_FITNESS, Task, describe_fitness, task_sim
-from .terrains import TerrainFileError, TerrainMaker, load_terrain_file
-
-
-
-def prepare_process() -> None:
-    """:func:`physics.prepare_process` for evolution too: also clears numba's cache of this
-    package if its sources or physics' changed (its sensors' and tasks' kernels inline physics
-    functions). The ``creatures`` command calls it first thing, and so does every worker process
-    an :class:`Evaluator` or the Ray backend starts."""
-    physics.prepare_process(Path(__file__).parent)
-
+from .terrains import TerrainFileError, TerrainMaker
 
 __all__ = ["prepare_process", "Champion", "ChampionError", "champion_from_run", "load_champion", "save_champion",
            "BACKENDS", "Evaluation", "Evaluator", "make_evaluator", "NETWORK_KINDS",

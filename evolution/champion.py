@@ -146,7 +146,7 @@ class Champion:
 
     def brains(self):
         """The champion's network, batched (a batch of one)."""
-        from .evaluator import make_brains
+        from .chunks import make_brains
         config = self.neat_config()
         try:
             return make_brains([genome_from_dict(self.genome)], config, self.network)

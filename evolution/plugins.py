@@ -49,8 +49,13 @@ from pathlib import Path
 
 import physics
 
-__all__ = ["KINDS", "ENTRY_POINT_GROUPS", "SOURCES", "PluginError", "PluginRef", "Plugin",
-           "register", "resolve", "load_ref", "available", "plugin_failure", "MAX_PLUGIN_BYTES"]
+from .bases import PluginError, Sensor, Task, TerrainMaker
+from .terrains import MAX_TERRAIN_BYTES, MAX_TERRAIN_POINTS, TerrainFileError, parse_terrain
+from .yamlread import read_data
+
+__all__ = ["KINDS", "ENTRY_POINT_GROUPS", "SOURCES", "BUILTINS", "PluginError", "PluginRef", "Plugin",
+           "register", "resolve", "load_ref", "available", "plugin_failure", "load_terrain_file",
+           "MAX_PLUGIN_BYTES"]
 
 KINDS = ("task", "sensor", "terrain")
 #: the entry-point groups installed packages announce their plug-ins in
@@ -64,10 +69,16 @@ MAX_PLUGIN_BYTES = 2_000_000
 #: our own packages: a plug-in whose class lives here is a built-in
 _OURS = ("evolution", "physics")
 
-
-class PluginError(Exception):
-    """A plug-in that cannot be found, loaded or used; ``str()`` is one line saying which and
-    why."""
+#: The built-in plug-ins, by where they are (``module:name``), as Gymnasium lists its
+#: environments: the registry imports them when it is first asked for a plug-in, so the modules
+#: that define them need nothing of the registry (they subclass :mod:`evolution.bases`).
+BUILTINS = {
+    "task": {name: f"evolution.tasks:{name.capitalize()}"
+             for name in ("run", "jump", "climb", "obstacle", "swim", "fly")},
+    "sensor": {name: f"evolution.sensors:{name.capitalize()}"
+               for name in ("clock", "muscles", "joints", "contacts", "tilt", "height", "velocity", "rays")},
+    "terrain": {name: f"evolution.terrains:{name}" for name in ("flat", "slope", "steps", "hills", "hurdles")},
+}
 
 
 @dataclass(frozen=True)
@@ -170,8 +181,6 @@ class Plugin:
     # --- tasks and sensors ----------------------------------------------------------------
     def create(self):
         """A new instance of the task or sensor (one per episode batch)."""
-        from .sensors import Sensor
-        from .tasks import Task
         base = {"task": Task, "sensor": Sensor}[self.kind]
         try:
             obj = self.target()
@@ -198,9 +207,27 @@ class Plugin:
 
     # --- terrains -------------------------------------------------------------------------
     def make(self, seed: int = 0):
-        """The terrain (a ``physics.Terrain``) for ``seed``."""
-        from .terrains import make_from_target
-        return make_from_target(self.ref, self.target, seed)
+        """The terrain (a ``physics.Terrain``) for ``seed``, checked."""
+        ref, target = self.ref, self.target
+        try:
+            if isinstance(target, physics.Terrain):
+                terrain = target
+            elif isinstance(target, TerrainMaker):
+                terrain = target.make(seed)
+            elif isinstance(target, type) and issubclass(target, TerrainMaker):
+                terrain = target().make(seed)
+            else:
+                terrain = target(seed)
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise plugin_failure(ref, "make", exc) from None
+        if not isinstance(terrain, physics.Terrain):
+            raise PluginError(f"{ref.describe()} made a {type(terrain).__name__}, not a physics.Terrain")
+        if terrain.xs.size > MAX_TERRAIN_POINTS:
+            raise PluginError(f"{ref.describe()} made a terrain of {terrain.xs.size} points; "
+                              f"at most {MAX_TERRAIN_POINTS}")
+        return terrain
 
 
 def _describe_target(target) -> str:
@@ -241,9 +268,34 @@ def register(kind: str, name: str, target) -> Plugin:
     return plugin
 
 
+_BUILTINS_LOADED = False
+
+
 def _builtins_loaded() -> None:
-    """The built-ins register themselves when their modules are imported."""
-    from . import sensors, tasks, terrains  # noqa: F401
+    """The built-ins (:data:`BUILTINS`) in the registry, imported the first time (a name the user
+    registered first keeps the user's plug-in, as registering after them replaces them)."""
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    for kind, names in BUILTINS.items():
+        for name, location in names.items():
+            module, attr = location.split(":")
+            target = getattr(importlib.import_module(module), attr)
+            _REGISTRY[kind].setdefault(name, Plugin(PluginRef(kind, name, "built-in", location), target))
+    _BUILTINS_LOADED = True
+
+
+def load_terrain_file(path, name: str | None = None) -> Plugin:
+    """A terrain file (:mod:`evolution.terrains`) as a terrain plug-in. Raises
+    :class:`evolution.terrains.TerrainFileError` with every problem (file:line:column) or for a
+    file that cannot be read."""
+    path = Path(path)
+    source = str(path)
+    data, text = read_data(path, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
+    terrain = parse_terrain(text, source, default_name=path.stem)
+    sha = hashlib.sha256(data).hexdigest()  # of the bytes, as for every file plug-in
+    ref = PluginRef("terrain", name or source, "file", str(path.expanduser().resolve()), sha)
+    return Plugin(ref, terrain)
 
 
 def _entry_points() -> dict:
@@ -313,7 +365,6 @@ def resolve(kind: str, spec: str) -> Plugin:
         raise PluginError(f"an empty {kind} name")
     spec = spec.strip()
     if kind == "terrain" and spec.lower().endswith((".yaml", ".yml")):
-        from .terrains import load_terrain_file
         return load_terrain_file(spec)
     if ":" in spec:
         left, attr = spec.rsplit(":", 1)
@@ -463,9 +514,6 @@ def _from_module(kind: str, spec: str, module_name: str, attr: str) -> Plugin:
 
 def _attribute(ref: PluginRef, module, attr: str):
     """``module.attr``, checked to be something of the plug-in's kind."""
-    from .sensors import Sensor
-    from .tasks import Task
-    from .terrains import TerrainMaker
     where = ref.location if ref.source == "file" else module.__name__
     try:
         target = getattr(module, attr)
@@ -523,7 +571,6 @@ def load_ref(ref: PluginRef, allow_code: bool = True, named=()) -> Plugin:
                           f"if you trust it, name it with --plugin {where}")
     if ref.source == "file":
         if ref.kind == "terrain" and ref.name.lower().endswith((".yaml", ".yml")):
-            from .terrains import load_terrain_file
             plugin = load_terrain_file(ref.location, name=ref.name)
             if ref.sha256 and plugin.ref.sha256 != ref.sha256:
                 raise PluginError(f"{ref.describe()}: the file has changed since it was recorded")
@@ -548,7 +595,6 @@ def _named_for(ref: PluginRef, named) -> Plugin | None:
             continue
         if ref.source == "file" and _looks_like_path(left) and Path(left).name == Path(ref.location).name:
             if ref.kind == "terrain" and left.lower().endswith((".yaml", ".yml")):
-                from .terrains import load_terrain_file
                 plugin = load_terrain_file(left, name=ref.name)
             else:
                 plugin = _from_file(ref.kind, ref.name, Path(left), recorded_attr)

@@ -1,9 +1,9 @@
-"""Evaluating generations on a Ray cluster: the chunks of :mod:`evolution.evaluator` as Ray tasks.
+"""Evaluating generations on a Ray cluster: the chunks of :mod:`evolution.chunks` as Ray tasks.
 
 For runs that outgrow one machine (``creatures evolve ... --backend ray``). A generation is split
 into chunks exactly as the local backend splits it, one chunk per CPU of the cluster (or
 ``workers``), and each chunk is one task that scores its genomes with
-:func:`evolution.evaluator.evaluate_chunk`, the function the local worker processes run. Creatures
+:func:`evolution.chunks.evaluate_chunk`, the function the local worker processes run. Creatures
 do not interact, so the fitness of every genome is bit-identical to the local backend's, whatever
 the chunking. The episode and the neat config are put in the object store once and shared by
 every generation's tasks.
@@ -34,7 +34,8 @@ except ModuleNotFoundError as error:
         raise
     raise ImportError("the ray backend needs Ray: pip install 'creatures[cluster]'") from None
 
-from .evaluator import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
+from .chunks import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
+from .process import prepare_process
 from .plugins import PluginError
 from .rollout import Episode
 
@@ -60,7 +61,6 @@ def _config(neat_text: str):
 @lru_cache(maxsize=1)
 def _prepare() -> None:
     """``evolution.prepare_process()``, once per Ray worker process (Ray reuses its workers)."""
-    from . import prepare_process
     prepare_process()
 
 

@@ -59,7 +59,8 @@ import physics
 from . import checkpoint, limits, rundir
 from .bodygenes import NO_GENES, BodyGenes
 from .breeding import SpeciationScope, distance_scope
-from .evaluator import BACKENDS, make_evaluator, pack_genome
+from .backends import BACKENDS, make_evaluator
+from .chunks import pack_genome
 from .files import WriteError, make_directory, write_atomic
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,

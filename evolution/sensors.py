@@ -29,11 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import physics
 from physics.sensors import creature_com, creature_rotation
 from physics.terrain import find_segment, height_at
 
-from .plugins import register
+from .bases import Sensor
 
 __all__ = ["Sensor", "DEFAULT_SENSORS", "MAX_SPEED", "Clock", "Muscles", "Joints", "Contacts",
            "Tilt", "Height", "Velocity", "Rays", "sensor_list"]
@@ -43,66 +42,6 @@ MAX_SPEED = 5.0
 
 #: the sensors every episode has unless told otherwise (their layout is the brains' inputs)
 DEFAULT_SENSORS = ("clock", "muscles", "joints", "contacts", "tilt", "height", "velocity")
-
-
-class Sensor:
-    """Named inputs for the brain, read for a whole batch each step.
-
-    Subclass it and fill in :meth:`size` and :meth:`read` (and :meth:`labels` for readable
-    names); numpy in and out, the batch axis first::
-
-        class Speed(evolution.Sensor):
-            "The centre of mass's horizontal speed, in m/s over 5."
-
-            def size(self, ctx):
-                return 1
-
-            def read(self, state, clock, out):
-                out[:, 0] = physics.com_velocity(self.ctx.model, state)[:, 0] / 5.0
-
-    The episode calls :meth:`setup` once (``self.ctx`` is set before it), :meth:`reset` for
-    the creatures that start, then :meth:`read` before every step, for the brains to act on.
-
-    Class attributes
-    ----------------
-    description : str
-        One line: what it senses (``creatures sensors`` lists it).
-    name : str
-        Set when the sensor is created: the name it was resolved by.
-    """
-
-    description: str = ""
-    name: str = ""
-    ctx = None  # the episode's Context, set before setup()
-
-    def size(self, ctx) -> int:
-        """How many inputs it adds, for the creatures of ``ctx.model`` (the same for the whole
-        batch)."""
-        raise NotImplementedError(f"{type(self).__name__} has no size()")
-
-    def labels(self, ctx) -> list[str]:
-        """A short name per input (the viewer's brain panel shows them)."""
-        n = self.size(ctx)
-        return [self.name] if n == 1 else [f"{self.name} {k}" for k in range(n)]
-
-    def bounds(self, ctx) -> tuple:
-        """The range its inputs always stay within, ``(low, high)``: two numbers for all of them,
-        or two arrays of :meth:`size`. The Gymnasium environment's observation space is made of
-        them. Unbounded, ``(-inf, inf)``, unless the sensor says so."""
-        return (-np.inf, np.inf)
-
-    def setup(self, ctx) -> None:
-        """Once, before the first :meth:`reset`: allocate what it keeps per creature."""
-
-    def reset(self, state: physics.State, which: np.ndarray) -> None:
-        """Creatures ``which`` (bool, shape (B,)) start (again) from ``state``."""
-
-    def read(self, state: physics.State, clock, out: np.ndarray):
-        """Fill ``out`` (shape (B, n), n = :meth:`size`; a view into the brains' inputs) with
-        the inputs of every creature now, or return a (B, n) array. ``state.pos (B, P, 2)``,
-        ``state.vel (B, P, 2)``, ``state.contact (B, P)``; ``clock.step (B,)`` and
-        ``clock.time (B,)`` count from each creature's start."""
-        raise NotImplementedError(f"{type(self).__name__} has no read()")
 
 
 def sensor_list(text: str | None) -> list[str]:
@@ -391,13 +330,3 @@ def _read_rays(pos, mass, xs, ys, dirs, reach, ground, out):
                 out[b, r] = 1.0
             else:
                 out[b, r] = ray_to_terrain(xs, ys, cx, cy, dirs[r, 0], dirs[r, 1], reach[b]) / reach[b]
-
-
-register("sensor", "clock", Clock)
-register("sensor", "muscles", Muscles)
-register("sensor", "joints", Joints)
-register("sensor", "contacts", Contacts)
-register("sensor", "tilt", Tilt)
-register("sensor", "height", Height)
-register("sensor", "velocity", Velocity)
-register("sensor", "rays", Rays)

@@ -1,7 +1,8 @@
 """Tasks: what creatures are asked to do and how they are scored, a whole batch at a time.
 
-A task is a plug-in (:mod:`evolution.plugins`): a subclass of :class:`Task`. The built-in ones
-below are registered exactly as a user's are:
+A task is a plug-in (:mod:`evolution.plugins`): a subclass of :class:`Task`
+(:mod:`evolution.bases`). The built-in ones below are listed in the registry by where they are
+(``evolution.tasks:Run``), as Gymnasium lists its environments:
 
 ==========  ===============  =================================================================
 task        default terrain  fitness (metres)
@@ -46,106 +47,13 @@ import physics
 from physics.sensors import creature_com
 from physics.terrain import height_at
 
-from .plugins import register
+from .bases import Task
 
 __all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "WORST_FITNESS", "describe_fitness",
            "task_sim"]
 
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
-
-
-class Task:
-    """What a batch of creatures is asked to do, and how each is scored.
-
-    Subclass it and fill in :meth:`reset`, :meth:`update` and :meth:`fitness`; numpy in and
-    out, the batch axis first (B creatures, P spheres of each). The same instance scores a whole
-    batch for a whole episode, so per-creature state lives in arrays of length B::
-
-        class Run(evolution.Task):
-            "Run to the right."
-            measures = "metres travelled to the right"
-
-            def setup(self, ctx):
-                self.start = np.zeros(ctx.batch)
-                self.now = np.zeros(ctx.batch)
-
-            def reset(self, state, which):
-                self.start[which] = physics.centre_of_mass(self.ctx.model, state)[which, 0]
-                self.now[which] = self.start[which]
-
-            def update(self, state, clock):
-                self.now[:] = physics.centre_of_mass(self.ctx.model, state)[:, 0]
-
-            def fitness(self):
-                return self.now - self.start
-
-    The episode calls, in order: :meth:`setup` once (``self.ctx`` is set before it), then
-    :meth:`reset` with every creature, then after every physics step :meth:`update`, and
-    :meth:`fitness` whenever it wants the scores (at the end; the viewer and the Gymnasium
-    environment every step, so it must not change anything). ``reset`` may come again for some
-    creatures only (the vectorised Gymnasium environment restarts creatures one by one).
-
-    Class attributes
-    ----------------
-    description : str
-        One line: what the creature is asked to do (``creatures tasks`` lists it).
-    measures : str
-        What the fitness measures, in words (``metres travelled to the right``): the CLI, the
-        charts' y axis and the viewer's HUD show it.
-    default_terrain : str
-        The terrain used when none is named: a terrain name in any form (``flat``,
-        ``course.yaml``, ``file.py:Name``).
-    medium : str or dict
-        The fluid the task is set in: ``none`` (the default), ``water``, ``air``, or numbers
-        (``water,flow_x=0.5``, ``{"density": 800}``: ``physics.medium_settings``).
-    ground : bool
-        Whether the ground exists (False: deep water or open sky, nothing to stand on; the
-        creatures start where they would stand on the default terrain).
-    name : str
-        Set when the task is created: the name it was resolved by.
-    """
-
-    description: str = ""
-    measures: str = "fitness"
-    default_terrain: str = "flat"
-    medium = "none"
-    ground: bool = True
-    name: str = ""
-
-    def setup(self, ctx) -> None:
-        """Once, before the first :meth:`reset`: allocate per-creature arrays.
-
-        ``ctx`` (:class:`evolution.Context`, also ``self.ctx``) holds ``model`` (the batch's
-        ``physics.Model``: ``mass (B, P)``, ``radius (B, P)``, ``bone_a``/``bone_b (E,)``...),
-        ``terrain`` (``physics.Terrain``), ``sim`` (``physics.SimParams``), ``batch`` (B),
-        ``steps`` (the episode's length in steps), ``dt``, ``body_size`` and ``rest_height``."""
-
-    def reset(self, state: physics.State, which: np.ndarray) -> None:
-        """Creatures ``which`` (bool, shape (B,)) start (again) from ``state``: ``state.pos
-        (B, P, 2)``, ``state.vel (B, P, 2)``, ``state.contact (B, P)``. Leave the others."""
-
-    def update(self, state: physics.State, clock) -> None:
-        """After every step: the batch's new ``state`` and its ``clock`` (``clock.step (B,)``
-        steps and ``clock.time (B,)`` seconds since each creature's start)."""
-
-    def fitness(self) -> np.ndarray:
-        """The fitness of every creature so far, shape (B,); finite numbers. A creature whose
-        fitness is not finite (or all of them, for an array of the wrong shape) is counted as
-        failed and scores ``WORST_FITNESS``."""
-        raise NotImplementedError(f"{type(self).__name__} has no fitness()")
-
-    def ended(self) -> np.ndarray | None:
-        """Optional: creatures whose episode is over (bool, shape (B,)). Their fitness is frozen
-        at this step's value; when every creature has ended, the episode stops early."""
-        return None
-
-    def failed(self) -> np.ndarray | None:
-        """Optional: creatures that broke one of the task's own rules (bool, shape (B,)). They
-        score ``WORST_FITNESS`` and are counted as failed, as a broken body is."""
-        return None
-
-    ctx = None  # the episode's Context, set before setup()
 
 
 def describe_fitness(task: str) -> str:
@@ -336,11 +244,3 @@ def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
             com[b, 1] = cy
             if step[b] > from_step and _airborne(contact, b):
                 held[b] += cy - start[b, 1]
-
-
-register("task", "run", Run)
-register("task", "jump", Jump)
-register("task", "climb", Climb)
-register("task", "obstacle", Obstacle)
-register("task", "swim", Swim)
-register("task", "fly", Fly)

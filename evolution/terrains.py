@@ -30,13 +30,13 @@ or ``points: [[x0, y0], [x1, y1], ...]`` with x strictly increasing. Risers (ste
 1 cm wide, as the built-in stairs': the ground stays a height field. A slope gives ``degrees``
 (-80 to 80) or ``rise``, not both; ``count`` is 1 to 10000 (bumps: 1 if left out); a wall is 0.2 m
 thick unless it says. Every coordinate stays within +-1e6 m and a terrain has at most
-:data:`MAX_TERRAIN_POINTS` vertices. :func:`load_terrain_file` reports every problem with its line
-and column.
+:data:`MAX_TERRAIN_POINTS` vertices. :func:`parse_terrain` (and
+:func:`evolution.plugins.load_terrain_file`, a file as a plug-in) reports every problem with its
+line and column.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,11 +46,10 @@ import yaml
 
 import physics
 
-from .plugins import Plugin, PluginError, PluginRef, plugin_failure, register
-from .yamlread import Problem, Reader, YamlError, compose, read_data
+from .bases import PluginError, TerrainMaker
+from .yamlread import Problem, Reader, YamlError, compose
 
-__all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "load_terrain_file",
-           "parse_terrain", "hurdles", "terrain_to_dict", "terrain_from_dict", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
+__all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "parse_terrain", "hurdles", "terrain_to_dict", "terrain_from_dict", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
 
 #: terrain files larger than this are refused before parsing
 MAX_TERRAIN_BYTES = 2_000_000
@@ -62,26 +61,6 @@ RISER = 0.01
 MAX_COORDINATE = 1e6
 #: the steepest slope (degrees): steeper sides are walls or steps
 MAX_SLOPE_DEGREES = 80.0
-
-
-class TerrainMaker:
-    """Makes the ground for an episode: subclass it and fill in :meth:`make`::
-
-        class Ramp(evolution.TerrainMaker):
-            "Flat for 2 m, then a 5 degree ramp."
-
-            def make(self, seed):
-                return physics.Terrain(np.array([-1000.0, 2.0, 1000.0]),
-                                       np.array([0.0, 0.0, 998 * np.tan(np.radians(5))]), "ramp")
-
-    Class attributes: ``description`` (one line for ``creatures terrains``; the docstring's
-    first line if empty)."""
-
-    description: str = ""
-
-    def make(self, seed: int) -> physics.Terrain:
-        """The terrain for a run with this ``seed`` (the same seed, the same terrain)."""
-        raise NotImplementedError(f"{type(self).__name__} has no make()")
 
 
 def terrain_to_dict(terrain: physics.Terrain) -> dict:
@@ -115,29 +94,6 @@ def terrain_from_dict(data) -> physics.Terrain:
         return physics.Terrain(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64), kind)
     except (ValueError, OverflowError) as exc:
         raise ValueError(f"the terrain is not usable: {exc}") from None
-
-
-def make_from_target(ref: PluginRef, target, seed: int) -> physics.Terrain:
-    """What a terrain plug-in's target makes for ``seed``, checked."""
-    try:
-        if isinstance(target, physics.Terrain):
-            terrain = target
-        elif isinstance(target, TerrainMaker):
-            terrain = target.make(seed)
-        elif isinstance(target, type) and issubclass(target, TerrainMaker):
-            terrain = target().make(seed)
-        else:
-            terrain = target(seed)
-    except PluginError:
-        raise
-    except Exception as exc:
-        raise plugin_failure(ref, "make", exc) from None
-    if not isinstance(terrain, physics.Terrain):
-        raise PluginError(f"{ref.describe()} made a {type(terrain).__name__}, not a physics.Terrain")
-    if terrain.xs.size > MAX_TERRAIN_POINTS:
-        raise PluginError(f"{ref.describe()} made a terrain of {terrain.xs.size} points; "
-                          f"at most {MAX_TERRAIN_POINTS}")
-    return terrain
 
 
 # --- built-in terrains ---------------------------------------------------------------------------------
@@ -176,10 +132,6 @@ def hurdles(seed: int = 0, height: float = 0.12, width: float = 0.3, spacing: fl
     return physics.Terrain(np.array(xs), np.array(ys), "hurdles")
 
 
-for _f in (flat, slope, steps, hills, hurdles):
-    register("terrain", _f.__name__, _f)
-
-
 # --- terrain files --------------------------------------------------------------------------------------
 
 class TerrainFileError(YamlError, PluginError):
@@ -207,18 +159,6 @@ PIECE_KEYS = {
     "wall": {"height": True, "thickness": False},
 }
 TOP_KEYS = ("name", "description", "author", "licence", "start", "height", "points", "pieces")
-
-
-def load_terrain_file(path, name: str | None = None) -> Plugin:
-    """A terrain file as a terrain plug-in. Raises :class:`TerrainFileError` with every problem
-    (file:line:column) or for a file that cannot be read."""
-    path = Path(path)
-    source = str(path)
-    data, text = read_data(path, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
-    terrain = parse_terrain(text, source, default_name=path.stem)
-    sha = hashlib.sha256(data).hexdigest()  # of the bytes, as for every file plug-in
-    ref = PluginRef("terrain", name or source, "file", str(path.expanduser().resolve()), sha)
-    return Plugin(ref, terrain)
 
 
 def parse_terrain(text: str, source: str = "<terrain>", default_name: str | None = None) -> TerrainFile:

@@ -31,14 +31,11 @@ ALLOWED = {"physics": set(), "evolution": {"physics"}, "render": set(),
 #: today's exceptions (issue 27)
 LONG_FILES = {"render/editor.py", "render/viewer.py", "render/menu.py"}
 LONG_CLASSES = {"render/editor.py:EditorView", "render/viewer.py:Viewer", "render/menu.py:StartView"}
-#: (a circle is named by every module on it: ``evolution`` is the package's ``__init__``, which
-#: imports the modules that import it back)
+#: (a circle is named by every module on it; a package is its ``__init__``, which imports the
+#: modules that would import it back)
 CIRCLES = {
     frozenset({"creatures.bench", "creatures._bench_generation", "creatures._bench_solvers",
                "creatures._bench_tasks"}),
-    frozenset({"evolution.plugins", "evolution.tasks", "evolution.sensors", "evolution.terrains"}),
-    frozenset({"evolution", "evolution.champion", "evolution.evaluator", "evolution.ray_backend",
-               "evolution.run"}),
 }
 
 

@@ -16,7 +16,7 @@ import physics
 ray = pytest.importorskip("ray", reason="the ray backend needs Ray: pip install 'creatures[cluster]'")
 
 from evolution import Episode, Evaluator, genome_to_dict, neat_config_text  # noqa: E402
-from evolution.evaluator import make_evaluator  # noqa: E402
+from evolution.backends import make_evaluator  # noqa: E402
 from evolution.ray_backend import RayEvaluator  # noqa: E402
 from evolution_helpers import bits, design, neat_config, varied_genomes  # noqa: E402
 

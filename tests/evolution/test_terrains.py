@@ -24,8 +24,8 @@ import evolution
 import physics
 import physics.examples
 from evolution import terrains
-from evolution.terrains import (MAX_TERRAIN_BYTES, RISER, TerrainFileError, load_terrain_file,
-                                parse_terrain)
+from evolution.plugins import load_terrain_file
+from evolution.terrains import MAX_TERRAIN_BYTES, RISER, TerrainFileError, parse_terrain
 from evolution.yamlread import MAX_DEPTH
 
 BAD_DIR = Path(__file__).with_name("bad_terrains")
