@@ -33,10 +33,7 @@ LONG_FILES = {"render/editor.py", "render/viewer.py", "render/menu.py"}
 LONG_CLASSES = {"render/editor.py:EditorView", "render/viewer.py:Viewer", "render/menu.py:StartView"}
 #: (a circle is named by every module on it; a package is its ``__init__``, which imports the
 #: modules that would import it back)
-CIRCLES = {
-    frozenset({"creatures.bench", "creatures._bench_generation", "creatures._bench_solvers",
-               "creatures._bench_tasks"}),
-}
+CIRCLES: set[frozenset[str]] = set()
 
 
 def _modules(root: Path = ROOT, packages=PACKAGES) -> dict[str, Path]:

@@ -9,7 +9,9 @@ import statistics
 import numba
 import pytest
 
-from creatures import bench
+from creatures.bench.common import MIN_STEPS, QUICK_REPEATS, machine, window_steps
+from creatures.bench.engine import format_markdown, format_table, physics_rows
+from creatures.bench.pymunk_baseline import shares
 
 pytest.importorskip("pymunk")
 
@@ -20,7 +22,7 @@ STEPS, REPEATS, WARMUP = 7, 2, 3
 
 @pytest.fixture(scope="module")
 def rows():
-    return bench.physics_rows(POPULATIONS, STEPS, REPEATS, budget=10_000, cores=(1, 2), warmup=WARMUP)
+    return physics_rows(POPULATIONS, STEPS, REPEATS, budget=10_000, cores=(1, 2), warmup=WARMUP)
 
 
 def _pairs(rows):
@@ -44,7 +46,7 @@ def test_rows_have_the_fields_of_the_report(rows):
 
 
 def test_every_population_per_core_and_those_as_large_as_the_cores_on_all():
-    rows = bench.physics_rows((1, 2), 2, 1, cores=(1, 2), warmup=1, pymunk=False)
+    rows = physics_rows((1, 2), 2, 1, cores=(1, 2), warmup=1, pymunk=False)
     assert [(r["cores"], r["population"], r["calls"]) for r in rows] == [
         (1, 1, "rollout"), (1, 1, "step"), (1, 2, "rollout"), (1, 2, "step"), (2, 2, "rollout"), (2, 2, "step")]
 
@@ -82,23 +84,23 @@ def test_all_cores_pymunk_splits_the_population_over_that_many_processes(rows):
 
 def test_shares_sum_to_the_population_and_differ_by_at_most_one():
     for population, processes in ((1000, 2), (7, 3), (2, 8), (1, 1)):
-        parts = bench.shares(population, processes)
+        parts = shares(population, processes)
         assert sum(parts) == population and max(parts) - min(parts) <= 1 and min(parts) >= 1
 
 
 def test_the_budget_shortens_both_engines_windows_alike():
-    assert bench.window_steps(1, 1200, 300_000) == 1200
-    assert bench.window_steps(1000, 1200, 300_000) == 300
-    assert bench.window_steps(10**6, 1200, 300_000) == bench.MIN_STEPS
-    assert bench.window_steps(10**6, 20, 300_000) == 20
+    assert window_steps(1, 1200, 300_000) == 1200
+    assert window_steps(1000, 1200, 300_000) == 300
+    assert window_steps(10**6, 1200, 300_000) == MIN_STEPS
+    assert window_steps(10**6, 20, 300_000) == 20
 
 
 def test_the_tables_show_per_core_first_and_a_ratio_per_pair(rows):
-    md = bench.format_markdown(rows).splitlines()
+    md = format_markdown(rows).splitlines()
     assert [line.split("|")[1].strip() for line in md[2:]] == ["1", "1", "2"]
     assert all(line.rstrip(" |").endswith("x") for line in md[2:])
     first = {"seconds": 0.1, "cache": "hit"}
-    text = bench.format_table(rows, bench.machine(), first, {}, STEPS)
+    text = format_table(rows, machine(), first, {}, STEPS)
     assert text.index("per core:") < text.index("all 2 cores:")
     assert text.count("processes, each with its share") == 1
 
@@ -111,7 +113,7 @@ def test_quick_runs_both_core_counts_and_prints_json(run_creatures):
     expected = {(1, 1), (1, 4)} | ({(cores, 4)} if 1 < cores <= 4 else set())
     assert {(r["cores"], r["population"]) for r in rows} == expected
     assert {r["engine"] for r in rows} == {"creatures", "pymunk"}
-    assert all(r["repeats"] == bench.QUICK_REPEATS and r["steps"] == 20 for r in rows)
+    assert all(r["repeats"] == QUICK_REPEATS and r["steps"] == 20 for r in rows)
     assert all(r["stands"] for r in rows)
 
 
@@ -123,7 +125,7 @@ E2E = dict(population=6, workers=1)
 
 @pytest.fixture(scope="module")
 def end_to_end_rows():
-    from creatures import _bench_generation as generation
+    from creatures.bench import generation
     from creatures.bestiary import resolve_design
     from evolution.rollout import Episode
 
@@ -152,7 +154,7 @@ def test_end_to_end_rows_time_each_generation_after_the_first(end_to_end_rows):
 def test_the_baseline_breeds_with_neats_own_genome_and_the_runs_config():
     import neat
 
-    from creatures import _bench_generation as generation
+    from creatures.bench import generation
     from creatures.bestiary import resolve_design
     from evolution.breeding import FAST
     from evolution.rollout import Episode
@@ -163,7 +165,7 @@ def test_the_baseline_breeds_with_neats_own_genome_and_the_runs_config():
 
 
 def test_the_end_to_end_table_names_both_engines_and_the_targets(end_to_end_rows):
-    from creatures import _bench_generation as generation
+    from creatures.bench import generation
 
     ours, theirs = (dict(r) for r in end_to_end_rows)
     ours["vs_baseline"] = theirs["wall_seconds"] / ours["wall_seconds"]
@@ -179,7 +181,7 @@ def test_the_end_to_end_table_names_both_engines_and_the_targets(end_to_end_rows
 def test_body_evolution_rows_compare_the_evolving_walker_with_the_fixed_one():
     """``creatures bench --bodies``: whole generations of walker-evolving against walker, the
     same work, alternating rounds; the evolving one's ratio and the verdict on the 15 % target."""
-    from creatures import _bench_generation as generation
+    from creatures.bench import generation
 
     rows = generation.run_bodies(rounds=2, generations=3, population=6, seconds=0.1, workers=1)
     fixed, evolving = rows

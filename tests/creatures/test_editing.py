@@ -538,7 +538,7 @@ def test_evolve_saves_then_starts_play_or_says_the_command(tmp_path, monkeypatch
 def test_the_benchmarks_40_sphere_design_takes_moves_one_line_each(tmp_path):
     """``creatures bench --viewer`` times an edit per frame of this design (timing lives there):
     each move is one line of the file and keeps it valid."""
-    from creatures._bench_viewer import ladder_design
+    from creatures.bench.viewer import ladder_design
     path = tmp_path / "ladder.yaml"
     path.write_text(ladder_design())
     doc = DesignDocument.open(path)

@@ -384,7 +384,7 @@ def test_vector_reset_mask_restarts_only_those():
 
 
 def test_measure_env_speed_reports_steps_per_second():
-    from creatures._bench_envs import format_env_speed, measure_env_speed
+    from creatures.bench.envs import format_env_speed, measure_env_speed
 
     got = measure_env_speed(num_envs=(1, 4), steps=10, warmup=2, repeats=1)
     assert got["single"] > 0 and set(got["vector"]) == set(got["sync"]) == {1, 4}

@@ -3,7 +3,7 @@
 import json
 
 import physics
-from creatures import _bench_solvers
+from creatures.bench import solvers as bench_solvers
 from creatures.bestiary import DESIGN_DIR, resolve_design
 from creatures.simulate import format_summary, run_simulation
 
@@ -54,9 +54,9 @@ def test_simulate_refuses_a_design_the_solver_cannot_hold_in_one_line(run_creatu
 
 
 def test_solver_tables_have_a_row_per_scene_and_solver():
-    rows = [_bench_solvers.pendulum(solver, batch=2, seconds=4.0) for solver in physics.SOLVERS]
-    rows.append(_bench_solvers.walker("witkin", True, batch=2, seconds=0.5))
-    table = _bench_solvers.format_solvers(rows).splitlines()
+    rows = [bench_solvers.pendulum(solver, batch=2, seconds=4.0) for solver in physics.SOLVERS]
+    rows.append(bench_solvers.walker("witkin", True, batch=2, seconds=0.5))
+    table = bench_solvers.format_solvers(rows).splitlines()
     assert table[0].startswith("| scene | solver |") and len(table) == 2 + len(rows)
     assert all(r["finite"] and r["creature_steps_per_s"] > 0 for r in rows)
     pendulum_pbd, pendulum_witkin = rows[0], rows[1]
@@ -66,9 +66,9 @@ def test_solver_tables_have_a_row_per_scene_and_solver():
 
 
 def test_pile_table_reports_a_blown_up_run():
-    row = _bench_solvers.pile("dem", n=10, seconds=0.5)
+    row = bench_solvers.pile("dem", n=10, seconds=0.5)
     blown = dict(row, finite=False, blew_up_at_s=0.25, kinetic_energy_end=None)
-    table = _bench_solvers.format_pile([row, blown]).splitlines()
+    table = bench_solvers.format_pile([row, blown]).splitlines()
     assert len(table) == 4 and "blew up after 0.25 s" in table[-1]
     assert row["finite"] and row["substeps"] == physics.substeps_for(
-        physics.build_model(_bench_solvers.worm_body(), 1), physics.SimParams(contacts="dem"))
+        physics.build_model(bench_solvers.worm_body(), 1), physics.SimParams(contacts="dem"))

@@ -184,7 +184,7 @@ def test_watch_race_refuses_what_it_cannot_race_in_one_line(evolved_run, args, m
 
 
 def test_viewer_bench_measures_every_case(window):
-    from creatures._bench_viewer import CASES, format_viewer, run_viewer_bench
+    from creatures.bench.viewer import CASES, format_viewer, run_viewer_bench
     rows = run_viewer_bench(frames=3)
     assert [(r["creatures"], r["panels"]) for r in rows] == list(CASES)
     assert all(r["median_ms"] > 0 and r["p90_ms"] >= r["median_ms"] for r in rows)

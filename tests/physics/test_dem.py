@@ -175,8 +175,8 @@ def test_fifty_worm_pile_runs_with_both_contact_models(contacts):
     strained up to 14 % while worms land on worms, the pass knowing nothing of bones; overlaps
     2.5 mm). Passing it before each substep instead held the bones within 0.1 % but left worms
     25 mm inside each other and the pile still moving: the skeleton undid its pushes."""
-    from creatures import _bench_solvers
-    row = _bench_solvers.pile(contacts, seconds=2.0)
+    from creatures.bench import solvers
+    row = solvers.pile(contacts, seconds=2.0)
     assert row["finite"]
     assert row["kinetic_energy_end"] < 50.0
     if contacts == "dem":

@@ -1,6 +1,6 @@
 """What a task written in pure numpy costs: ``creatures bench --tasks``.
 
-The same generation (the mid-run genomes of ``_bench_generation``: 150 walkers, 20 s each, the
+The same generation (the mid-run genomes of :mod:`creatures.bench.generation`: 150 walkers, 20 s each, the
 evaluator of ``creatures evolve`` on 2 worker processes) is timed with three tasks, their
 generations alternating so that a noisy machine slows all three alike:
 
@@ -24,7 +24,7 @@ import numpy as np
 import physics
 from evolution import Task
 
-from . import _bench_generation as generation
+from . import generation
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "flag_task.py"
 GENERATIONS = 5
@@ -56,7 +56,7 @@ class NumpyRun(Task):
 
 
 def _tasks() -> list[tuple[str, str]]:
-    tasks = [("run (built-in, numba)", "run"), ("run in numpy (NumpyRun)", "creatures._bench_tasks:NumpyRun")]
+    tasks = [("run (built-in, numba)", "run"), ("run in numpy (NumpyRun)", "creatures.bench.tasks:NumpyRun")]
     if EXAMPLE.is_file():
         tasks.append(("examples/flag_task.py (numpy)", f"{EXAMPLE}:ReachFlag"))
     return tasks

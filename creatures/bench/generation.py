@@ -316,11 +316,11 @@ def eval_genome(genome, config) -> float:
     function, one creature at a time."""
     import neat
 
-    from creatures import bench
+    from .pymunk_baseline import pymunk_world
     from evolution.tasks import WORST_FITNESS
 
     s = _SETUP
-    space, parts = bench.pymunk_world(s["body"])
+    space, parts = pymunk_world(s["body"])
     bodies, pins = parts["bodies"], parts["muscles"]
     ox, oy = s["offset"]
     for b in bodies:

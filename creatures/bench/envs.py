@@ -1,4 +1,4 @@
-"""How fast the Gymnasium environments step: ``python -m creatures._bench_envs``.
+"""How fast the Gymnasium environments step: ``python -m creatures.bench.envs``.
 
 Env-steps per second (one creature advanced by one step is one env-step) with random actions
 (drawn beforehand), no rendering, after a warm-up, for:
@@ -40,7 +40,7 @@ def measure_env_speed(num_envs=(1, 16, 256), steps: int = 300, warmup: int = 30,
     ``steps`` are steps of the environment (a vector step counts N env-steps)."""
     import gymnasium
 
-    from .envs import CreatureEnv, CreatureVectorEnv
+    from ..envs import CreatureEnv, CreatureVectorEnv
 
     rng = np.random.default_rng(0)
     out = {"single": 0.0, "vector": {}, "sync": {}, "steps": steps, "design": design, "task": task}
