@@ -1,7 +1,7 @@
 """A design file's YAML as :mod:`creatures.editing` edits it: the editable fields of each kind of
-item (:data:`_FIELDS`), the composed text as items with their spans (:class:`_Tree`), the
-:class:`~render.game.Sketch` drawn from it (:func:`_sketch`), and an edit turned into text
-patches that change only the spans they mean to (:class:`_Edit`, :class:`_Patcher`).
+item (:data:`FIELDS`), the composed text as items with their spans (:class:`Tree`), the
+:class:`~render.game.Sketch` drawn from it (:func:`sketch_of`), and an edit turned into text
+patches that change only the spans they mean to (:class:`Edit`, :class:`Patcher`).
 :mod:`creatures.editing` says why an edit is a text patch.
 """
 
@@ -21,24 +21,24 @@ from render.game import GameError, Sketch
 
 from .design import ITEM_KEYS
 
-_KINDS = ("sphere", "bone", "joint", "cluster")
+KINDS = ("sphere", "bone", "joint", "cluster")
 _LIST_KEY = {"sphere": "spheres", "bone": "bones", "joint": "joints", "cluster": "clusters"}
 _LIST_KEYS = tuple(_LIST_KEY.values())
 _INDENT = 2
-_Scalar, _Seq, _Map = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+ScalarNode, SeqNode, MapNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 _RESOLVER = yaml.resolver.Resolver()
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 #: what a plain scalar may not hold to be copied into a flow mapping as it is
-_FLOW_UNSAFE = re.compile(r"[,\[\]{}]|: |\s#")
+FLOW_UNSAFE = re.compile(r"[,\[\]{}]|: |\s#")
 #: the loader's messages about two items, of which it points at the second only
-_PAIRS = ((re.compile(r"spheres '(.+?)' and '(.+?)' overlap"), "sphere"),
+PAIRS = ((re.compile(r"spheres '(.+?)' and '(.+?)' overlap"), "sphere"),
           (re.compile(r"bones '(.+?)' and '(.+?)' both join"), "bone"))
 
 
 # --- what can be edited: the side panel's fields ---------------------------------------------------
 
 @dataclass(frozen=True)
-class _Spec:
+class Spec:
     """One editable value: its type (``number``, ``bool``, ``str``, ``kind``), unit, hint, bounds
     ``(low, high, low excluded)`` for a number, whether it may evolve, its built-in default (as the
     loader has it), its gene ``(part, field)`` where that is not ``(kind, key)``, and whether an
@@ -55,86 +55,86 @@ class _Spec:
     required: bool = False
 
 
-def _builtin(kind: str, key: str):
+def builtin_default(kind: str, key: str):
     """The loader's built-in default of an item's key."""
     return ITEM_KEYS[kind][key][1]
 
 
 _C = limits.MAX_COORDINATE
 _V = limits.MAX_VALUE
-_FIELDS = {
+FIELDS = {
     "sphere": [
-        _Spec("x", "number", "m", "centre, from the left; may evolve (low..high)", (-_C, _C, False), True,
+        Spec("x", "number", "m", "centre, from the left; may evolve (low..high)", (-_C, _C, False), True,
               gene=("sphere", "x"), required=True),
-        _Spec("y", "number", "m", "centre, height above the ground line; may evolve (low..high)", (-_C, _C, False),
+        Spec("y", "number", "m", "centre, height above the ground line; may evolve (low..high)", (-_C, _C, False),
               True, gene=("sphere", "y"), required=True),
-        _Spec("radius", "number", "m", "above 0; may evolve (low..high)", (0.0, _V, True), True,
-              _builtin("sphere", "radius")),
-        _Spec("mass", "number", "kg", "above 0; may evolve (low..high)", (0.0, _V, True), True,
-              _builtin("sphere", "mass")),
-        _Spec("friction", "number", "", "static friction coefficient, 0 or more; may evolve (low..high)",
-              (0.0, _V, False), True, _builtin("sphere", "friction")),
-        _Spec("kinetic_friction", "number", "", "sliding friction, 0 up to friction (default: friction)",
+        Spec("radius", "number", "m", "above 0; may evolve (low..high)", (0.0, _V, True), True,
+              builtin_default("sphere", "radius")),
+        Spec("mass", "number", "kg", "above 0; may evolve (low..high)", (0.0, _V, True), True,
+              builtin_default("sphere", "mass")),
+        Spec("friction", "number", "", "static friction coefficient, 0 or more; may evolve (low..high)",
+              (0.0, _V, False), True, builtin_default("sphere", "friction")),
+        Spec("kinetic_friction", "number", "", "sliding friction, 0 up to friction (default: friction)",
               (0.0, _V, False)),
-        _Spec("restitution", "number", "", "bounce off the ground, 0..1", (0.0, 1.0, False), False,
-              _builtin("sphere", "restitution")),
-        _Spec("fixed", "bool", "", "pinned in place: true or false", default=False),
-        _Spec("optional", "bool", "", "evolution may switch it off (and its bones and joints): true or false",
+        Spec("restitution", "number", "", "bounce off the ground, 0..1", (0.0, 1.0, False), False,
+              builtin_default("sphere", "restitution")),
+        Spec("fixed", "bool", "", "pinned in place: true or false", default=False),
+        Spec("optional", "bool", "", "evolution may switch it off (and its bones and joints): true or false",
               default=False),
     ],
     "bone": [
-        _Spec("compliance", "number", "m/N", "stretch per newton, 0 for rigid; may evolve (low..high)",
-              (0.0, _V, False), True, _builtin("bone", "compliance")),
-        _Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
-        _Spec("width", "number", "m", "in water or air: the plate's width, above 0 (default: the spheres' "
+        Spec("compliance", "number", "m/N", "stretch per newton, 0 for rigid; may evolve (low..high)",
+              (0.0, _V, False), True, builtin_default("bone", "compliance")),
+        Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
+        Spec("width", "number", "m", "in water or air: the plate's width, above 0 (default: the spheres' "
               "mean diameter); may evolve", (0.0, _V, True), True),
-        _Spec("wing", "bool", "", "a broad plate in water or air: true or false", default=False),
+        Spec("wing", "bool", "", "a broad plate in water or air: true or false", default=False),
     ],
     "muscle": [
-        _Spec("muscle.range", "number", "", "length within rest x (1 +- range), (0, "
+        Spec("muscle.range", "number", "", "length within rest x (1 +- range), (0, "
               f"{physics.MAX_MUSCLE_RANGE:g}]; may evolve (low..high)", (0.0, physics.MAX_MUSCLE_RANGE, True),
-              True, _builtin("muscle", "range")),
-        _Spec("muscle.strength", "number", "N", "largest pull, above 0; may evolve (low..high)", (0.0, _V, True),
-              True, _builtin("muscle", "strength")),
-        _Spec("muscle.speed", "number", "1/s", "rest lengths per second, above 0; may evolve (low..high)",
-              (0.0, _V, True), True, _builtin("muscle", "speed")),
+              True, builtin_default("muscle", "range")),
+        Spec("muscle.strength", "number", "N", "largest pull, above 0; may evolve (low..high)", (0.0, _V, True),
+              True, builtin_default("muscle", "strength")),
+        Spec("muscle.speed", "number", "1/s", "rest lengths per second, above 0; may evolve (low..high)",
+              (0.0, _V, True), True, builtin_default("muscle", "speed")),
     ],
     "joint": [
-        _Spec("kind", "kind", "", "hinge (held within min..max) or free", default="hinge"),
-        _Spec("min", "number", "deg", "a hinge's least angle from the first bone to the second, counter-"
+        Spec("kind", "kind", "", "hinge (held within min..max) or free", default="hinge"),
+        Spec("min", "number", "deg", "a hinge's least angle from the first bone to the second, counter-"
               "clockwise, -180..180; may evolve (low..high)", (-180.0, 180.0, False), True,
-              _builtin("joint", "min")),
-        _Spec("max", "number", "deg", "a hinge's greatest angle, -180..180, at least min; may evolve",
-              (-180.0, 180.0, False), True, _builtin("joint", "max")),
-        _Spec("stiffness", "number", "N m/rad", "springs it back to its first angle, 0 or more; may evolve",
-              (0.0, _V, False), True, _builtin("joint", "stiffness")),
-        _Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
+              builtin_default("joint", "min")),
+        Spec("max", "number", "deg", "a hinge's greatest angle, -180..180, at least min; may evolve",
+              (-180.0, 180.0, False), True, builtin_default("joint", "max")),
+        Spec("stiffness", "number", "N m/rad", "springs it back to its first angle, 0 or more; may evolve",
+              (0.0, _V, False), True, builtin_default("joint", "stiffness")),
+        Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
     ],
     "cluster": [
-        _Spec("stiffness", "number", "", "how hard its shape is kept, (0, 1]", (0.0, 1.0, True), False,
-              _builtin("cluster", "stiffness")),
+        Spec("stiffness", "number", "", "how hard its shape is kept, (0, 1]", (0.0, 1.0, True), False,
+              builtin_default("cluster", "stiffness")),
     ],
     "design": [
-        _Spec("name", "str", "", "names runs and files: no '/' or '\\', not starting with '.'", required=True),
-        _Spec("description", "str", "", "what it is, one paragraph"),
-        _Spec("author", "str", "", "who made it"),
-        _Spec("licence", "str", "", "e.g. CC0-1.0"),
-        _Spec("self_collision", "bool", "", "its spheres collide with each other: true or false", default=False),
+        Spec("name", "str", "", "names runs and files: no '/' or '\\', not starting with '.'", required=True),
+        Spec("description", "str", "", "what it is, one paragraph"),
+        Spec("author", "str", "", "who made it"),
+        Spec("licence", "str", "", "e.g. CC0-1.0"),
+        Spec("self_collision", "bool", "", "its spheres collide with each other: true or false", default=False),
     ],
 }
 
 
 # --- reading the node tree -------------------------------------------------------------------------
 
-def _end(node, text: str) -> int:
+def node_end(node, text: str) -> int:
     """Where ``node``'s own text ends: a block collection's end mark lies past the comments and
     blank lines after it, and a block scalar's past its trailing line breaks; neither belongs to
     it."""
-    while isinstance(node, (_Seq, _Map)) and not node.flow_style and node.value:
+    while isinstance(node, (SeqNode, MapNode)) and not node.flow_style and node.value:
         last = node.value[-1]
-        node = last[1] if isinstance(node, _Map) else last
+        node = last[1] if isinstance(node, MapNode) else last
     end = node.end_mark.index
-    if isinstance(node, _Scalar) and node.style in ("|", ">"):
+    if isinstance(node, ScalarNode) and node.style in ("|", ">"):
         while end > node.start_mark.index and text[end - 1] in " \t\r\n":
             end -= 1
     return end
@@ -142,7 +142,7 @@ def _end(node, text: str) -> int:
 
 def _number(node):
     """The number a plain scalar holds (as the loader reads it), else None."""
-    if node.__class__ is not _Scalar or node.style is not None or node.tag.endswith((":bool", ":null")):
+    if node.__class__ is not ScalarNode or node.style is not None or node.tag.endswith((":bool", ":null")):
         return None
     try:
         value = float(node.value)
@@ -151,26 +151,26 @@ def _number(node):
     return value if math.isfinite(value) else None
 
 
-def _entries(node) -> dict:
+def entries_of(node) -> dict:
     """A mapping node's ``{key: (key node, value node)}`` (the first of a repeated key)."""
     out = {}
-    if node.__class__ is _Map:
+    if node.__class__ is MapNode:
         for k, v in node.value:
-            if k.__class__ is _Scalar and k.value not in out:
+            if k.__class__ is ScalarNode and k.value not in out:
                 out[k.value] = (k, v)
     return out
 
 
-def _is_range(node) -> bool:
-    return node.__class__ is _Map and any(k.__class__ is _Scalar and k.value in ("evolve", "start")
+def is_range(node) -> bool:
+    return node.__class__ is MapNode and any(k.__class__ is ScalarNode and k.value in ("evolve", "start")
                                           for k, _ in node.value)
 
 
-def _range(node):
+def range_of(node):
     """``(low, high, start or None)`` of a range node, else None."""
-    e = _entries(node)
+    e = entries_of(node)
     ev = e.get("evolve", (None, None))[1]
-    if ev.__class__ is not _Seq or len(ev.value) != 2:
+    if ev.__class__ is not SeqNode or len(ev.value) != 2:
         return None
     lo, hi = _number(ev.value[0]), _number(ev.value[1])
     if lo is None or hi is None:
@@ -178,11 +178,11 @@ def _range(node):
     return lo, hi, _number(e["start"][1]) if "start" in e else None
 
 
-def _start(node):
+def start_value(node):
     """A value as the design's own body has it: a number, or a range's start (the middle unless
     given, as the loader takes it); None if it is neither."""
-    if node.__class__ is _Map:
-        r = _range(node)
+    if node.__class__ is MapNode:
+        r = range_of(node)
         if r is None:
             return None
         lo, hi, start = r
@@ -192,24 +192,24 @@ def _start(node):
 
 def _truth(node):
     """True/False for a boolean scalar, else None."""
-    if node.__class__ is _Scalar and node.tag.endswith(":bool"):
+    if node.__class__ is ScalarNode and node.tag.endswith(":bool"):
         return node.value.lower() in ("true", "yes", "on", "y")
     return None
 
 
-def _makes_muscle(node) -> bool:
+def makes_muscle(node) -> bool:
     """Whether a bone's ``muscle`` value (None: not given) makes it a muscle."""
-    return node is not None and (node.__class__ is _Map or _truth(node) is True)
+    return node is not None and (node.__class__ is MapNode or _truth(node) is True)
 
 
-def _word(node):
+def word_of(node):
     """The text of a scalar (not null), else None."""
-    if node.__class__ is _Scalar and not node.tag.endswith(":null"):
+    if node.__class__ is ScalarNode and not node.tag.endswith(":null"):
         return node.value
     return None
 
 
-def _fmt(value: float) -> str:
+def short_number(value: float) -> str:
     """A number written short: the shortest text that reads back as the same float, without an
     exponent (YAML 1.1 reads ``1e-06`` as text), ``150`` for 150.0, ``0`` for -0.0."""
     if value == 0:
@@ -217,11 +217,11 @@ def _fmt(value: float) -> str:
     return np.format_float_positional(float(value), trim="-")
 
 
-def _scalar(text: str, flow: bool = True) -> str:
+def yaml_scalar(text: str, flow: bool = True) -> str:
     """A string as a YAML scalar: plain when it reads back as the same string where it goes (in
     a flow mapping, or as a top-level value with ``flow`` False), else double-quoted (JSON's
     escapes are YAML's)."""
-    if _PLAIN.fullmatch(text) and _RESOLVER.resolve(_Scalar, text, (True, False)).endswith(":str"):
+    if _PLAIN.fullmatch(text) and _RESOLVER.resolve(ScalarNode, text, (True, False)).endswith(":str"):
         return text
     if text and "\n" not in text and text.isprintable() and text == text.strip():
         probe = f"{{k: {text}}}" if flow else f"k: {text}\n"
@@ -233,7 +233,7 @@ def _scalar(text: str, flow: bool = True) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-class _Item:
+class Item:
     """One item of a list: its kind, position in the list (items that are mappings only), id (the
     loader's: an unnamed bone is ``a-b``, an unnamed joint ``joint3``), node, entries and span."""
 
@@ -246,12 +246,12 @@ class _Item:
     def refs(self, key):
         """The ids a ``spheres``/``bones`` list names (None for a value that is not a list)."""
         v = self.keys.get(key)
-        if v is None or v[1].__class__ is not _Seq:
+        if v is None or v[1].__class__ is not SeqNode:
             return None
-        return [_word(n) for n in v[1].value]
+        return [word_of(n) for n in v[1].value]
 
 
-class _Tree:
+class Tree:
     """The composed text: top-level entries, ``defaults:`` entries, the items of each list (with
     ids as the loader gives them) and the lookups by id (the first of a repeated id, as the
     loader resolves references)."""
@@ -259,24 +259,24 @@ class _Tree:
     def __init__(self, root, text: str):
         self.root = root
         self.text = text
-        self.top = _entries(root)
+        self.top = entries_of(root)
         self.defaults = {}
         if "defaults" in self.top:
-            self.defaults = {k: _entries(v) for k, (_, v) in _entries(self.top["defaults"][1]).items()}
+            self.defaults = {k: entries_of(v) for k, (_, v) in entries_of(self.top["defaults"][1]).items()}
         self.items = {}
         self.by_id = {}
-        for kind in _KINDS:
+        for kind in KINDS:
             seq = self.top.get(_LIST_KEY[kind], (None, None))[1]
-            nodes = seq.value if seq.__class__ is _Seq else []
+            nodes = seq.value if seq.__class__ is SeqNode else []
             out = []
             for node in nodes:
-                if node.__class__ is not _Map:
+                if node.__class__ is not MapNode:
                     continue  # the loader skips it too (and says why)
-                keys = _entries(node)
-                ident = _word(keys["id"][1]) if "id" in keys else None
+                keys = entries_of(node)
+                ident = word_of(keys["id"][1]) if "id" in keys else None
                 if not ident:
                     ident = self._auto_id(kind, keys, len(out))
-                out.append(_Item(kind, len(out), ident, node, keys, node.start_mark.index, _end(node, text)))
+                out.append(Item(kind, len(out), ident, node, keys, node.start_mark.index, node_end(node, text)))
             self.items[kind] = out
             table = {}
             for it in out:
@@ -287,8 +287,8 @@ class _Tree:
     def _auto_id(kind, keys, k):
         if kind == "bone":
             v = keys.get("spheres", (None, None))[1]
-            if v.__class__ is _Seq and len(v.value) == 2:
-                return "-".join(str(_word(n)) for n in v.value)
+            if v.__class__ is SeqNode and len(v.value) == 2:
+                return "-".join(str(word_of(n)) for n in v.value)
             return f"bone{k + 1}"
         return f"{kind}{k + 1}"
 
@@ -300,21 +300,21 @@ class _Tree:
 
 # --- the sketch ------------------------------------------------------------------------------------
 
-def _sketch(tree: _Tree) -> Sketch:
+def sketch_of(tree: Tree) -> Sketch:
     """What the window draws, from the YAML data as it is (ids the loader would not resolve -> -1,
     defaults applied to radii), even when the design is invalid."""
-    spheres, bones, joints, clusters = (tree.items[k] for k in _KINDS)
+    spheres, bones, joints, clusters = (tree.items[k] for k in KINDS)
     P = len(spheres)
     pos = np.zeros((P, 2))
     d_radius = tree.default("sphere", "radius")
-    d_radius = _start(d_radius) if d_radius is not None else None
-    radius = np.full(P, d_radius if d_radius is not None else _builtin("sphere", "radius"))
+    d_radius = start_value(d_radius) if d_radius is not None else None
+    radius = np.full(P, d_radius if d_radius is not None else builtin_default("sphere", "radius"))
     evolving = set()
-    ranged = {kind: {k for k, v in tree.defaults.get(kind, {}).items() if _is_range(v[1])}
+    ranged = {kind: {k for k, v in tree.defaults.get(kind, {}).items() if is_range(v[1])}
               for kind in ("sphere", "bone", "muscle", "joint")}
 
     def marks(it, part):
-        return (any(_is_range(v) for _, v in it.keys.values()) or _truth(it.keys.get("optional", (0, None))[1])
+        return (any(is_range(v) for _, v in it.keys.values()) or _truth(it.keys.get("optional", (0, None))[1])
                 or bool(ranged.get(part, set()) - it.keys.keys()))
 
     sphere_index = {}
@@ -322,13 +322,13 @@ def _sketch(tree: _Tree) -> Sketch:
         sphere_index.setdefault(it.id, i)
         p = it.keys.get("position")
         evolves = marks(it, "sphere")
-        if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2:
-            x, y = (_start(c) for c in p[1].value)
+        if p is not None and p[1].__class__ is SeqNode and len(p[1].value) == 2:
+            x, y = (start_value(c) for c in p[1].value)
             pos[i] = (x or 0.0, y or 0.0)
-            evolves = evolves or any(_is_range(c) for c in p[1].value)
+            evolves = evolves or any(is_range(c) for c in p[1].value)
         r = it.keys.get("radius")
         if r is not None:
-            value = _start(r[1])
+            value = start_value(r[1])
             if value is not None:
                 radius[i] = value
         if evolves:
@@ -345,11 +345,11 @@ def _sketch(tree: _Tree) -> Sketch:
             bone_a[e], bone_b[e] = (sphere_index.get(r, -1) for r in refs)
         m = it.keys.get("muscle")
         node = m[1] if m is not None else d_muscle
-        muscle[e] = _makes_muscle(node)
+        muscle[e] = makes_muscle(node)
         evolves = marks(it, "bone")
         if muscle[e]:
-            mk = _entries(node)
-            evolves = evolves or any(_is_range(v) for _, v in mk.values()) or bool(ranged["muscle"] - mk.keys())
+            mk = entries_of(node)
+            evolves = evolves or any(is_range(v) for _, v in mk.values()) or bool(ranged["muscle"] - mk.keys())
         if evolves:
             evolving.add(("bone", it.id))
     J = len(joints)
@@ -357,21 +357,21 @@ def _sketch(tree: _Tree) -> Sketch:
     joint_bones = np.full((J, 2), -1, np.int64)
     joint_min, joint_max = np.full(J, np.nan), np.full(J, np.nan)
     kinds = []
-    d_kind = _word(tree.default("joint", "kind")) if tree.default("joint", "kind") is not None else None
+    d_kind = word_of(tree.default("joint", "kind")) if tree.default("joint", "kind") is not None else None
     for j, it in enumerate(joints):
         s = it.keys.get("sphere")
         if s is not None:
-            joint_sphere[j] = sphere_index.get(_word(s[1]), -1)
+            joint_sphere[j] = sphere_index.get(word_of(s[1]), -1)
         refs = it.refs("bones") or []
         if len(refs) == 2:
             joint_bones[j] = [bone_index.get(r, -1) for r in refs]
         k = it.keys.get("kind")
-        kind = (_word(k[1]) if k is not None else d_kind) or "hinge"
+        kind = (word_of(k[1]) if k is not None else d_kind) or "hinge"
         kinds.append(kind)
         if kind == "hinge":
             for key, out, default in (("min", joint_min, -180.0), ("max", joint_max, 180.0)):
                 node = it.keys[key][1] if key in it.keys else tree.default("joint", key)
-                value = _start(node) if node is not None else default
+                value = start_value(node) if node is not None else default
                 out[j] = value if value is not None else default
         if marks(it, "joint"):
             evolving.add(("joint", it.id))
@@ -390,7 +390,7 @@ def _sketch(tree: _Tree) -> Sketch:
 
 # --- an edit: what changes, then the text patches --------------------------------------------------
 
-class _Edit:
+class Edit:
     """What one edit changes, gathered before any text moves.
 
     Attributes
@@ -407,7 +407,7 @@ class _Edit:
 
     def __init__(self):
         self.items = {}
-        self.added = {k: [] for k in _KINDS}
+        self.added = {k: [] for k in KINDS}
         self.top = {}
         self.defaults = {}
 
@@ -436,10 +436,10 @@ def _alone(text: str, node) -> bool:
     return re.fullmatch(r"[ \t]*-[ \t]+", text[_line_start(text, s):s]) is not None
 
 
-class _Patcher:
-    """Turns an :class:`_Edit` of a :class:`_Tree` into the new text."""
+class Patcher:
+    """Turns an :class:`Edit` of a :class:`Tree` into the new text."""
 
-    def __init__(self, tree: _Tree):
+    def __init__(self, tree: Tree):
         self.tree = tree
         self.text = tree.text
         self.patches = []   # (start, end, text), applied in order of start (ties: as made)
@@ -466,13 +466,13 @@ class _Patcher:
             self.eof(new)
 
     def block_root(self) -> None:
-        if self.tree.root.__class__ is not _Map:
+        if self.tree.root.__class__ is not MapNode:
             raise GameError("the file is not a mapping of keys to values: fix it in a text editor first")
         if self.tree.root.flow_style and self.tree.root.value:
             raise GameError("the design is written as one flow mapping ({...}): the editor adds keys "
                             "only to block-style files")
 
-    def apply(self, edit: _Edit) -> str:
+    def apply(self, edit: Edit) -> str:
         t = self.text
         tree = self.tree
         # top-level values
@@ -480,10 +480,10 @@ class _Patcher:
             if key in tree.top:
                 k, v = tree.top[key]
                 if value is None:
-                    self.put(_line_start(t, k.start_mark.index), _next_line(t, _end(v, t)), "")
+                    self.put(_line_start(t, k.start_mark.index), _next_line(t, node_end(v, t)), "")
                 else:
                     s = v.start_mark.index
-                    self.put(s, _end(v, t), (" " if t[s - 1:s] == ":" else "") + value)
+                    self.put(s, node_end(v, t), (" " if t[s - 1:s] == ":" else "") + value)
             elif value is not None:
                 self.block_root()
                 self.before_lists(f"{key}: {value}\n")
@@ -491,7 +491,7 @@ class _Patcher:
         if edit.defaults:
             self._defaults(edit.defaults)
         # the lists
-        for kind in _KINDS:
+        for kind in KINDS:
             self._list(kind, edit)
         out, pos = [], 0
         for s, e, new in sorted(self.patches, key=lambda p: (p[0], p[1])):
@@ -506,34 +506,34 @@ class _Patcher:
     def _defaults(self, values: dict) -> None:
         t, tree = self.text, self.tree
         node = tree.top.get("defaults", (None, None))[1]
-        if node.__class__ is _Map and node.value:
-            entries = _entries(node)
+        if node.__class__ is MapNode and node.value:
+            entries = entries_of(node)
             lines = []
             for kind, value in values.items():
                 if kind in entries:
                     v = entries[kind][1]
-                    self.put(v.start_mark.index, _end(v, t), value)
+                    self.put(v.start_mark.index, node_end(v, t), value)
                 elif node.flow_style:
                     close = t.rfind("}", 0, node.end_mark.index)
                     self.put(close, close, f", {kind}: {value}")
                 else:
                     lines.append(f"{' ' * node.start_mark.column}{kind}: {value}\n")
             if lines:
-                at = _next_line(t, _end(node, t))
+                at = _next_line(t, node_end(node, t))
                 self.put(at, at, ("" if t[at - 1:at] == "\n" or at == 0 else "\n") + "".join(lines))
             return
         block = "".join(f"{' ' * _INDENT}{kind}: {value}\n" for kind, value in values.items())
         if node is None:
             self.block_root()
             self.before_lists("defaults:\n" + block)
-        elif node.__class__ is _Scalar and node.tag.endswith(":null"):
+        elif node.__class__ is ScalarNode and node.tag.endswith(":null"):
             self.put(node.start_mark.index, node.end_mark.index, "")
             at = _next_line(t, node.end_mark.index)
             self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n") + block)
         else:
             raise GameError("'defaults' is not a mapping: fix it in a text editor first")
 
-    def _list(self, kind: str, edit: _Edit) -> None:
+    def _list(self, kind: str, edit: Edit) -> None:
         t, tree = self.text, self.tree
         key = _LIST_KEY[kind]
         changed = {i: v for (k, i), v in edit.items.items() if k == kind}
@@ -545,13 +545,13 @@ class _Patcher:
             self.eof(f"{key}:\n" + "".join(f"{' ' * _INDENT}- {a}\n" for a in added))
             return
         knode, seq = tree.top[key]
-        if seq.__class__ is _Scalar and seq.tag.endswith(":null"):
+        if seq.__class__ is ScalarNode and seq.tag.endswith(":null"):
             self.put(seq.start_mark.index, seq.end_mark.index, "")
             at = _next_line(t, seq.end_mark.index)
             self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n")
                      + "".join(f"{' ' * _INDENT}- {a}\n" for a in added))
             return
-        if seq.__class__ is not _Seq:
+        if seq.__class__ is not SeqNode:
             raise GameError(f"'{key}' is not a list: fix it in a text editor first")
         items = tree.items[kind]
         node_of = {it.index: it.node for it in items}
@@ -560,17 +560,17 @@ class _Patcher:
         kept = [n for n in seq.value if id(n) not in deleted]
         if seq.flow_style or not seq.value:
             # a flow list is written again: its items as they were (or changed), then the new ones
-            texts = [new_of.get(id(n), t[n.start_mark.index:_end(n, t)]) for n in kept] + added
+            texts = [new_of.get(id(n), t[n.start_mark.index:node_end(n, t)]) for n in kept] + added
             self.put(seq.start_mark.index, seq.end_mark.index, "[" + ", ".join(texts) + "]")
             return
         if not kept and not added:  # the whole list goes: 'bones: []'
             last = seq.value[-1]
-            end = _next_line(t, _end(last, t))
+            end = _next_line(t, node_end(last, t))
             end -= t[end - 1:end] == "\n"
             self.put(knode.end_mark.index, end, ": []")
             return
         for n in seq.value:
-            s, e = n.start_mark.index, _end(n, t)
+            s, e = n.start_mark.index, node_end(n, t)
             if id(n) in deleted:
                 if _alone(t, n):
                     self.put(_line_start(t, s), _next_line(t, e), "")
@@ -580,7 +580,7 @@ class _Patcher:
                 self.put(s, e, new_of[id(n)])
         if added:
             col = _dash_column(t, seq)
-            at = _next_line(t, _end(seq.value[-1], t))
+            at = _next_line(t, node_end(seq.value[-1], t))
             self.put(at, at, ("" if t[at - 1:at] == "\n" else "\n")
                      + "".join(f"{' ' * col}- {a}\n" for a in added))
 

@@ -43,9 +43,9 @@ from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
 
 from .design import (MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, ITEM_KEYS, parse_design)
-from .design_text import (_Edit, _FIELDS, _FLOW_UNSAFE, _Item, _KINDS, _Map, _PAIRS, _Patcher, _Scalar,
-                          _Seq, _Spec, _Tree, _builtin, _end, _entries, _fmt, _is_range, _makes_muscle,
-                          _range, _scalar, _sketch, _start, _word)
+from .design_text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode,
+                          Spec, Tree, builtin_default, entries_of, is_range, makes_muscle, node_end, range_of,
+                          short_number, sketch_of, start_value, word_of, yaml_scalar)
 
 __all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]
 
@@ -127,7 +127,7 @@ class DesignDocument:
         p = Path(path)
         if p.exists():
             raise GameError(f"{path} exists already: open it instead")
-        return cls(p, f"name: {_scalar(name or p.stem, flow=False)}\n", scratch=True)
+        return cls(p, f"name: {yaml_scalar(name or p.stem, flow=False)}\n", scratch=True)
 
     @classmethod
     def from_builtin(cls, name: str, path) -> "DesignDocument":
@@ -161,7 +161,7 @@ class DesignDocument:
     @property
     def title(self) -> str:
         name = self._tree.top.get("name") if self._tree is not None else None
-        value = _word(name[1]) if name is not None else None
+        value = word_of(name[1]) if name is not None else None
         return value or Path(self.path).stem
 
     @property
@@ -184,9 +184,9 @@ class DesignDocument:
             self.sketch = Sketch()
             self.problems = self._issues(exc.problems, None)
             return
-        tree = _Tree(root, text)
+        tree = Tree(root, text)
         self._tree = tree
-        self.sketch = _sketch(tree)
+        self.sketch = sketch_of(tree)
         try:
             self.design = parse_design(text, source, root)
             self.problems = []
@@ -199,7 +199,7 @@ class DesignDocument:
         the loader points at the second only)."""
         text = self.text
         line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        spans = sorted((it.start, it.end, kind, it.id) for kind in _KINDS
+        spans = sorted((it.start, it.end, kind, it.id) for kind in KINDS
                        for it in (tree.items[kind] if tree is not None else ()))
         starts = [sp[0] for sp in spans]
         out = []
@@ -211,7 +211,7 @@ class DesignDocument:
                 k = bisect.bisect_right(starts, index) - 1
                 if k >= 0 and index <= spans[k][1]:
                     items.append(spans[k][2:])
-                for pattern, kind in _PAIRS:
+                for pattern, kind in PAIRS:
                     m = pattern.match(p.message)
                     if m:
                         items += [(kind, i) for i in m.groups() if (kind, i) not in items]
@@ -242,17 +242,17 @@ class DesignDocument:
             self._refresh()
 
     # --- helpers of edits ---------------------------------------------------------------------
-    def _tree_for_edit(self) -> _Tree:
+    def _tree_for_edit(self) -> Tree:
         if self._tree is None:
             first = self.problems[0].message if self.problems else "the text does not read as YAML"
             raise GameError(f"the file does not read as YAML ({first}): fix it in a text editor, or undo")
-        if self._tree.root.__class__ is not _Map:
+        if self._tree.root.__class__ is not MapNode:
             raise GameError("the file is not a mapping of keys to values: fix it in a text editor, or undo")
         return self._tree
 
-    def _item(self, kind: str, ident: str) -> _Item:
+    def _item(self, kind: str, ident: str) -> Item:
         tree = self._tree_for_edit()
-        if kind not in _KINDS:
+        if kind not in KINDS:
             raise GameError(f"no such kind of item: {kind!r} (sphere, bone, joint or cluster)")
         it = tree.by_id[kind].get(ident)
         if it is None:
@@ -270,22 +270,22 @@ class DesignDocument:
         """A value node as text fit for a flow mapping: its own text when it is one line of flow
         style (exactly as written), else written again from its data."""
         t = self.text
-        s, e = node.start_mark.index, _end(node, t)
+        s, e = node.start_mark.index, node_end(node, t)
         raw = t[s:e]
-        if node.__class__ is _Scalar:
-            if "\n" not in raw and not (node.style is None and _FLOW_UNSAFE.search(raw)) and \
+        if node.__class__ is ScalarNode:
+            if "\n" not in raw and not (node.style is None and FLOW_UNSAFE.search(raw)) and \
                     node.style not in ("|", ">"):
                 return raw
             if node.style is None and not node.tag.endswith(":str"):
                 return node.value
-            return _scalar(node.value)
+            return yaml_scalar(node.value)
         if node.flow_style and "\n" not in raw:
             return raw
-        if node.__class__ is _Seq:
+        if node.__class__ is SeqNode:
             return "[" + ", ".join(self._flow(n) for n in node.value) + "]"
         return "{" + ", ".join(f"{self._flow(k)}: {self._flow(v)}" for k, v in node.value) + "}"
 
-    def _item_text(self, it: _Item, changes: dict) -> str:
+    def _item_text(self, it: Item, changes: dict) -> str:
         """The item written again in flow style on one line: its keys in their order, the text of
         those not in ``changes`` as it was, ``changes`` (key -> value text, None to drop it)
         applied; a new key goes where the format lists it among the item's keys."""
@@ -293,7 +293,7 @@ class DesignDocument:
         rank = {k: i for i, k in enumerate(order)}
         entries = []  # [key, key text, value text]
         for k, v in it.node.value:
-            key = k.value if k.__class__ is _Scalar else None
+            key = k.value if k.__class__ is ScalarNode else None
             if key in changes:
                 if changes[key] is not None and not any(e[0] == key for e in entries):
                     entries.append([key, self._flow(k), changes[key]])
@@ -307,17 +307,17 @@ class DesignDocument:
             entries.insert(at, [key, key, value])
         return "{" + ", ".join(f"{k}: {v}" for _, k, v in entries) + "}"
 
-    def _change(self, edit: _Edit, it: _Item, changes: dict) -> None:
+    def _change(self, edit: Edit, it: Item, changes: dict) -> None:
         edit.items[(it.kind, it.index)] = self._item_text(it, changes)
 
-    def _apply(self, edit: _Edit) -> None:
-        self._commit(_Patcher(self._tree).apply(edit))
+    def _apply(self, edit: Edit) -> None:
+        self._commit(Patcher(self._tree).apply(edit))
 
-    def _position_text(self, it: _Item, xy, round_moved: bool = True) -> str:
+    def _position_text(self, it: Item, xy, round_moved: bool = True) -> str:
         """A sphere's ``position`` moved to ``xy`` (each None: not moved): a moved number is rounded
         to 0.1 mm, a moved range shifted whole; what did not move keeps its text."""
         p = it.keys.get("position")
-        comps = p[1].value if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2 else None
+        comps = p[1].value if p is not None and p[1].__class__ is SeqNode and len(p[1].value) == 2 else None
         out = []
         for axis, target in enumerate(xy):
             node = comps[axis] if comps is not None else None
@@ -325,23 +325,23 @@ class DesignDocument:
                 out.append(self._flow(node))
                 continue
             target = 0.0 if target is None else target
-            now = _start(node) if node is not None else None
+            now = start_value(node) if node is not None else None
             if node is not None and now == target:
                 out.append(self._flow(node))
-            elif node is not None and _is_range(node) and _range(node) is not None and now is not None:
-                lo, hi, start = _range(node)
+            elif node is not None and is_range(node) and range_of(node) is not None and now is not None:
+                lo, hi, start = range_of(node)
                 d = target - now
-                shifted = [_fmt(round(v + d, POSITION_DECIMALS)) for v in (lo, hi)]
-                tail = "" if start is None else f", start: {_fmt(round(start + d, POSITION_DECIMALS))}"
+                shifted = [short_number(round(v + d, POSITION_DECIMALS)) for v in (lo, hi)]
+                tail = "" if start is None else f", start: {short_number(round(start + d, POSITION_DECIMALS))}"
                 out.append(f"{{evolve: [{shifted[0]}, {shifted[1]}]{tail}}}")
             else:
-                out.append(_fmt(round(target, POSITION_DECIMALS)))
+                out.append(short_number(round(target, POSITION_DECIMALS)))
         return f"[{out[0]}, {out[1]}]"
 
-    def _sphere_xy(self, it: _Item):
+    def _sphere_xy(self, it: Item):
         return tuple(float(v) for v in self.sketch.pos[it.index])
 
-    def _scratch_default(self, edit: _Edit, kind: str) -> None:
+    def _scratch_default(self, edit: Edit, kind: str) -> None:
         """A design made from scratch gets ``defaults: {kind: ...}`` with its first sphere or
         muscle, so that its items stay short."""
         if self._scratch and kind not in self._tree.defaults:
@@ -353,10 +353,10 @@ class DesignDocument:
         self._tree_for_edit()
         x, y = _checked_xy(x, y)
         ident = self._new_id("sphere")
-        edit = _Edit()
+        edit = Edit()
         self._scratch_default(edit, "sphere")
-        edit.added["sphere"].append(f"{{id: {ident}, position: [{_fmt(round(x, POSITION_DECIMALS))}, "
-                                    f"{_fmt(round(y, POSITION_DECIMALS))}]}}")
+        edit.added["sphere"].append(f"{{id: {ident}, position: [{short_number(round(x, POSITION_DECIMALS))}, "
+                                    f"{short_number(round(y, POSITION_DECIMALS))}]}}")
         self._apply(edit)
         return ident
 
@@ -366,7 +366,7 @@ class DesignDocument:
         dx, dy = float(dx), float(dy)
         if not (math.isfinite(dx) and math.isfinite(dy)):
             raise GameError("a move must be a finite distance")
-        edit = _Edit()
+        edit = Edit()
         for ident in dict.fromkeys(ids):
             it = self._item("sphere", ident)
             x, y = self._sphere_xy(it)
@@ -380,7 +380,7 @@ class DesignDocument:
         whole)."""
         it = self._item("sphere", sphere)
         x, y = _checked_xy(x, y)
-        edit = _Edit()
+        edit = Edit()
         self._change(edit, it, {"position": self._position_text(it, (x, y))})
         self._apply(edit)
 
@@ -391,8 +391,8 @@ class DesignDocument:
         self._item("sphere", a)
         self._item("sphere", b)
         ident = self._new_id("bone")
-        edit = _Edit()
-        edit.added["bone"].append(f"{{id: {ident}, spheres: [{_scalar(a)}, {_scalar(b)}]}}")
+        edit = Edit()
+        edit.added["bone"].append(f"{{id: {ident}, spheres: [{yaml_scalar(a)}, {yaml_scalar(b)}]}}")
         self._apply(edit)
         return ident
 
@@ -400,8 +400,8 @@ class DesignDocument:
         """A bone becomes a muscle (``muscle: true``: the defaults' muscle, or the built-in one),
         a muscle a plain bone (its ``muscle`` key dropped, with its values)."""
         it = self._item("bone", bone)
-        by_default = _makes_muscle(self._tree.default("bone", "muscle"))
-        edit = _Edit()
+        by_default = makes_muscle(self._tree.default("bone", "muscle"))
+        edit = Edit()
         if self._muscle_node(it) is not None:
             self._change(edit, it, {"muscle": "false" if by_default else None})
         else:
@@ -410,7 +410,7 @@ class DesignDocument:
         self._apply(edit)
 
     # --- joints -------------------------------------------------------------------------------
-    def _angle(self, sphere: _Item, bones) -> float:
+    def _angle(self, sphere: Item, bones) -> float:
         """The angle (degrees) from the first bone to the second at ``sphere``, counter-clockwise
         positive, as the loader measures a hinge's limits."""
         tree = self._tree
@@ -447,16 +447,16 @@ class DesignDocument:
         bones = [self._item("bone", bone1), self._item("bone", bone2)]
         angle = self._angle(s, bones)
         ident = self._new_id("joint")
-        text = f"{{id: {ident}, sphere: {_scalar(sphere)}, bones: [{_scalar(bone1)}, {_scalar(bone2)}], kind: {kind}"
+        text = f"{{id: {ident}, sphere: {yaml_scalar(sphere)}, bones: [{yaml_scalar(bone1)}, {yaml_scalar(bone2)}], kind: {kind}"
         if kind == "hinge":
             lo, hi = self._limits(angle)
-            text += f", min: {_fmt(lo)}, max: {_fmt(hi)}"
-        edit = _Edit()
+            text += f", min: {short_number(lo)}, max: {short_number(hi)}"
+        edit = Edit()
         edit.added["joint"].append(text + "}")
         self._apply(edit)
         return ident
 
-    def _joint_changes(self, it: _Item, kind=None, lo=None, hi=None) -> dict:
+    def _joint_changes(self, it: Item, kind=None, lo=None, hi=None) -> dict:
         changes = {}
         if kind is None and (lo is not None or hi is not None) and self.sketch.joint_kind[it.index] == "free":
             raise GameError(f"joint '{it.id}' is free: a free joint has no limits (make it a hinge first)")
@@ -468,7 +468,7 @@ class DesignDocument:
                 changes["min"] = changes["max"] = None
             elif lo is None and hi is None and "min" not in it.keys and "max" not in it.keys:
                 refs = it.refs("bones") or []
-                s = self._tree.by_id["sphere"].get(_word(it.keys.get("sphere", (0, None))[1]))
+                s = self._tree.by_id["sphere"].get(word_of(it.keys.get("sphere", (0, None))[1]))
                 bones = [self._tree.by_id["bone"].get(r) for r in refs]
                 if s is not None and len(bones) == 2 and None not in bones:
                     lo, hi = self._limits(self._angle(s, bones))
@@ -478,7 +478,7 @@ class DesignDocument:
                 value = float(value)
                 if not -180.0 <= value <= 180.0:
                     raise GameError(f"a hinge's {key} must be within -180..180 degrees, not {value:g}")
-                changes[key] = _fmt(value)
+                changes[key] = short_number(value)
         a = lo if lo is not None else now[0]
         b = hi if hi is not None else now[1]
         if changes.get("kind", "hinge") == "hinge" and not (math.isnan(a) or math.isnan(b)) and a > b:
@@ -490,7 +490,7 @@ class DesignDocument:
         """Change a joint's kind (a free joint drops its limits; a joint made a hinge without
         limits gets 45 degrees each side of its angle now) or a hinge's limits (degrees)."""
         it = self._item("joint", joint)
-        edit = _Edit()
+        edit = Edit()
         self._change(edit, it, self._joint_changes(it, kind, min, max))
         self._apply(edit)
 
@@ -503,8 +503,8 @@ class DesignDocument:
         for s in ids:
             self._item("sphere", s)
         ident = self._new_id("cluster")
-        edit = _Edit()
-        edit.added["cluster"].append(f"{{id: {ident}, spheres: [{', '.join(_scalar(s) for s in ids)}]}}")
+        edit = Edit()
+        edit.added["cluster"].append(f"{{id: {ident}, spheres: [{', '.join(yaml_scalar(s) for s in ids)}]}}")
         self._apply(edit)
         return ident
 
@@ -514,7 +514,7 @@ class DesignDocument:
         at it and its place in clusters with it, a bone its joints; a cluster left with fewer than
         two spheres goes too."""
         tree = self._tree_for_edit()
-        gone = {k: set() for k in _KINDS}
+        gone = {k: set() for k in KINDS}
         for kind, ident in items:
             gone[kind].add(self._item(kind, ident).index)
         dead_spheres = {tree.items["sphere"][i].id for i in gone["sphere"]}
@@ -523,16 +523,16 @@ class DesignDocument:
                 gone["bone"].add(it.index)
         dead_bones = {tree.items["bone"][i].id for i in gone["bone"]}
         for it in tree.items["joint"]:
-            at = _word(it.keys["sphere"][1]) if "sphere" in it.keys else None
+            at = word_of(it.keys["sphere"][1]) if "sphere" in it.keys else None
             if at in dead_spheres or any(r in dead_bones for r in (it.refs("bones") or [])):
                 gone["joint"].add(it.index)
-        edit = _Edit()
+        edit = Edit()
         for it in tree.items["cluster"]:
             refs = it.refs("spheres")
             if it.index in gone["cluster"] or refs is None or not dead_spheres & set(refs):
                 continue
             members = it.keys["spheres"][1].value
-            kept = [n for n in members if _word(n) not in dead_spheres]
+            kept = [n for n in members if word_of(n) not in dead_spheres]
             if len(kept) < 2:
                 gone["cluster"].add(it.index)
             else:
@@ -547,18 +547,18 @@ class DesignDocument:
         """(item or None for the design, its specs)."""
         if kind == "design":
             self._tree_for_edit()
-            return None, _FIELDS["design"]
+            return None, FIELDS["design"]
         it = self._item(kind, ident)
-        specs = list(_FIELDS[kind])
+        specs = list(FIELDS[kind])
         if kind == "bone" and self._muscle_node(it) is not None:
-            specs += _FIELDS["muscle"]
+            specs += FIELDS["muscle"]
         return it, specs
 
-    def _muscle_node(self, it: _Item):
+    def _muscle_node(self, it: Item):
         """A muscle's ``muscle`` value node, its own or the defaults' (None for a plain bone)."""
         m = it.keys.get("muscle")
         node = m[1] if m is not None else self._tree.default("bone", "muscle")
-        return node if _makes_muscle(node) else None
+        return node if makes_muscle(node) else None
 
     def fields(self, kind: str, id: str) -> list:
         """The item's editable values (list of :class:`Field`): ``kind`` ``sphere``, ``bone``,
@@ -572,17 +572,17 @@ class DesignDocument:
             if it is None:
                 entry = tree.top.get(spec.key)
                 if entry is not None:
-                    value = (_word(entry[1]) or "") if spec.type == "str" else self._flow(entry[1])
+                    value = (word_of(entry[1]) or "") if spec.type == "str" else self._flow(entry[1])
                     value = " ".join(value.split()) if spec.key == "description" else value
                 else:
                     value, default = _shown_default(spec.default), True
             elif spec.key in ("x", "y"):
                 p = it.keys.get("position")
-                ok = p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2
+                ok = p is not None and p[1].__class__ is SeqNode and len(p[1].value) == 2
                 value = self._flow(p[1].value["xy".index(spec.key)]) if ok else ""
             elif spec.key.startswith("muscle."):
                 key = spec.key.split(".", 1)[1]
-                mine = _entries(it.keys["muscle"][1]) if "muscle" in it.keys else {}
+                mine = entries_of(it.keys["muscle"][1]) if "muscle" in it.keys else {}
                 node = mine[key][1] if key in mine else tree.default("muscle", key)
                 default = key not in mine
                 value = self._flow(node) if node is not None else _shown_default(spec.default)
@@ -595,7 +595,7 @@ class DesignDocument:
                     value = self._flow(node)
                 elif spec.key == "kinetic_friction":  # as friction, unless it says
                     f = it.keys.get("friction") or tree.defaults.get("sphere", {}).get("friction")
-                    value = self._flow(f[1]) if f is not None else _shown_default(_builtin("sphere", "friction"))
+                    value = self._flow(f[1]) if f is not None else _shown_default(builtin_default("sphere", "friction"))
                 else:
                     value = _shown_default(spec.default)
             out.append(Field(spec.key, value, spec.unit, default, spec.hint))
@@ -613,7 +613,7 @@ class DesignDocument:
             raise GameError(f"a {kind} has no field {key!r} here (fields: {shown})")
         label = key if it is None else f"{kind} '{id}': {key}"
         value = _typed(spec, text, label, kind)
-        edit = _Edit()
+        edit = Edit()
         if it is None:
             if value is None and spec.required:
                 raise GameError(f"a design needs a {key}")
@@ -622,7 +622,7 @@ class DesignDocument:
             if value is None:
                 raise GameError(f"{label}: a sphere needs its {key}")
             p = it.keys.get("position")
-            if p is not None and p[1].__class__ is _Seq and len(p[1].value) == 2:
+            if p is not None and p[1].__class__ is SeqNode and len(p[1].value) == 2:
                 comps = [self._flow(n) for n in p[1].value]
             else:
                 comps = ["0", "0"]
@@ -631,7 +631,7 @@ class DesignDocument:
         elif key.startswith("muscle."):
             sub = key.split(".", 1)[1]
             m = it.keys.get("muscle", (None, None))[1]
-            entries = [] if m.__class__ is not _Map else [
+            entries = [] if m.__class__ is not MapNode else [
                 [k.value, self._flow(k), self._flow(v)] for k, v in m.value]
             entries = [e for e in entries if e[0] != sub]
             if value is not None:
@@ -706,11 +706,11 @@ def _shown_default(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return _fmt(value)
+        return short_number(value)
     return str(value)
 
 
-def _in_bounds(spec: _Spec, value: float, label: str) -> None:
+def _in_bounds(spec: Spec, value: float, label: str) -> None:
     lo, hi, open_lo = spec.bounds
     if (value <= lo if open_lo else value < lo) or value > hi:
         low = f"above {lo:g}" if open_lo else f"at least {lo:g}"
@@ -727,7 +727,7 @@ def _parse_number(text: str, label: str) -> float:
     return value
 
 
-def _typed(spec: _Spec, text: str, label: str, kind: str):
+def _typed(spec: Spec, text: str, label: str, kind: str):
     """The value text to write for what the player typed in a field (None: drop the key)."""
     text = str(text).strip()
     if not text:
@@ -741,7 +741,7 @@ def _typed(spec: _Spec, text: str, label: str, kind: str):
             raise GameError(f"{label} is hinge or free, not {text!r}")
         return text
     if spec.type == "str":
-        return _scalar(text, flow=False)
+        return yaml_scalar(text, flow=False)
     # a number, or a range
     rng = None
     if text.startswith("{"):
@@ -764,7 +764,7 @@ def _typed(spec: _Spec, text: str, label: str, kind: str):
     if rng is None:
         value = _parse_number(text, label)
         _in_bounds(spec, value, label)
-        return _fmt(value)
+        return short_number(value)
     if not spec.evolves:
         raise GameError(f"{label} cannot evolve (it takes a number)")
     lo, hi, start = rng
@@ -772,15 +772,15 @@ def _typed(spec: _Spec, text: str, label: str, kind: str):
         raise GameError(f"{label}: a range's low end must be below its high end ({lo:g}..{hi:g})")
     gene = spec.gene or ("muscle" if spec.key.startswith("muscle.") else kind, spec.key.split(".")[-1])
     bounds = RANGE_BOUNDS.get(gene, spec.bounds)
-    check = _Spec(spec.key, "number", bounds=bounds)
+    check = Spec(spec.key, "number", bounds=bounds)
     _in_bounds(check, lo, label)
     _in_bounds(check, hi, label)
     tail = ""
     if start is not None:
         if not lo <= start <= hi:
             raise GameError(f"{label}: start {start:g} is outside its range {lo:g}..{hi:g}")
-        tail = f", start: {_fmt(start)}"
-    return f"{{evolve: [{_fmt(lo)}, {_fmt(hi)}]{tail}}}"
+        tail = f", start: {short_number(start)}"
+    return f"{{evolve: [{short_number(lo)}, {short_number(hi)}]{tail}}}"
 
 
 # --- the live test ---------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from evolution.yamlread import YamlError
 from render.scene import Frame
 
 from .bestiary import resolve_design
-from .show import _terrain_scene, creature_frame, creature_shape
+from .show import creature_frame, creature_shape, terrain_scene
 
 __all__ = ["ENV_ID", "CreatureEnv", "CreatureVectorEnv", "MAX_GHOSTS"]
 
@@ -143,7 +143,7 @@ class _EnvSource:
         info = {"design": design_name, "task": task, "terrain": run.terrain.kind}
         labels = [design_name] if shown == 1 else [f"env {b}" for b in range(shown)]
         shapes = [creature_shape(run.model, label, info, b) for b, label in enumerate(labels)]
-        self.scene = _terrain_scene(run.terrain, shapes, ep.sim.dt, ep.seconds,
+        self.scene = terrain_scene(run.terrain, shapes, ep.sim.dt, ep.seconds,
                                     f"{design_name} - {task} on {run.terrain.kind}",
                                     run.task.measures, ep.sim)
         self.message = None

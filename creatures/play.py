@@ -47,7 +47,7 @@ from .bestiary import builtin_names, resolve_design
 from .design import DesignError, parse_design
 from .plot import known_ok, species_colour
 from .shipped import SAVES_DIR, champion_path, shipped_names
-from .show import Race, _terrain_scene, _where, brain_graph, creature_shape, generation_race
+from .show import Race, brain_graph, creature_shape, generation_race, terrain_scene, where_text
 
 EXAMPLES = """examples:
   creatures play                                 the start screen: pick a creature, a task, start
@@ -110,8 +110,8 @@ class Crowd:
             shapes.append(dataclasses.replace(shape, color=_rgb(species_colour(max(sid, 0)))))
         self.species = [species.get(g.key, -1) for g in genomes]
         title = (f"{run.settings.design_name} - generation {generation}: all {len(genomes)} creatures "
-                 f"- {ep.task.ref.short} {_where(ep.terrain, ep.sim)}")
-        scene = _terrain_scene(ep.terrain, shapes, ep.sim.dt, ep.seconds, title, ep.task.sample.measures, ep.sim)
+                 f"- {ep.task.ref.short} {where_text(ep.terrain, ep.sim)}")
+        scene = terrain_scene(ep.terrain, shapes, ep.sim.dt, ep.seconds, title, ep.task.sample.measures, ep.sim)
         self.scene = dataclasses.replace(scene, crowd=True)
         self.message = None
         self._names = None
@@ -218,7 +218,7 @@ class PlaySession:
         if champion is not None:
             self.state = "champion"
             self.total = 0
-            self.title = f"{champion.name or 'champion'} - {champion.task.short} {_where(champion.terrain, champion.sim)}"
+            self.title = f"{champion.name or 'champion'} - {champion.task.short} {where_text(champion.terrain, champion.sim)}"
             self.measures = champion.measures
             return
         self._read_settings()
@@ -368,7 +368,7 @@ class PlaySession:
         try:
             c = champion_from_run(self.run_dir, gen)
             return Race([c], [f"gen {gen}"], f"{c.body.name or 'champion'} - gen {gen} - {c.task.short} "
-                                             f"{_where(c.terrain, c.sim)}")
+                                             f"{where_text(c.terrain, c.sim)}")
         except ChampionError as exc:
             raise GameError(str(exc)) from None
 

@@ -28,7 +28,8 @@ from .design import DesignError
 from .shipped import champion_path
 from .simulate import SINE_HZ
 
-__all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph"]
+__all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph",
+           "terrain_scene", "where_text"]
 
 
 # --- one creature ------------------------------------------------------------------------------
@@ -70,7 +71,7 @@ def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **ext
                          joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)
 
 
-def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label,
+def terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fitness_label,
                    sim: physics.SimParams | None = None) -> Scene:
     """The scene of an episode on ``terrain``, in ``sim``'s medium and with its ground or
     without (None: no fluid, with ground)."""
@@ -83,7 +84,7 @@ def _terrain_scene(terrain: physics.Terrain, creatures, dt, duration, title, fit
                  dt=dt, duration=duration, title=title, fitness_label=fitness_label, **medium)
 
 
-def _where(terrain: physics.Terrain, sim: physics.SimParams) -> str:
+def where_text(terrain: physics.Terrain, sim: physics.SimParams) -> str:
     """``on flat`` for a title; with no ground, the medium instead (``in water``)."""
     if sim.ground:
         return f"on {terrain.kind}"
@@ -139,11 +140,11 @@ class Race:
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.short for c in champions})
         if title is None:
-            where = _where(terrain, first.sim)
+            where = where_text(terrain, first.sim)
             title = (f"{first.body.name or 'champion'} - {first.task.short} {where}"
                      if len(champions) == 1 else
                      f"race of {len(champions)} - {'/'.join(tasks)} {where}")
-        self.scene = _terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
+        self.scene = terrain_scene(terrain, shapes, first.sim.dt, max(c.seconds for c in champions),
                                     title, first.measures, self.runs[0].episode.sim)
         self.message = None
 
@@ -274,7 +275,7 @@ class RunFollower:
         settings = RunSettings.read(self.run_dir / "settings.json")
         terrain = read_terrain(self.run_dir, settings)
         sim = physics.SimParams.from_dict(settings.sim)
-        self.scene = _terrain_scene(terrain, [], sim.dt,
+        self.scene = terrain_scene(terrain, [], sim.dt,
                                     settings.seconds, f"{settings.design_name} - {settings.task}: waiting",
                                     settings.measures or "fitness", sim)
         self.message = f"waiting for the first generation of {self.run_dir}"
@@ -346,7 +347,7 @@ class SineDesign:
         self.run = EpisodeRun(episode, _Sine(len(design.muscle_ids), sim.dt), 1)
         info = {"design": design.name, "task": task, **({"terrain": terrain} if terrain else {})}
         shape = creature_shape(self.run.model, design.name, info)
-        self.scene = _terrain_scene(self.run.terrain, [shape], sim.dt, None,
+        self.scene = terrain_scene(self.run.terrain, [shape], sim.dt, None,
                                     title or f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
                                     self.run.task.measures, episode.sim)
         self.message = None
@@ -548,7 +549,7 @@ def generation_race(run_dir, generations) -> Race:
     first = champions[0]
     gens = sorted({c.generation for c in champions})
     named = " vs ".join(f"gen {g}" for g in gens) if len(gens) > 1 else f"gen {gens[0]}"
-    title = f"{first.body.name or 'champion'} - {named} - {first.task.short} {_where(first.terrain, first.sim)}"
+    title = f"{first.body.name or 'champion'} - {named} - {first.task.short} {where_text(first.terrain, first.sim)}"
     return Race(champions, labels, title)
 
 

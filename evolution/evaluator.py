@@ -26,7 +26,7 @@ from .chunks import (Evaluation, bodies_of, evaluate_chunk, gather, load_config_
 from .process import prepare_process
 from .rollout import Episode
 
-__all__ = ["Evaluator", "worker_count",
+__all__ = ["Evaluator", "worker_count", "evaluate_in_worker",
            # the chunks' scoring (evolution.chunks), as before it had a module of its own
            "Evaluation", "bodies_of", "evaluate_chunk", "gather", "load_config_text", "make_brains", "pack_genome",
            "split_chunks", "unpack_genome"]
@@ -67,7 +67,9 @@ def _count(creature_steps: int) -> None:
         _COUNTER.value += creature_steps
 
 
-def _evaluate_chunk(genome_dicts: list[dict]):
+def evaluate_in_worker(genome_dicts: list[dict]):
+    """Score a chunk in a worker process of an :class:`Evaluator`'s pool (what its pool runs:
+    the episode and config that process was started with)."""
     return evaluate_chunk(_EPISODE, _CONFIG, _KIND, genome_dicts,
                           report=None if _COUNTER is None else _count)
 
@@ -112,7 +114,7 @@ class Evaluator:
             parts = [evaluate_chunk(episode, config, kind, [genome_dicts[i] for i in c], report=self._count)
                      for c in chunks]
         else:
-            futures = [self.pool.submit(_evaluate_chunk, [genome_dicts[i] for i in c]) for c in chunks]
+            futures = [self.pool.submit(evaluate_in_worker, [genome_dicts[i] for i in c]) for c in chunks]
             pending = futures
             while pending:  # wake up when the work is done, or every 0.1 s to show progress
                 _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)

@@ -2089,14 +2089,14 @@ def measure_editor_frames(doc, size=(1280, 720), frames=120, drag=False, warmup=
         (medians of the two parts), ``frames``, ``size``, ``renderer``, ``moves`` (the document
         calls the frames made).
     """
-    from .record import _check_number, _check_size, _offscreen
+    from .offscreen import check_number, check_size, offscreen
 
-    size = _check_size(size)
-    frames = int(_check_number("frames", frames, 1, 100000, whole=True))
+    size = check_size(size)
+    frames = int(check_number("frames", frames, 1, 100000, whole=True))
     if drag not in (False, True, "preview"):
         raise ValueError(f"drag must be False, True or 'preview', not {drag!r}")
     left = arcade.MOUSE_BUTTON_LEFT
-    with _offscreen(size) as (window, fbo):
+    with offscreen(size) as (window, fbo):
         ctx = window.ctx
         view = EditorView(doc, window=window, size=size)
         view.snap = False

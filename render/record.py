@@ -22,21 +22,18 @@ cut leaves the old file or the new one, and a full disk leaves the old one and n
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 import time
-from contextlib import contextmanager
 
 import numpy as np
 
-from ._display import prefer_headless
+from .offscreen import check_number, check_size, draw_into, offscreen, read_pixels
 
 __all__ = ["record", "measure_frame_time", "FORMATS"]
 
 #: output file suffixes record() writes
 FORMATS = (".gif", ".mp4")
-MAX_SIDE = 4096
 TRANSPARENT = 255                       # the GIF palette's index for "as in the previous frame"
 MAX_FPS = {".gif": 50, ".mp4": 120}     # GIF delays are in 1/100 s; browsers slow down below 2/100
 
@@ -59,27 +56,6 @@ def _fsync(path, directory: bool = False) -> None:
         os.close(fd)
 
 
-def _check_size(size) -> tuple[int, int]:
-    try:
-        w, h = size
-    except (TypeError, ValueError):
-        raise ValueError(f"size must be (width, height) in pixels, not {size!r}") from None
-    for v in (w, h):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 16 <= v <= MAX_SIDE:
-            raise ValueError(f"size must be two whole numbers of pixels from 16 to {MAX_SIDE}, not {size!r}")
-    return int(w), int(h)
-
-
-def _check_number(name, value, low, high, whole=False):
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok and whole:
-        ok = float(value).is_integer()
-    if not ok or not math.isfinite(value) or not low <= value <= high:
-        kind = "a whole number" if whole else "a number"
-        raise ValueError(f"{name} must be {kind} from {low:g} to {high:g}, not {value!r}")
-    return value
-
-
 def _check_mp4_writer():
     try:
         import imageio_ffmpeg
@@ -87,41 +63,6 @@ def _check_mp4_writer():
         raise RuntimeError("writing MP4 needs the imageio-ffmpeg package (pip install imageio-ffmpeg); "
                            "or record a .gif") from None
     return imageio_ffmpeg
-
-
-@contextmanager
-def _offscreen(size):
-    """A framebuffer of ``size`` on the current arcade window, or on a hidden one made for it
-    (and closed after)."""
-    prefer_headless()
-    import arcade
-
-    try:
-        window, own = arcade.get_window(), False
-    except RuntimeError:
-        window, own = arcade.Window(size[0], size[1], "creatures record", visible=False), True
-    ctx = window.ctx
-    texture = ctx.texture(size, components=4)
-    fbo = ctx.framebuffer(color_attachments=[texture])
-    try:
-        yield window, fbo
-    finally:
-        ctx.screen.use()
-        if own:
-            window.close()
-
-
-def _render(viewer, fbo) -> None:
-    fbo.use()
-    fbo.clear(color=tuple(viewer.background) + (255,))
-    viewer.draw_scene()
-
-
-def _pixels(fbo, size) -> np.ndarray:
-    """The framebuffer as an (H, W, 3) array of bytes, top row first."""
-    w, h = size
-    data = np.frombuffer(fbo.read(components=3), dtype=np.uint8).reshape(h, w, 3)
-    return np.ascontiguousarray(data[::-1])
 
 
 class _GifWriter:
@@ -229,13 +170,13 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in FORMATS:
         raise ValueError(f"the output must end in .gif or .mp4, not {os.path.basename(path)!r}")
-    size = _check_size(size)
-    fps = int(_check_number("fps", fps, 1, MAX_FPS[suffix], whole=True))
-    speed = float(_check_number("speed", speed, 1.0 / 64.0, 64.0))
+    size = check_size(size)
+    fps = int(check_number("fps", fps, 1, MAX_FPS[suffix], whole=True))
+    speed = float(check_number("speed", speed, 1.0 / 64.0, 64.0))
     if seconds is None:
         duration = getattr(source.scene, "duration", None)
         seconds = float(duration) if duration else 10.0
-    seconds = float(_check_number("seconds", seconds, 1.0 / fps, 3600.0))
+    seconds = float(check_number("seconds", seconds, 1.0 / fps, 3600.0))
     if suffix == ".mp4" and (size[0] % 2 or size[1] % 2):
         raise ValueError(f"an MP4 (H.264) needs an even width and height, not {size[0]}x{size[1]}")
     ffmpeg = _check_mp4_writer() if suffix == ".mp4" else None
@@ -250,7 +191,7 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=suffix, dir=folder)
     os.close(fd)
     try:
-        with _offscreen(size) as (window, fbo):
+        with offscreen(size) as (window, fbo):
             from .viewer import Viewer
 
             source.reset()
@@ -264,8 +205,8 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
                     writer = _GifWriter(fp, size, fps)
                     for _ in range(frames):
                         viewer.on_update(1.0 / fps)
-                        _render(viewer, fbo)
-                        writer.add(_pixels(fbo, size))
+                        draw_into(viewer, fbo)
+                        writer.add(read_pixels(fbo, size))
                     writer.close()
             else:
                 gen = ffmpeg.write_frames(tmp, size, fps=fps, codec="libx264", pix_fmt_in="rgb24",
@@ -277,8 +218,8 @@ def record(source, out_path, seconds=None, size=(800, 450), fps=30, speed=1.0, *
                 try:
                     for _ in range(frames):
                         viewer.on_update(1.0 / fps)
-                        _render(viewer, fbo)
-                        gen.send(_pixels(fbo, size).tobytes())
+                        draw_into(viewer, fbo)
+                        gen.send(read_pixels(fbo, size).tobytes())
                 finally:
                     gen.close()
         umask = os.umask(0)
@@ -303,9 +244,9 @@ def measure_frame_time(source, size=(1280, 720), frames=120, warmup=10, **option
     Returns ``median_ms``, ``p90_ms``, ``mean_ms``, ``max_ms``, ``update_ms`` and ``draw_ms``
     (medians of the two parts), ``frames``, ``size``, ``renderer``.
     """
-    size = _check_size(size)
-    frames = int(_check_number("frames", frames, 1, 100000, whole=True))
-    with _offscreen(size) as (window, fbo):
+    size = check_size(size)
+    frames = int(check_number("frames", frames, 1, 100000, whole=True))
+    with offscreen(size) as (window, fbo):
         from .viewer import Viewer
 
         ctx = window.ctx
@@ -318,7 +259,7 @@ def measure_frame_time(source, size=(1280, 720), frames=120, warmup=10, **option
             t0 = time.perf_counter()
             viewer.on_update(1.0 / 60.0)
             t1 = time.perf_counter()
-            _render(viewer, fbo)
+            draw_into(viewer, fbo)
             ctx.finish()
             t2 = time.perf_counter()
             if k >= warmup:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._display import prefer_headless
-from .record import _check_size, _pixels, _render
+from .offscreen import check_size, draw_into, read_pixels
 
 __all__ = ["Snapshot"]
 
@@ -66,7 +66,7 @@ class Snapshot:
     """
 
     def __init__(self, source, size=(640, 360), **options):
-        self.size = _check_size(size)
+        self.size = check_size(size)
         self.source = source
         self._window, self._shared = _acquire_window(self.size)
         try:
@@ -94,9 +94,9 @@ class Snapshot:
         viewer._prev_pos = None
         viewer._set_frame(self.source.frame())
         viewer.snap_camera()
-        _render(viewer, self._fbo)
+        draw_into(viewer, self._fbo)
         try:
-            return _pixels(self._fbo, self.size)
+            return read_pixels(self._fbo, self.size)
         finally:
             self._window.ctx.screen.use()
 

@@ -231,10 +231,10 @@ def _evaluate_unpolled(evaluator, dicts: list[dict]) -> np.ndarray:
     """What ``evaluator.evaluate`` does with a pool, minus its 0.1 s polling: the fitness."""
     from concurrent.futures import wait
 
-    from evolution.evaluator import _evaluate_chunk
+    from evolution.evaluator import evaluate_in_worker
 
     chunks = [c for c in np.array_split(np.arange(len(dicts)), evaluator.workers) if len(c)]
-    futures = [evaluator.pool.submit(_evaluate_chunk, [dicts[i] for i in c]) for c in chunks]
+    futures = [evaluator.pool.submit(evaluate_in_worker, [dicts[i] for i in c]) for c in chunks]
     wait(futures)
     return np.concatenate([f.result()[0] for f in futures])
 
