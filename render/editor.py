@@ -288,7 +288,7 @@ def _same(a, b) -> bool:
 
 
 class _CachedFonts(_Fonts):
-    """:class:`render.menu._Fonts` remembering what it fitted and wrapped: the panel is laid out
+    """:class:`render.text.Fonts` remembering what it fitted and wrapped: the panel is laid out
     again after every edit (a dragged sphere's new position), mostly with the same strings."""
 
     LIMIT = 4000

@@ -30,8 +30,8 @@ ALLOWED = {"physics": set(), "evolution": {"physics"}, "render": set(),
            "creatures": {"physics", "evolution", "render"}}
 
 #: today's exceptions (issue 27)
-LONG_FILES = {"render/editor.py", "render/viewer.py", "render/menu.py"}
-LONG_CLASSES = {"render/editor.py:EditorView", "render/viewer.py:Viewer", "render/menu.py:StartView"}
+LONG_FILES = {"render/editor.py"}
+LONG_CLASSES = {"render/editor.py:EditorView"}
 #: (a circle is named by every module on it; a package is its ``__init__``, which imports the
 #: modules that would import it back)
 CIRCLES: set[frozenset[str]] = set()
@@ -172,7 +172,6 @@ PRIVATE_IMPORTS = {
     *_names("physics.integrity", "physics.joints", "_wrap"),
     *_names("physics.skeleton", "physics.joints", "_wrap"),
     *_names("physics.witkin", "physics.joints", "_wrap"),
-    *_names("render.menu", "render.viewer", "_mask"),
 }
 
 

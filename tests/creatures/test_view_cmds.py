@@ -153,7 +153,7 @@ def test_the_hud_of_a_race_of_generations_ends_at_each_recorded_fitness(window, 
     while not viewer.frame.done:
         viewer.on_update(1 / 60)
     viewer.on_draw()
-    assert [t.text for t in viewer._labels] == ["gen 1", "gen 4"]
+    assert [t.text for t in viewer.bodies.labels] == ["gen 1", "gen 4"]
     fitness = [champion_from_run(evolved_run, g).fitness for g in (1, 4)]
     assert viewer.hud_fitness == [(f"{f:.4f}", f"{f:.4f}") for f in fitness]
     assert [c.fitness for c in viewer.frame.creatures] == fitness

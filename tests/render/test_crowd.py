@@ -131,7 +131,7 @@ def test_crowd_colours_come_from_the_shapes_translucent(window):
     assert [c[:3] for c in viewer.colors] == [SPECIES[s] for s in source.species]
     assert {c[3] for c in viewer.colors} == {CROWD_ALPHA}
     assert CROWD_ALPHA < 150                            # fainter than a race's ghosts
-    assert np.all(viewer._bone_rgba[:, 3] < 255)        # the bones too
+    assert np.all(viewer.bodies.bone_rgba[:, 3] < 255)  # the bones too
 
 
 def test_a_shape_without_a_colour_gets_a_hue():
@@ -180,12 +180,12 @@ def test_crowd_spheres_are_discs_in_the_bones_batch(window):
     source = CrowdSource(n=150)
     viewer = make_viewer(window, source)
     viewer.on_draw()
-    assert viewer._sprites == [] and len(viewer._sphere_list) == 0
-    assert viewer._bones.count == 150 * (14 + 8)
+    assert viewer.bodies.sprites == [] and len(viewer.bodies.sphere_list) == 0
+    assert viewer.bodies.bones.count == 150 * (14 + 8)
     viewer.on_key_press(K.S, 0)                          # the selected creature's contacts
     viewer.on_draw()
     contacts = int(np.sum(source.frame().creatures[0].contact))
-    assert contacts > 0 and viewer._bones.count == 150 * (14 + 8) + contacts
+    assert contacts > 0 and viewer.bodies.bones.count == 150 * (14 + 8) + contacts
 
 
 # labels and ranking -------------------------------------------------------------------------------
@@ -196,12 +196,12 @@ def test_only_the_three_best_are_labelled(window):
     viewer.on_draw()
     fit = np.array([cf.fitness for cf in viewer.frame.creatures])
     best = list(np.argsort(-fit)[:3])
-    assert viewer._label_owner == best
+    assert viewer.bodies.label_owner == best
     assert viewer.frame.leader == best[0]               # the camera's creature is the best
-    texts = [t.text for t in viewer._labels]
+    texts = [t.text for t in viewer.bodies.labels]
     assert texts == [f"#{r + 1} {source.scene.creatures[i].label}" for r, i in enumerate(best)]
-    assert all(t.visible for t in viewer._labels)
-    pool = viewer._label_pool.items
+    assert all(t.visible for t in viewer.bodies.labels)
+    pool = viewer.bodies.label_pool.items
     assert sum(t.visible for t in pool) == 3
 
 
@@ -231,7 +231,7 @@ def test_failed_creatures_rank_last_and_are_not_labelled(window):
     assert set(viewer.ranking[-2:].tolist()) == {1, 4}
     rows = viewer.hud_lines[2:8]
     assert [("FAILED" in line) for line in rows] == [False] * 4 + [True] * 2
-    assert not {1, 4} & set(viewer._label_owner) and len(viewer._label_owner) == 3
+    assert not {1, 4} & set(viewer.bodies.label_owner) and len(viewer.bodies.label_owner) == 3
 
 
 def test_the_hud_texts_catch_up_with_the_ranking(window):
@@ -241,12 +241,12 @@ def test_the_hud_texts_catch_up_with_the_ranking(window):
     viewer.on_key_press(K.SPACE, 0)                     # paused: the ranking holds still
     for _ in range(40):                                 # a few relayouts a frame, taking turns
         viewer.on_draw()
-    names = [t.text for t in viewer._hud_names.items[:viewer._hud_names.used]]
-    assert names == [row[0] for row in viewer._hud_rows]
-    nows = [t.text for t in viewer._hud_nows.items[:viewer._hud_nows.used]]
-    assert nows == [row[1] for row in viewer._hud_rows]
-    colors = [tuple(t.color) for t in viewer._hud_names.items[:viewer._hud_names.used]]
-    assert colors == [label_color(viewer.colors[row[3]]) for row in viewer._hud_rows]   # species'
+    names = [t.text for t in viewer.hud.names.items[:viewer.hud.names.used]]
+    assert names == [row[0] for row in viewer.hud.rows]
+    nows = [t.text for t in viewer.hud.nows.items[:viewer.hud.nows.used]]
+    assert nows == [row[1] for row in viewer.hud.rows]
+    colors = [tuple(t.color) for t in viewer.hud.names.items[:viewer.hud.names.used]]
+    assert colors == [label_color(viewer.colors[row[3]]) for row in viewer.hud.rows]   # species'
 
 
 def test_tab_selects_any_creature_for_the_panels_and_labels_it(window):
@@ -258,19 +258,19 @@ def test_tab_selects_any_creature_for_the_panels_and_labels_it(window):
         viewer.on_key_press(K.TAB, 0)
     assert viewer.selected == far
     viewer.on_draw()
-    assert viewer._panel_title.text == f"brain: {source.scene.creatures[far].label}"
-    assert viewer._label_owner[:3] == list(viewer.ranking[:3]) and viewer._label_owner[3] == far
-    assert viewer._labels[3].text == f"> #101 {source.scene.creatures[far].label}"
+    assert viewer.brain_panel.title.text == f"brain: {source.scene.creatures[far].label}"
+    assert viewer.bodies.label_owner[:3] == list(viewer.ranking[:3]) and viewer.bodies.label_owner[3] == far
+    assert viewer.bodies.labels[3].text == f"> #101 {source.scene.creatures[far].label}"
     # drawn opaque among the ghosts: its spheres (the discs after the bones) and its bones
-    discs = viewer._bones.data[150 * 14:150 * 22]
+    discs = viewer.bodies.bones.data[150 * 14:150 * 22]
     alpha = discs["color"][:, 3].reshape(150, 8)
     assert np.all(alpha[far] == 255) and np.all(np.delete(alpha, far, axis=0) == CROWD_ALPHA)
-    bones = viewer._bones.data[:150 * 14]["color"][:, 3].reshape(150, 14)
+    bones = viewer.bodies.bones.data[:150 * 14]["color"][:, 3].reshape(150, 14)
     assert np.all(bones[far] == 255) and np.all(np.delete(bones, far, axis=0) < 255)
     viewer.on_key_press(K.N, 0)                          # the panel closed: a ghost again, unlabelled
     viewer.on_draw()
-    assert far not in viewer._label_owner
-    assert np.all(viewer._bones.data[150 * 14:150 * 22]["color"][:, 3] == CROWD_ALPHA)
+    assert far not in viewer.bodies.label_owner
+    assert np.all(viewer.bodies.bones.data[150 * 14:150 * 22]["color"][:, 3] == CROWD_ALPHA)
 
 
 # set_source and extra keys ------------------------------------------------------------------------
@@ -297,11 +297,11 @@ def test_set_source_switches_scenes_without_new_texts_or_buffers(window):
         play(viewer, 0.1)
         viewer.on_draw()
         assert viewer.hud_lines[0] == "one walker" and not viewer.crowd
-        assert len(viewer._sprites) == 8 and [t.text for t in viewer._labels] == ["walker 0"]
+        assert len(viewer.bodies.sprites) == 8 and [t.text for t in viewer.bodies.labels] == ["walker 0"]
         viewer.set_source(crowd)
         play(viewer, 0.1)
         viewer.on_draw()
-        assert viewer.hud_lines[0] == "generation 12" and viewer.crowd and viewer._sprites == []
+        assert viewer.hud_lines[0] == "generation 12" and viewer.crowd and viewer.bodies.sprites == []
 
     for _ in range(2):      # the pools grow to what the scenes need (4 crowd labels at most)
         cycle()

@@ -77,12 +77,12 @@ def test_water_has_motes_that_drift_with_the_current(window):
                                          "flow": (0.5, 0.0)}), camera=(40.0, 0.0), zoom=60.0)
     for v in (still, flowing):
         _draw(v)
-        p0 = v._flow_marks.data[:v._flow_marks.count]["seg"].copy()
-        assert v._flow_marks.count >= 6
+        p0 = v.backdrop.flow_marks.data[:v.backdrop.flow_marks.count]["seg"].copy()
+        assert v.backdrop.flow_marks.count >= 6
         for _ in range(12):
             v.on_update(1.0 / 60.0)
         _draw(v)
-        p1 = v._flow_marks.data[:v._flow_marks.count]["seg"]
+        p1 = v.backdrop.flow_marks.data[:v.backdrop.flow_marks.count]["seg"]
         moved = p1[:, 2:] - p0[:, 2:]
         if v is still:
             assert np.array_equal(p1, p0)              # still water: the motes stay
@@ -105,7 +105,7 @@ def test_wind_shows_as_streaks_and_still_air_as_sky(window):
     still = _viewer(window, _source(medium="air", fluid_density=1.2), **cam)
     sky = _sky_region(_draw(still))
     assert np.all(np.abs(sky.astype(int) - SKY).max(axis=2) <= 1)     # no streaks at all
-    assert still._flow_marks.count == 0
+    assert still.backdrop.flow_marks.count == 0
     windy = _viewer(window, _source(**WIND), **cam)
     first = _sky_region(_draw(windy))
     streaked = np.abs(first.astype(int) - SKY).max(axis=2) > 12
@@ -122,11 +122,11 @@ def test_streaks_move_with_the_wind(window, speed):
     source = _source(**{**WIND, "flow": (0.0, -speed)})                # a wind blowing down
     viewer = _viewer(window, source, camera=(40.0, 2.0), zoom=60.0)
     _draw(viewer)
-    p0 = viewer._flow_marks.data[:viewer._flow_marks.count]["seg"].copy()
+    p0 = viewer.backdrop.flow_marks.data[:viewer.backdrop.flow_marks.count]["seg"].copy()
     for _ in range(6):
         viewer.on_update(1.0 / 60.0)
     _draw(viewer)
-    p1 = viewer._flow_marks.data[:viewer._flow_marks.count]["seg"]
+    p1 = viewer.backdrop.flow_marks.data[:viewer.backdrop.flow_marks.count]["seg"]
     moved = p1 - p0
     unwrapped = np.abs(moved[:, 3]) < 1.0
     assert unwrapped.sum() >= 0.8 * len(moved)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from render.game import GalleryItem, GameError, Pick, Setup
-from render.menu import HIGHLIGHT, KEYS, ROWS, StartView, nice_values, step_value
+from render.menu import KEYS, StartView, nice_values, step_value
+from render.menu_picture import HIGHLIGHT, ROWS
 from render.scene import CreatureShape
 from render.viewer import SKY, SPHERE
 
@@ -314,7 +315,7 @@ def test_the_panel_shows_every_row_with_its_value(window):
     view, _, _, _ = make_view(window, size=(1280, 720))
     key(view, K.I)
     view.on_draw()
-    values = [t.text for t in view._row_values.items[:len(ROWS)]]
+    values = [t.text for t in view.picture.row_values.items[:len(ROWS)]]
     assert values == ["run", "the task's own", "the task's own", "defaults + rays", "150", "50", "20 s", "3"]
 
 
@@ -471,8 +472,8 @@ def test_a_sphere_is_drawn_inside_its_card(window):
 def test_frames_do_not_rebuild_the_pictures(window):
     view, _, _, _ = make_view(window)
     uploads = []
-    inner = view._pictures.upload
-    view._pictures.upload = lambda: (uploads.append(1), inner())[1]
+    inner = view.picture.pictures.upload
+    view.picture.pictures.upload = lambda: (uploads.append(1), inner())[1]
     for _ in range(3):
         view.on_draw()
     key(view, K.RIGHT)                               # the selection: only the card backs change

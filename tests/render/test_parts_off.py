@@ -65,7 +65,7 @@ def test_joints_at_switched_off_spheres_get_no_angle_and_the_camera_ignores_them
     viewer = _viewer(window, sphere_on=np.array([True, True, True, False]))
     viewer.show_sensors = True
     viewer.on_draw()
-    angles = viewer._angle_labels.items[:viewer._angle_labels.used]
+    angles = viewer.bodies.angle_labels.items[:viewer.bodies.angle_labels.used]
     assert len(angles) == 1                       # the joint at B, not the one at D
     viewer.follow = True
     viewer.snap_camera()
@@ -73,7 +73,7 @@ def test_joints_at_switched_off_spheres_get_no_angle_and_the_camera_ignores_them
     middle = 0.5 * (pos[0, 0] + pos[2, 0])
     assert viewer.camera_position[0] == middle    # the middle of A..C, not of A..D
     viewer.on_draw()
-    label = viewer._labels[0]                     # and the label above A..C
+    label = viewer.bodies.labels[0]              # and the label above A..C
     sx, _ = viewer.world_to_screen(middle, 1.0)
     assert abs(label.x - sx) <= 1
 
@@ -82,7 +82,7 @@ def test_a_joint_switched_off_gets_no_angle(window):
     viewer = _viewer(window, joint_on=np.array([False, True]))
     viewer.show_sensors = True
     viewer.on_draw()
-    assert viewer._angle_labels.used == 1
+    assert viewer.bodies.angle_labels.used == 1
 
 
 def test_a_cluster_outline_skips_a_member_switched_off(window):

@@ -54,7 +54,7 @@ def test_world_to_screen_agrees_with_arcade_camera(window):
     viewer = make_viewer(window, PhysicsSource(duration=1.0), follow=False, camera=(3.0, -1.0), zoom=80)
     viewer.on_draw()
     sx, sy = viewer.world_to_screen(4.25, 0.5)
-    p = viewer._world_camera.project((4.25, 0.5))
+    p = viewer.camera.world.project((4.25, 0.5))
     assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
 
 
@@ -179,13 +179,13 @@ def test_hud_has_no_recorded_column_when_nothing_is_recorded(window):
     assert [rec for _, rec in viewer.hud_fitness] == ["-", "-"]
     for line in viewer.hud_lines[2:4]:
         assert "walker " in line and " / " not in line and not line.endswith(" -")
-    assert [t.text for t in viewer._hud_columns] == ["now", ""]
-    assert viewer._hud_recs.used == 0
+    assert [t.text for t in viewer.hud.columns] == ["now", ""]
+    assert viewer.hud.recs.used == 0
     recorded = make_viewer(window, PhysicsSource(n=2, duration=0.5))
     recorded.on_update(1 / 60)
     recorded.on_draw()
-    assert [t.text for t in recorded._hud_columns] == ["now", "recorded"]
-    assert recorded._hud_recs.used == 2 and " / " in recorded.hud_lines[2]
+    assert [t.text for t in recorded.hud.columns] == ["now", "recorded"]
+    assert recorded.hud.recs.used == 2 and " / " in recorded.hud_lines[2]
 
 
 def test_hud_shows_time_and_speed(window):
@@ -274,11 +274,11 @@ def test_n_shows_the_brain_panel(window):
     before = draw(viewer)
     viewer.on_key_press(K.N, 0)
     shown = draw(viewer)
-    left, bottom, pw, ph = (int(v) for v in viewer._panel_rect)
+    left, bottom, pw, ph = (int(v) for v in viewer.brain_panel.rect)
     panel = (slice(bottom + 5, bottom + ph - 5), slice(left + 5, left + pw - 5))
     changed = np.any(shown[panel] != before[panel], axis=2).mean()
     assert changed > 0.5                                # the panel covers its area
-    assert [n.key for n in viewer._brain_nodes[:4]] == [-1, -2, -3, -4]   # inputs first
+    assert [n.key for n in viewer.brain_panel.nodes[:4]] == [-1, -2, -3, -4]   # inputs first
     # node colours follow the live values
     viewer.on_update(0.3)
     later = draw(viewer)
@@ -288,7 +288,7 @@ def test_n_shows_the_brain_panel(window):
 def test_brain_panel_says_when_there_is_no_brain(window):
     viewer = make_viewer(window, PhysicsSource(duration=None, brain=False), show_brain=True)
     draw(viewer)
-    texts = [t.text for t in viewer._panel_texts.items[:viewer._panel_texts.used]]
+    texts = [t.text for t in viewer.brain_panel.texts.items[:viewer.brain_panel.texts.used]]
     assert texts == ["no brain"]
 
 
@@ -302,7 +302,7 @@ def test_tab_cycles_the_selected_creature(window):
     seen.append(viewer.selected)
     assert seen == [1, 2, 0, 1, 0]
     viewer.on_draw()
-    assert viewer._panel_title.text == "brain: walker 0"
+    assert viewer.brain_panel.title.text == "brain: walker 0"
     assert viewer.hud_lines[2].startswith("> walker 0")
 
 
@@ -328,7 +328,7 @@ def test_s_marks_contacts_and_writes_joint_angles(window):
     def yellow(px):
         return int(np.sum(np.all(np.abs(px[around].astype(int) - CONTACT) <= 30, axis=2)))
     assert yellow(before) == 0 and yellow(shown) > 10      # a ring round the sphere on the ground
-    angles = [t.text for t in viewer._angle_labels.items[:viewer._angle_labels.used]]
+    angles = [t.text for t in viewer.bodies.angle_labels.items[:viewer.bodies.angle_labels.used]]
     expected = [f"{math.degrees(a):.0f}\u00b0" for a in viewer.frame.creatures[0].joint_angle]
     assert angles == expected and len(angles) == 2
 
@@ -337,7 +337,7 @@ def test_a_race_draws_every_label_and_translucent_creatures(window):
     source = PhysicsSource(n=10, body=ball(0.12), spacing=0.6, duration=None)
     viewer = make_viewer(window, source, follow=False, camera=(2.7, 1.2), zoom=90)
     px = draw(viewer)
-    labels = viewer._labels
+    labels = viewer.bodies.labels
     assert [t.text for t in labels] == [f"ball {b}" for b in range(10)]
     assert all(t.visible for t in labels)
     colors = {c[:3] for c in viewer.colors}
@@ -377,12 +377,12 @@ def test_poll_true_rereads_the_scene(window):
     viewer.on_update(0.3)
     assert source.polls == 0
     viewer.on_update(0.3)
-    assert source.polls == 1 and len(viewer._labels) == 1
+    assert source.polls == 1 and len(viewer.bodies.labels) == 1
     source.pending = PhysicsSource(n=3, duration=None, title="reloaded")
     viewer.on_update(0.5)
     assert source.polls == 2
     assert len(viewer.scene.creatures) == 3
-    assert len(viewer._sprites) == 3 * 8 and len(viewer._labels) == 3
+    assert len(viewer.bodies.sprites) == 3 * 8 and len(viewer.bodies.labels) == 3
     viewer.on_draw()
     assert viewer.hud_lines[0] == "reloaded"
     assert len(viewer.hud_fitness) == 3
@@ -418,8 +418,8 @@ def test_failed_creatures_with_non_finite_positions_are_skipped(window):
     viewer = make_viewer(window, Broken(n=2, spacing=2.0, duration=None), show_sensors=True)
     viewer.on_update(0.05)
     draw(viewer)
-    assert [sp.visible for sp in viewer._sprites] == [True] * 8 + [False] * 8
-    assert not viewer._labels[1].visible
+    assert [sp.visible for sp in viewer.bodies.sprites] == [True] * 8 + [False] * 8
+    assert not viewer.bodies.labels[1].visible
     assert "FAILED" in viewer.hud_lines[3] and "FAILED" not in viewer.hud_lines[2]
 
 
@@ -444,7 +444,7 @@ def test_resize_keeps_the_camera_consistent(window):
     assert viewer.zoom == pytest.approx(300 / 6.0)
     viewer.on_draw()
     sx, sy = viewer.world_to_screen(2.0, 1.0)
-    p = viewer._world_camera.project((2.0, 1.0))
+    p = viewer.camera.world.project((2.0, 1.0))
     assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
     assert (sx, sy) == pytest.approx((200 + 50.0, 150 + 25.0))
     # resized again after drawing (the world camera zoomed in by then): arcade scales a
@@ -452,6 +452,6 @@ def test_resize_keeps_the_camera_consistent(window):
     viewer.resize((320, 240))
     viewer.on_draw()
     sx, sy = viewer.world_to_screen(2.0, 1.0)
-    p = viewer._world_camera.project((2.0, 1.0))
+    p = viewer.camera.world.project((2.0, 1.0))
     assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
     assert (sx, sy) == pytest.approx((160 + 40.0, 120 + 20.0))
