@@ -60,7 +60,8 @@ def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n):
 
 
 @njit(cache=True, error_model="numpy")
-def _cell_hash(cx, cy, mask):
+def cell_hash(cx, cy, mask):
+    """The bucket of grid cell (cx, cy) in a table of ``mask + 1`` buckets (a power of two)."""
     return ((cx * 73856093) ^ (cy * 19349663)) & mask
 
 
@@ -85,7 +86,7 @@ def build_grid(pos, cell):
             k = b * P + i
             cx[k] = np.int64(np.floor(pos[b, i, 0] / cell))
             cy[k] = np.int64(np.floor(pos[b, i, 1] / cell))
-            key[k] = _cell_hash(cx[k], cy[k], mask)
+            key[k] = cell_hash(cx[k], cy[k], mask)
             count[key[k] + 1] += 1
     for h in range(size):
         count[h + 1] += count[h]
@@ -137,7 +138,7 @@ def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
             for oy in range(-1, 2):
                 gx = cx[k] + ox
                 gy = cy[k] + oy
-                h = _cell_hash(gx, gy, mask)
+                h = cell_hash(gx, gy, mask)
                 for s in range(start[h], start[h + 1]):
                     q = order[s]
                     if q <= k or cx[q] != gx or cy[q] != gy:

@@ -66,7 +66,7 @@ from numba import njit, prange
 from ._hot import chunk_lanes, hot_of, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
-from .collide import _cell_hash, build_grid
+from .collide import cell_hash, build_grid
 from .integrate import recover_velocity
 from .joints import solve_joints
 from .skeleton import factor_skeleton, solve_skeleton
@@ -229,7 +229,7 @@ def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
             for oy in range(-1, 2):
                 gx = cx[q0] + ox
                 gy = cy[q0] + oy
-                bucket = _cell_hash(gx, gy, mask)
+                bucket = cell_hash(gx, gy, mask)
                 for s in range(start[bucket], start[bucket + 1]):
                     q1 = order[s]
                     if q1 <= q0 or cx[q1] != gx or cy[q1] != gy:
@@ -309,7 +309,7 @@ def _lanes_to_batch(c, work, xb, vb):
 def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
     applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
-    X, Pp, V, REST, LAM, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[4], work[5], work[6], work[8], work[13]
+    X, Pp, V, REST, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[5], work[6], work[8], work[13]
     SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:22]
     P = X.shape[1]
     lanes = X.shape[3]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .joints import _wrap, joint_angle
+from .joints import wrap_angle, joint_angle
 from .model import Model
 from .state import State
 from .terrain import Terrain, closest_on_terrain, is_straight, terrain_top
@@ -87,7 +87,7 @@ def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joi
                 lo = joint_min[b, k]
                 hi = joint_max[b, k]
                 if theta < lo or theta > hi:
-                    o = min(abs(_wrap(theta - lo)), abs(_wrap(theta - hi)))
+                    o = min(abs(wrap_angle(theta - lo)), abs(wrap_angle(theta - hi)))
                     if o > overshoot:
                         overshoot = o
                 elif not (theta == theta):

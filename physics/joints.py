@@ -14,7 +14,7 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy")
-def _wrap(a):
+def wrap_angle(a):
     """Angle wrapped into (-pi, pi]."""
     while a > np.pi:
         a -= 2.0 * np.pi
@@ -99,7 +99,7 @@ def solve_joints(x, p, q, lam, hot, b0, n, h, limits):
             wb = hot.inv_mass[b, bb]
             if hot.joint_spring[k, bb]:
                 theta = joint_angle(q[a, 0, l], q[a, 1, l], q[c, 0, l], q[c, 1, l], q[b, 0, l], q[b, 1, l])
-                C = _wrap(theta - hot.joint_rest[k, bb])
+                C = wrap_angle(theta - hot.joint_rest[k, bb])
                 lam[k, l] = _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C,
                                           hot.joint_compliance[k, bb] * inv_h2, lam[k, l])
             if limited:
@@ -109,7 +109,7 @@ def solve_joints(x, p, q, lam, hot, b0, n, h, limits):
                 if theta < lo or theta > hi:
                     # distance to each limit the short way round, so a limit near +-180 degrees
                     # is approached from the right side
-                    dlo = _wrap(theta - lo)
-                    dhi = _wrap(theta - hi)
+                    dlo = wrap_angle(theta - lo)
+                    dhi = wrap_angle(theta - hi)
                     C = dlo if abs(dlo) < abs(dhi) else dhi
                     _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, 0.0, 0.0)

@@ -64,7 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .joints import _wrap, joint_angle
+from .joints import wrap_angle, joint_angle
 
 __all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -430,8 +430,8 @@ def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, 
             # the distance to each limit the short way round (a limit near +-180 degrees): a
             # hinge past a limit is brought back to it; ``again``, one the solve before brought
             # back stays at its limit
-            dlo = _wrap(theta - lo)
-            dhi = _wrap(theta - hi)
+            dlo = wrap_angle(theta - lo)
+            dhi = wrap_angle(theta - hi)
             d = dlo if abs(dlo) <= abs(dhi) else dhi
             past = (theta < lo) | (theta > hi)
             was = again and (PV[k, l] > 0.0)

@@ -151,8 +151,8 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
     # which was a third of the step's time for one creature. Stages with nothing to do are not
     # called at all.
-    bone_a, bone_b, soft = hot.bone_a, hot.bone_b, hot.soft_bones
-    inv_mass, radius, compliance, max_force = hot.inv_mass, hot.radius, hot.bone_compliance, hot.bone_max_force
+    bone_a, bone_b = hot.bone_a, hot.bone_b
+    inv_mass, radius, max_force = hot.inv_mass, hot.radius, hot.bone_max_force
     joints = hot.joint_c.shape[0] > 0
     hinges = hot.hinge_row.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1

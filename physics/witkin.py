@@ -92,7 +92,7 @@ from numba import njit, prange
 
 from . import dem
 from .collide import ARENA_PASSES, collide_arena
-from .joints import _wrap
+from .joints import wrap_angle
 from .terrain import closest_on_terrain, terrain_top
 
 __all__ = ["step", "spring_substep", "check_model", "DROP_TOL"]
@@ -315,7 +315,7 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
         gcy = -(gay + gby)
         stiff = a.joint_stiffness[b, k]
         if stiff > 0.0:
-            tau = -stiff * _wrap(theta - a.joint_rest[b, k])
+            tau = -stiff * wrap_angle(theta - a.joint_rest[b, k])
             Q[b, ia, 0] += tau * gax
             Q[b, ia, 1] += tau * gay
             Q[b, ib, 0] += tau * gbx
@@ -340,8 +340,8 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
         # half a turn read as past the far one (a triangle's apex at 77 degrees with limits of
         # +-180 read 103 degrees below its lower one, and the solve threw it at 117 m/s)
         within = (jmin <= theta) and (theta <= jmax)
-        c_lo = theta - jmin if within else _wrap(theta - jmin)
-        c_hi = jmax - theta if within else _wrap(jmax - theta)
+        c_lo = theta - jmin if within else wrap_angle(theta - jmin)
+        c_hi = jmax - theta if within else wrap_angle(jmax - theta)
         # the sides within reach; when the joint is outside both, only the nearer limit
         # (joints.py's rule), the violated one on a tie
         lo = c_lo + min(0.0, h * rate) < LIMIT_REACH

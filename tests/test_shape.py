@@ -167,12 +167,7 @@ def _names(module: str, source: str, *names: str) -> set[str]:
 
 
 #: today's exceptions (issue 27)
-PRIVATE_IMPORTS = {
-    *_names("physics.dem", "physics.collide", "_cell_hash"),
-    *_names("physics.integrity", "physics.joints", "_wrap"),
-    *_names("physics.skeleton", "physics.joints", "_wrap"),
-    *_names("physics.witkin", "physics.joints", "_wrap"),
-}
+PRIVATE_IMPORTS: set[str] = set()
 
 
 def test_no_module_imports_another_ones_private_names():
