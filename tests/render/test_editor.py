@@ -664,11 +664,11 @@ def test_defaults_are_greyed_and_the_hint_is_shown(window):
     mass = view.panel_rows[row_of(view, "mass")]
     assert mass.default
     image(view)
-    values = [t for t in view._row_values.items if t.visible]
+    values = [t for t in view.panel.row_values.items if t.visible]
     assert tuple(values[row_of(view, "mass")].color)[:3] != tuple(values[row_of(view, "radius")].color)[:3]
     view.on_mouse_motion(*(lambda r: (r[0] + r[2] / 2, r[1] + r[3] / 2))(view.field_rect(row_of(view, "radius"))), 0, 0)
     image(view)
-    assert any("radius" in t.text for t in view._hint_lines.items if t.visible)
+    assert any("radius" in t.text for t in view.panel.hint_lines.items if t.visible)
 
 
 def test_a_game_error_from_set_field_is_shown_and_the_entry_stays_open(window):
@@ -680,7 +680,7 @@ def test_a_game_error_from_set_field_is_shown_and_the_entry_stays_open(window):
     assert view.field_error == "radius must be a number in metres, not 'big'"
     assert view.entry_text == "big"
     image(view)
-    assert any("metres" in t.text for t in view._error_lines.items if t.visible)
+    assert any("metres" in t.text for t in view.panel.error_lines.items if t.visible)
     key(view, K.ESCAPE)
     assert view.entry_text is None and view.field_error is None
     assert view.selection == [("sphere", "b")]                # ESC closed the entry only
@@ -696,7 +696,7 @@ def test_ctrl_s_saves_and_shows_the_path_or_the_error(window):
     key(view, K.S, CTRL)
     assert view.message == doc.save_error and view.message_error
     image(view)
-    shown = " ".join(t.text for t in view._message_lines.items if t.visible)
+    shown = " ".join(t.text for t in view.message_line.lines.items if t.visible)
     assert shown.replace("\u2026", "").split() == doc.save_error.split()
 
 
@@ -706,7 +706,7 @@ def test_e_evolves_and_shows_the_line_for_a_while(window):
     assert doc.names("evolve") and view.message.startswith("evolving /tmp/designs/creature.yaml")
     view.on_update(1 / 60)
     assert view.message
-    view._message_at -= 60.0
+    view.message_line.shown_at -= 60.0
     view.on_update(1 / 60)
     assert view.message is None
 
@@ -715,7 +715,7 @@ def test_problems_are_listed_highlighted_and_clicking_one_selects_its_items(wind
     doc = triangle_doc()
     doc.extra_problems = [Issue(f"p{i}: bone ab is too short", items=(("bone", "ab"),)) for i in range(6)]
     view, _, _ = make_view(window, doc)
-    n = view._problem_slots
+    n = view.layout.problem_slots
     assert view.problem_lines[:n - 1] == [f"p{i}: bone ab is too short" for i in range(n - 1)]
     assert view.problem_lines[-1] == f"... and {6 - (n - 1)} more"
     img = image(view)
@@ -838,15 +838,15 @@ def test_the_design_is_drawn_with_sphere_bone_and_muscle_colours(window):
     assert near(pixel(img, *at(view, 0.4, 0.3)), SPHERE)
     assert near(pixel(img, *at(view, 0.2, 0.6)), BONE_RIGID)       # bone bc
     assert near(pixel(img, *at(view, 0.0, 0.3)), MUSCLE)           # muscle ab
-    l, b, w, h = view._canvas
+    l, b, w, h = view.layout.canvas
     assert near(pixel(img, l + w - 23, b + h - 31), SKY, tol=30)       # sky (maybe a grid line)
 
 
 def test_frames_rebuild_the_design_only_when_something_changes(window):
     view, doc, _ = make_view(window, triangle_doc())
     uploads = []
-    inner = view._items.upload
-    view._items.upload = lambda: (uploads.append(1), inner())[1]
+    inner = view.geometry.items.upload
+    view.geometry.items.upload = lambda: (uploads.append(1), inner())[1]
     for _ in range(3):
         view.on_draw()
     assert len(uploads) == 1

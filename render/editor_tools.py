@@ -1,0 +1,210 @@
+"""What the left button does on the editor's canvas with each tool (:class:`CanvasTools`): the
+gesture a press starts (a move, a selection box, a bone being drawn, a hinge's limit handle, a
+sphere to place...), how a drag carries it on, and the edit its release makes; with snap on,
+positions land on the :data:`SNAP` grid and hinge limits on whole :data:`ANGLE_SNAP` degrees."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["CanvasTools", "SNAP", "ANGLE_SNAP", "CLICK_SLOP"]
+
+#: the grid snap (m): positions dropped or moved with snap on are multiples of it
+SNAP = 0.05
+#: hinge limits dragged with snap on are multiples of this (degrees; 1 otherwise)
+ANGLE_SNAP = 5.0
+CLICK_SLOP = 4.0                # pixels a press may move and still be a click
+
+
+def _snap(v, step: float = SNAP):
+    return np.round(np.asarray(v, np.float64) / step) * step
+
+
+def _clean(value: float) -> float:
+    """A coordinate as it should be written: rounded to 0.1 mm (no 0.30000000000000004)."""
+    return float(round(float(value), 4)) + 0.0
+
+
+class CanvasTools:
+    """The left button's gestures on the canvas.
+
+    Parameters
+    ----------
+    camera : CanvasCamera
+        Window points to world points (``render.editor_camera``).
+    design : Design
+        The design (``render.editor_design``): its arrays, ids and selection.
+    hits : CanvasHits
+        What is under the mouse (``render.editor_hits``).
+    select : callable
+        ``select(items, add=False)``: the view selects ``(kind, id)`` pairs.
+    edit : callable
+        ``edit(method, *args, **kwargs)``: the view calls the document's ``method``; returns
+        what it returned (None after an error, which the view shows).
+    say : callable
+        ``say(message)``: a line for the player.
+
+    Attributes
+    ----------
+    drag : dict or None
+        What the left button is doing (None when it is up): its ``kind`` (``move``, ``box``,
+        ``bone``, ``handle``, ``place``...; ``swallow`` and ``target`` are the view's own: a
+        press that does nothing on the canvas, a press on a button, row or problem), where it
+        started, where it is ``now``, whether it ``moved``.
+    """
+
+    def __init__(self, camera, design, hits, *, select, edit, say):
+        self.camera = camera
+        self.design = design
+        self.hits = hits
+        self.select = select
+        self.edit = edit
+        self.say = say
+        self.drag = None
+
+    def press(self, x: float, y: float, tool: str, shift: bool, selection: list) -> None:
+        """The left button pressed on the canvas at ``(x, y)`` with ``tool``: start the gesture
+        (a press on an item selects it first: ``selection`` is the view's)."""
+        design, hits = self.design, self.hits
+        base = {"start": (x, y), "now": (x, y), "moved": False, "shift": shift}
+        handle = hits.handle_at(x, y, self.drag) if tool in ("select", "joint") else None
+        if handle is not None:
+            j, which = handle
+            self.drag = dict(base, kind="handle", joint=j, which=which,
+                             min=float(design.joint_min[j]), max=float(design.joint_max[j]))
+            return
+        if tool == "joint":
+            item = hits.item_at(x, y, self.drag)
+            if item is None or item[0] not in ("joint", "sphere"):
+                s = hits.joint_sphere_at(x, y, self.drag)
+                if s is not None:
+                    self.drag = dict(base, kind="joint", sphere=s)
+                    return
+            elif item[0] == "sphere" and design.bones_at(design.ids["sphere"][item[1]]).size >= 2:
+                self.drag = dict(base, kind="joint", sphere=design.ids["sphere"][item[1]])
+                return
+        item = hits.item_at(x, y, self.drag)
+        if tool == "bone" and item is not None and item[0] == "sphere":
+            self.drag = dict(base, kind="bone", sphere=design.ids["sphere"][item[1]])
+            return
+        if tool == "muscle" and item is not None and item[0] == "bone":
+            self.drag = dict(base, kind="muscle", bone=item[1])
+            return
+        if tool == "sphere" and (item is None or item[0] != "sphere"):
+            self.drag = dict(base, kind="place")
+            return
+        if item is None:
+            self.drag = dict(base, kind="box" if tool in ("select", "cluster") else "empty")
+            return
+        # an item: select it (SHIFT adds or removes); spheres, bones and clusters drag their spheres
+        if shift:
+            if item in selection:
+                self.select([s for s in selection if s != item])
+                self.drag = {"kind": "swallow"}
+                return
+            self.select([item], add=True)
+        elif item not in selection:
+            self.select([item])
+        kind, name = item
+        spheres = design.moving()
+        if kind in ("sphere", "bone", "cluster") and spheres.size:
+            # the sphere that lands on the grid with snap on: the one grabbed, or the item's first
+            first = {"sphere": lambda: [design.ids["sphere"][name]],
+                     "bone": lambda: [design.bone_a[design.ids["bone"][name]]],
+                     "cluster": lambda: design.clusters[design.ids["cluster"][name]][:1]}[kind]()
+            anchor = int(first[0]) if len(first) and int(first[0]) in spheres.tolist() else int(spheres[0])
+            self.drag = dict(base, kind="move", item=item, spheres=spheres, anchor=anchor, offset=None)
+        else:
+            self.drag = dict(base, kind="click", item=item)
+
+    def follow(self, x: float, y: float, snap: bool) -> bool:
+        """The mouse dragged to ``(x, y)`` with the left button down: carry the gesture on.
+        Returns whether the design is drawn differently (a move, a limit handle)."""
+        d = self.drag
+        d["now"] = (x, y)
+        if not d["moved"] and math.hypot(x - d["start"][0], y - d["start"][1]) >= CLICK_SLOP:
+            d["moved"] = True
+        if not d["moved"]:
+            return False
+        camera, design = self.camera, self.design
+        if d["kind"] == "move":
+            wx0, wy0 = camera.world_point(*d["start"])
+            wx, wy = camera.world_point(x, y)
+            off = np.array([wx - wx0, wy - wy0])
+            if snap:
+                a = design.pos[d["anchor"]]
+                off = _snap(a + off) - a
+            d["offset"] = off
+            return True
+        if d["kind"] == "handle":
+            geo = design.joint_geometry(design.pos, camera.zoom, d)
+            j = d["joint"]
+            c = geo["center"][j]
+            wx, wy = camera.world_point(x, y)
+            ang = math.degrees(math.atan2(wy - c[1], wx - c[0]) - geo["start"][j])
+            current = d[d["which"]]
+            ang = current + ((ang - current + 180.0) % 360.0 - 180.0)      # the turn nearest to it
+            ang = round(ang / ANGLE_SNAP) * ANGLE_SNAP if snap else round(ang)
+            if d["which"] == "min":
+                d["min"] = float(min(max(ang, d["max"] - 360.0), d["max"]))
+            else:
+                d["max"] = float(max(min(ang, d["min"] + 360.0), d["min"]))
+            return True
+        return False
+
+    def release(self, d: dict, x: float, y: float, snap: bool, selection: list) -> None:
+        """The left button released at ``(x, y)``, ending gesture ``d`` (already taken off
+        :attr:`drag`): make its edit, or its selection."""
+        design, hits, camera, edit, select = self.design, self.hits, self.camera, self.edit, self.select
+        kind = d["kind"]
+        moved = d["moved"]
+        if kind == "move":
+            if moved and d["offset"] is not None and np.any(d["offset"] != 0.0):
+                ids = [design.names["sphere"][i] for i in d["spheres"].tolist()]
+                edit("move_spheres", ids, _clean(d["offset"][0]), _clean(d["offset"][1]))
+            elif not moved and not d["shift"] and len(selection) > 1:
+                select([d["item"]])          # a click in a selection selects just that
+        elif kind == "box":
+            if moved:
+                select(hits.items_in_box(d["start"], (x, y)), add=d["shift"])
+            elif not d["shift"] and selection:
+                select([])
+        elif kind == "empty":
+            if not d["shift"] and selection:
+                select([])
+        elif kind == "place":
+            wx, wy = camera.world_point(x, y)
+            if snap:
+                wx, wy = (float(v) for v in _snap([wx, wy]))
+            new = edit("add_sphere", _clean(wx), _clean(wy))
+            if new is not None:
+                select([("sphere", new)])
+        elif kind == "bone":
+            item = hits.item_at(x, y, self.drag)
+            if item is None or item[0] != "sphere":
+                self.say("a bone goes from a sphere to another: release the drag on a sphere")
+                return
+            new = edit("add_bone", design.names["sphere"][d["sphere"]], item[1])
+            if new is not None:
+                select([("bone", new)])
+        elif kind == "muscle":
+            if hits.item_at(x, y, self.drag) == ("bone", d["bone"]):
+                edit("toggle_muscle", d["bone"])
+                select([("bone", d["bone"])])
+        elif kind == "joint":
+            if moved:
+                return
+            s = d["sphere"]
+            c = design.pos[s]
+            wx, wy = camera.world_point(*d["start"])
+            b1, b2 = hits.bones_around(s, math.atan2(wy - c[1], wx - c[0]), self.drag)
+            names = design.names
+            new = edit("add_joint", names["sphere"][s], names["bone"][b1], names["bone"][b2])
+            if new is not None:
+                select([("joint", new)])
+        elif kind == "handle":
+            if moved:
+                j = d["joint"]
+                edit("set_joint", design.names["joint"][j], min=d["min"], max=d["max"])
