@@ -251,7 +251,7 @@ def _check_kind(kind: str) -> None:
 
 
 def register(kind: str, name: str, target) -> Plugin:
-    """Make ``target`` available under ``name`` (the built-ins are registered with this too).
+    """Make ``target`` available under ``name`` (a built-in's name too: the user's plug-in replaces it).
 
     ``target`` is a class (or a zero-argument factory) for tasks and sensors; for terrains a
     :class:`evolution.TerrainMaker` subclass, a function ``f(seed) -> physics.Terrain`` or a

@@ -130,11 +130,11 @@ def test_the_editors_help_is_whole_and_beside_its_side_panel_when_there_is_room(
     view.on_draw()
     help = view.help
     left, bottom, width, height = help.rect
-    toolbar = size[1] - view._toolbar[3]
+    toolbar = size[1] - view.layout.toolbar[3]
     assert within(help.rect, (0, 0, size[0], toolbar))              # in the window, under the toolbar
     for key, what in zip(help.texts[1::2], help.texts[2::2]):    # no text cut by the box's edge
         assert key.x - key.content_width >= left + 4 and what.x + what.content_width <= left + width - 4
     if size[0] >= 1024:
-        assert help.clear and not intersects(help.rect, view._panel) and help.size >= 9
+        assert help.clear and not intersects(help.rect, view.layout.panel) and help.size >= 9
     else:
         assert help.clear or help.size >= 8           # over the panel (framed) rather than tiny
