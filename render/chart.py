@@ -61,7 +61,9 @@ from pyglet.math import Mat4  # noqa: E402
 
 from ._gl import SEGMENT, VERTEX, Segments, Triangles, rects  # noqa: E402
 from .game import Progress  # noqa: E402
-from .viewer import FONT, PANEL_BACK, PANEL_TEXT, TextPool  # noqa: E402
+from .text import FONT  # noqa: E402
+from .textpool import TextPool  # noqa: E402
+from .theme import PANEL_BACK, PANEL_TEXT  # noqa: E402
 
 __all__ = ["Chart", "species_colour", "nice_ticks", "BEST", "P90", "MEDIAN", "P10", "WORST", "BAND",
            "BAND_INNER", "LEGEND", "WORST_FITNESS"]

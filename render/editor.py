@@ -79,6 +79,7 @@ from .game import GameError  # noqa: E402
 from .layout import shrink  # noqa: E402
 from .overlay import KeyHelp  # noqa: E402
 from .text import inside as _inside  # noqa: E402
+from .parts import part_property  # noqa: E402
 from .theme import SKY  # noqa: E402
 
 __all__ = ["EditorView", "KEYS", "BUTTONS", "TOOLS", "SNAP", "measure_editor_frames",
@@ -116,16 +117,6 @@ KEYS = (
     ("ESC", "cancel a drag, close the help, clear the selection"),
     ("Q, ESC ESC", "quit (with unsaved changes: Q twice)"),
 )
-
-
-def _part(component: str, name: str, doc: str, settable: bool = True) -> property:
-    """A property of the view that is attribute ``name`` of its part ``component``."""
-    def get(self):
-        return getattr(getattr(self, component), name)
-
-    def set_(self, value):
-        setattr(getattr(self, component), name, value)
-    return property(get, set_ if settable else None, doc=doc)
 
 
 class EditorView(arcade.View):
@@ -242,22 +233,22 @@ class EditorView(arcade.View):
         self.fit_view()
 
     # the parts' state, as the view's -------------------------------------------------------------
-    camera_position = _part("camera", "position", "World point (m) at the centre of the canvas.")
-    zoom = _part("camera", "zoom", "Pixels (window units) per metre.")
-    viewer = _part("live_test", "viewer", "The live test's viewer (None before the first T).", settable=False)
-    terrain = _part("live_test", "terrain", "The terrain of the live test.")
-    message = _part("message_line", "text", "The last line for the player (None: none).")
-    message_error = _part("message_line", "error", "Whether :attr:`message` is an error.")
-    panel_item = _part("panel", "item", "The item the panel shows.", settable=False)
-    panel_title = _part("panel", "title", "The panel's title.", settable=False)
-    panel_rows = _part("panel", "rows", "What the panel shows.", settable=False)
-    panel_scroll = _part("panel", "scroll", "Panel rows scrolled past.")
-    focus = _part("panel", "focus", "The panel row TAB moved to (-1: none).")
-    entry_text = _part("panel", "entry_text", "The value being typed (None: no entry open).")
-    entry_row = _part("panel", "entry_row", "The panel row the entry is on (-1: none).")
-    field_error = _part("panel", "error", "Why the value typed in the panel was refused.")
-    problem_lines = _part("bars", "problem_lines", "The problems list as drawn.", settable=False)
-    status = _part("bars", "status", "The status line as drawn.", settable=False)
+    camera_position = part_property("camera", "position", "World point (m) at the centre of the canvas.", settable=True)
+    zoom = part_property("camera", "zoom", "Pixels (window units) per metre.", settable=True)
+    viewer = part_property("live_test", "viewer", "The live test's viewer (None before the first T).")
+    terrain = part_property("live_test", "terrain", "The terrain of the live test.", settable=True)
+    message = part_property("message_line", "text", "The last line for the player (None: none).", settable=True)
+    message_error = part_property("message_line", "error", "Whether :attr:`message` is an error.", settable=True)
+    panel_item = part_property("panel", "item", "The item the panel shows.")
+    panel_title = part_property("panel", "title", "The panel's title.")
+    panel_rows = part_property("panel", "rows", "What the panel shows.")
+    panel_scroll = part_property("panel", "scroll", "Panel rows scrolled past.", settable=True)
+    focus = part_property("panel", "focus", "The panel row TAB moved to (-1: none).", settable=True)
+    entry_text = part_property("panel", "entry_text", "The value being typed (None: no entry open).", settable=True)
+    entry_row = part_property("panel", "entry_row", "The panel row the entry is on (-1: none).", settable=True)
+    field_error = part_property("panel", "error", "Why the value typed in the panel was refused.", settable=True)
+    problem_lines = part_property("bars", "problem_lines", "The problems list as drawn.")
+    status = part_property("bars", "status", "The status line as drawn.")
 
     # the document ------------------------------------------------------------------------------
     @property

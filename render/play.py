@@ -53,7 +53,8 @@ from .chart import Chart
 from .game import GameError
 from .scene import Frame, Scene
 from .text import Fonts
-from .viewer import FONT, Viewer
+from .text import FONT
+from .viewer import Viewer
 
 __all__ = ["PlayView", "PLAY_KEYS", "MIN_WATCH", "DONE_HOLD", "TOUR_SIZE", "tour_generations"]
 

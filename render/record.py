@@ -81,12 +81,13 @@ class _GifWriter:
     def _make_palette(self, first):
         from PIL import Image
 
-        from . import viewer as v
+        from . import theme as v
+        from .overlay import MESSAGE_BACK
 
         # the colours the viewer draws with, so that later frames (muscles at full contraction,
         # other hues) find themselves in the palette even if the first frame lacks them
         swatch = [v.SKY, v.GROUND, v.GROUND_EDGE, v.TICK, v.BONE_RIGID, v.BONE_SOFT, v.SPHERE,
-                  v.CONTACT, v.TEXT[:3], v.PANEL_BACK[:3], v.PANEL_TEXT[:3], v.MESSAGE_BACK[:3],
+                  v.CONTACT, v.TEXT[:3], v.PANEL_BACK[:3], v.PANEL_TEXT[:3], MESSAGE_BACK[:3],
                   v.WATER_SHALLOW, v.WATER, v.WATER_DEEP, v.WING]
         swatch += [tuple(c) for c in v.muscle_colors(np.linspace(-1.0, 1.0, 9))]
         swatch += [tuple(c) for c in v.value_colors(np.linspace(-1.0, 1.0, 9))]

@@ -15,16 +15,16 @@ pyglet batches. World units are metres (``Camera2D`` with ``zoom`` in pixels per
 and panels are drawn in screen pixels.
 
 The scene's medium shows: water as a blue background darkening with depth (one gradient strip
-fixed to world heights, :data:`WATER_LEVELS`) with motes drifting with the current; wind in the
+fixed to world heights, :data:`render.backdrop.WATER_LEVELS`) with motes drifting with the current; wind in the
 air as streaks moving with it (still air has none); the HUD says which (``medium: air, wind 3
 m/s``). A scene without ground draws no terrain; its metre marks run along the bottom of the
 view. Wing bones are drawn as plates: a translucent band under the bone, as thick as the plate
 is wide.
 
 A crowd (``scene.crowd``: a whole generation at once, carykh's view) draws every creature as a
-translucent ghost (:data:`CROWD_ALPHA`) in its own ``color`` (its species'), so a hundred and
-fifty of them read as a cloud; only the :data:`CROWD_LABELS` best by fitness so far are labelled
-(``#1 ...``), and the HUD ranks them: the best :data:`MAX_HUD_CREATURES` (failed ones last), then
+translucent ghost (:data:`render.theme.CROWD_ALPHA`) in its own ``color`` (its species'), so a hundred and
+fifty of them read as a cloud; only the :data:`render.bodies.CROWD_LABELS` best by fitness so far are labelled
+(``#1 ...``), and the HUD ranks them: the best :data:`render.hud.MAX_HUD_CREATURES` (failed ones last), then
 how many more. While the brain or the sensor panel is open, the creature it shows (TAB) is drawn
 opaque and labelled too, and only its contacts are marked. A crowd's spheres are drawn as discs
 in the bones' batch (one draw call for the whole crowd, positions set in bulk), not as sprites.
@@ -53,33 +53,16 @@ import arcade  # noqa: E402
 import numpy as np  # noqa: E402
 import pyglet  # noqa: E402
 
-from .backdrop import (LIQUID_DENSITY, MOTE_TAIL_PIXELS, MOTES_PER_PIXEL, STREAK_PIXELS,  # noqa: E402
-                       STREAK_SECONDS, STREAKS_PER_PIXEL, WATER_LEVELS, Backdrop)
-from .bodies import CROWD_LABELS, WING_MAX_LENGTH, WING_MIN_PIXELS, Bodies, part_mask  # noqa: E402
+from .backdrop import Backdrop  # noqa: E402
+from .bodies import Bodies  # noqa: E402
 from .brain_panel import BrainPanel  # noqa: E402
-from .camera import DEFAULT_VIEW_HEIGHT, FOLLOW_RATE, PAN_SPEED, ZOOM_RANGE, ViewCamera  # noqa: E402
-from .hud import CROWD_RERANK_STEPS, MAX_HUD_CREATURES, Hud, speed_text  # noqa: E402
+from .camera import ViewCamera  # noqa: E402
+from .hud import Hud  # noqa: E402
 from .layout import shrink  # noqa: E402
-from .overlay import MESSAGE_BACK, KeyHelp, MessageBox  # noqa: E402
-from .text import FONT, MONO  # noqa: E402
-from .textpool import TextPool  # noqa: E402
-from .theme import (BONE_RIGID, BONE_SOFT, CONTACT, CROWD_ALPHA, CROWD_BONE_ALPHA, EDGE_NEGATIVE,  # noqa: E402
-                    EDGE_POSITIVE, GHOST_ALPHA, GROUND, GROUND_EDGE, HUD_BACK, MOTE, MUSCLE_CONTRACTED,
-                    MUSCLE_EXTENDED, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SKY, SPHERE, STREAK, TEXT, TICK,
-                    TICK_LABEL, WATER, WATER_DEEP, WATER_SHALLOW, WING, WING_ALPHA, creature_colors,
-                    label_color, muscle_colors, scene_colors, value_colors)
+from .overlay import KeyHelp, MessageBox  # noqa: E402
+from .parts import part_property  # noqa: E402
 
-__all__ = ["Viewer", "watch", "KEYS", "SPEEDS", "scene_colors",
-           # what the other screens (and the tests) take from here, from the viewer's parts
-           "SKY", "GROUND", "GROUND_EDGE", "TICK", "TICK_LABEL", "BONE_RIGID", "BONE_SOFT",
-           "MUSCLE_CONTRACTED", "MUSCLE_REST", "MUSCLE_EXTENDED", "SPHERE", "GHOST_ALPHA", "CROWD_ALPHA",
-           "CROWD_BONE_ALPHA", "CONTACT", "TEXT", "HUD_BACK", "PANEL_BACK", "PANEL_TEXT", "WATER_SHALLOW",
-           "WATER", "WATER_DEEP", "MOTE", "STREAK", "WING", "WING_ALPHA", "EDGE_POSITIVE", "EDGE_NEGATIVE",
-           "creature_colors", "label_color", "muscle_colors", "value_colors", "speed_text", "part_mask",
-           "DEFAULT_VIEW_HEIGHT", "ZOOM_RANGE", "FOLLOW_RATE", "PAN_SPEED", "MAX_HUD_CREATURES",
-           "CROWD_LABELS", "CROWD_RERANK_STEPS", "LIQUID_DENSITY", "WATER_LEVELS", "MOTES_PER_PIXEL",
-           "STREAKS_PER_PIXEL", "STREAK_SECONDS", "STREAK_PIXELS", "MOTE_TAIL_PIXELS", "WING_MIN_PIXELS",
-           "WING_MAX_LENGTH", "TextPool", "FONT", "MONO", "MESSAGE_BACK"]
+__all__ = ["Viewer", "watch", "KEYS", "SPEEDS"]
 
 #: playback speeds the speed keys move between
 SPEEDS = (0.25, 16.0)
@@ -102,16 +85,6 @@ KEYS = (
 )
 
 
-def _part(component: str, name: str, doc: str, settable: bool = False) -> property:
-    """A property of the viewer that is attribute ``name`` of its part ``component``."""
-    def get(self):
-        return getattr(getattr(self, component), name)
-
-    def set_(self, value):
-        setattr(getattr(self, component), name, value)
-    return property(get, set_ if settable else None, doc=doc)
-
-
 class Viewer(arcade.View):
     """Plays a source: steps it at its fixed rate, draws the scene, the HUD and the panels.
 
@@ -127,7 +100,7 @@ class Viewer(arcade.View):
     follow : bool
         The camera follows ``frame.leader``; otherwise it stays where it is put.
     zoom : float, optional
-        Pixels per metre; by default :data:`DEFAULT_VIEW_HEIGHT` metres fill the height.
+        Pixels per metre; by default :data:`render.camera.DEFAULT_VIEW_HEIGHT` metres fill the height.
     interpolate : bool
         Draw the spheres between the last two steps (smooth slow motion).
     show_help, show_brain, show_sensors : bool
@@ -146,7 +119,7 @@ class Viewer(arcade.View):
     text_budget : int or None
         At most this many HUD numbers are laid out again per frame (they take turns, so each
         is refreshed several times a second); None: all, every frame (the recorder). A crowd's
-        names change only when it is ranked again (:data:`CROWD_RERANK_STEPS`), all at once.
+        names change only when it is ranked again (:data:`render.hud.CROWD_RERANK_STEPS`), all at once.
     extra_keys : sequence of (str, str)
         ``(keys, what they do)`` listed in the help overlay after :data:`KEYS` (a game screen's
         own keys); the box grows to fit them.
@@ -259,20 +232,20 @@ class Viewer(arcade.View):
         self.load_scene()
 
     # the parts' state, as the viewer's -----------------------------------------------------------
-    zoom = _part("camera", "zoom", "Pixels per metre.", settable=True)
-    camera_position = _part("camera", "position", "World point (m) at the centre of the view.", settable=True)
-    draw_size = _part("camera", "size", "Drawing size in pixels.")
-    text_budget = _part("hud", "text_budget", "HUD numbers laid out again per frame at most (None: all).",
+    zoom = part_property("camera", "zoom", "Pixels per metre.", settable=True)
+    camera_position = part_property("camera", "position", "World point (m) at the centre of the view.", settable=True)
+    draw_size = part_property("camera", "size", "Drawing size in pixels.")
+    text_budget = part_property("hud", "text_budget", "HUD numbers laid out again per frame at most (None: all).",
                         settable=True)
-    hud_lines = _part("hud", "lines", "The HUD's text, line by line, as drawn.")
-    hud_fitness = _part("hud", "fitness", "Per creature, the fitness so far and the recorded fitness.")
-    ranking = _part("hud", "ranking", "The creatures in the HUD's order.")
-    colors = _part("bodies", "colors", "One colour per creature.")
-    medium = _part("backdrop", "medium", "The scene's medium's name.")
-    fluid = _part("backdrop", "fluid", "How the medium is drawn: water, air or None.")
-    flow = _part("backdrop", "flow", "The fluid's velocity (m/s).")
-    background = _part("backdrop", "background", "The colour the view is cleared with.")
-    ground = _part("backdrop", "ground", "Whether the scene has ground.")
+    hud_lines = part_property("hud", "lines", "The HUD's text, line by line, as drawn.")
+    hud_fitness = part_property("hud", "fitness", "Per creature, the fitness so far and the recorded fitness.")
+    ranking = part_property("hud", "ranking", "The creatures in the HUD's order.")
+    colors = part_property("bodies", "colors", "One colour per creature.")
+    medium = part_property("backdrop", "medium", "The scene's medium's name.")
+    fluid = part_property("backdrop", "fluid", "How the medium is drawn: water, air or None.")
+    flow = part_property("backdrop", "flow", "The fluid's velocity (m/s).")
+    background = part_property("backdrop", "background", "The colour the view is cleared with.")
+    ground = part_property("backdrop", "ground", "Whether the scene has ground.")
 
     # scene -------------------------------------------------------------------------------------
     def load_scene(self) -> None:

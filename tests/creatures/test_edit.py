@@ -54,7 +54,7 @@ def _share(image, rgb, tolerance=10) -> float:
 def test_an_inchworm_is_built_in_the_window_and_saved(tmp_path, run_creatures):
     from PIL import Image
 
-    from render.viewer import SPHERE
+    from render.theme import SPHERE
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
     out = tmp_path / "edit"
     r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", sys.executable,

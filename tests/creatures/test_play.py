@@ -249,7 +249,7 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     from creatures.plot import species_colour
     from evolution.champion import load_champion
     from render.chart import BEST
-    from render.viewer import SPHERE
+    from render.theme import SPHERE
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
     r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", sys.executable,
                         str(REPO / "tests/creatures/play_driver.py"), str(tmp_path / "shots"),

@@ -7,7 +7,8 @@ import numpy as np
 from render_helpers import PhysicsSource, near, pixel, screen_pixels
 
 import physics
-from render.viewer import BONE_RIGID, SKY, Viewer
+from render.theme import BONE_RIGID, SKY
+from render.viewer import Viewer
 
 
 def _square() -> physics.Body:

@@ -9,9 +9,10 @@ import numpy as np
 from render_helpers import PhysicsSource, ball, near, pixel, screen_pixels
 
 import physics
+from render.hud import MAX_HUD_CREATURES
 from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
-from render.viewer import (CROWD_ALPHA, GHOST_ALPHA, KEYS, MAX_HUD_CREATURES, SKY, Viewer, creature_colors,
-                           label_color, scene_colors)
+from render.theme import CROWD_ALPHA, GHOST_ALPHA, SKY, creature_colors, label_color, scene_colors
+from render.viewer import KEYS, Viewer
 
 K = arcade.key
 DT = 1.0 / 60.0

@@ -11,8 +11,9 @@ from render_helpers import PhysicsSource, near, pixel, screen_pixels
 
 import physics
 from render import Snapshot, record
-from render.viewer import (GROUND, SKY, WATER, WATER_DEEP, WATER_LEVELS, WATER_SHALLOW, WING,
-                           Viewer)
+from render.backdrop import WATER_LEVELS
+from render.theme import GROUND, SKY, WATER, WATER_DEEP, WATER_SHALLOW, WING
+from render.viewer import Viewer
 
 WATER_SCENE = dict(medium="water", fluid_density=1000.0, ground=False)
 WIND = dict(medium="air, wind 3 m/s", fluid_density=1.2, flow=(3.0, 0.0))

@@ -13,7 +13,7 @@ import pytest
 from render.editor import BUTTONS, KEYS, MUSCLE, PROBLEM, SNAP, EditorView, measure_editor_frames
 from render.game import Field, GameError, Issue, Pick, Sketch
 from render.scene import CreatureFrame, CreatureShape, Frame, Scene
-from render.viewer import BONE_RIGID, SKY, SPHERE
+from render.theme import BONE_RIGID, SKY, SPHERE
 
 
 K = arcade.key

@@ -9,7 +9,7 @@ from render.game import GalleryItem, GameError, Pick, Setup
 from render.menu import KEYS, StartView, nice_values, step_value
 from render.menu_picture import HIGHLIGHT, ROWS
 from render.scene import CreatureShape
-from render.viewer import SKY, SPHERE
+from render.theme import SKY, SPHERE
 
 K = arcade.key
 LEFT = arcade.MOUSE_BUTTON_LEFT

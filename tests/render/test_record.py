@@ -13,7 +13,7 @@ from PIL import Image
 from render_helpers import PhysicsSource, near
 
 from render import measure_frame_time, record
-from render.viewer import SKY, SPHERE
+from render.theme import SKY, SPHERE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

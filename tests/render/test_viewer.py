@@ -9,7 +9,8 @@ import pytest
 from render_helpers import PhysicsSource, ball, near, pixel, screen_pixels
 
 import physics
-from render.viewer import CONTACT, GROUND, SKY, SPHERE, Viewer
+from render.theme import CONTACT, GROUND, SKY, SPHERE
+from render.viewer import Viewer
 
 K = arcade.key
 
