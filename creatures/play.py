@@ -31,7 +31,8 @@ import physics
 from evolution import PluginError
 from evolution.champion import ChampionError, champion_from_run, load_champion, save_champion
 from evolution.checkpoint import CheckpointError, generation_genomes
-from evolution.evaluator import bodies_of, make_brains, worker_count
+from evolution.chunks import bodies_of, make_brains
+from evolution.evaluator import worker_count
 from evolution.genomes import genome_to_dict
 from evolution.jsonread import JsonFileError
 from evolution.network import node_slots

@@ -21,15 +21,11 @@ import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from . import limits
-from .chunks import (Evaluation, bodies_of, evaluate_chunk, gather, load_config_text, make_brains, pack_genome,
-                     split_chunks, unpack_genome)
+from .chunks import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
 from .process import prepare_process
 from .rollout import Episode
 
-__all__ = ["Evaluator", "worker_count", "evaluate_in_worker",
-           # the chunks' scoring (evolution.chunks), as before it had a module of its own
-           "Evaluation", "bodies_of", "evaluate_chunk", "gather", "load_config_text", "make_brains", "pack_genome",
-           "split_chunks", "unpack_genome"]
+__all__ = ["Evaluator", "worker_count", "evaluate_in_worker"]
 
 
 def worker_count(workers: int | None) -> int:

@@ -13,7 +13,7 @@ from neat.attributes import FloatAttribute
 
 from evolution import breeding
 from evolution.breeding import FAST, SCOPE, SpeciationScope, distance_scope, fast_breeding
-from evolution.evaluator import pack_genome, unpack_genome
+from evolution.chunks import pack_genome, unpack_genome
 from evolution.genomes import genome_from_dict, genome_to_dict, load_neat_config, neat_config_text
 from evolution_helpers import varied_genomes
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from evolution import Episode, Evaluator, genome_to_dict, neat_config_text
-from evolution.evaluator import make_brains
+from evolution.chunks import make_brains
 from evolution.genomes import genome_from_dict
 from evolution.rollout import run_episode
 from evolution_helpers import bits, design, neat_config, varied_genomes
@@ -147,7 +147,7 @@ def test_evolutions_numba_cache_is_stamped_with_physics_sources_too():
 
 def test_packed_genomes_score_as_their_dicts(serial, pool, dicts, reference):
     """``creatures evolve`` sends pack_genome's tuples (dicts and tuples may even be mixed)."""
-    from evolution.evaluator import pack_genome
+    from evolution.chunks import pack_genome
 
     packed = [pack_genome(genome_from_dict(d)) for d in dicts]
     assert np.array_equal(bits(serial.evaluate(packed).fitness), bits(reference.fitness))
