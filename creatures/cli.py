@@ -12,8 +12,8 @@ import sys
 
 import evolution
 
-from . import (__version__, bench, designs_cmd, edit, evolve, export, play, plot, plugins_cmd, preview,
-               record, replay, resume, simulate, validate, watch)
+from . import (__version__, bench, designs_cmd, edit, evolve, export, play, plot, plugins_cmd, preview, record, replay,
+               resume, simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [

@@ -46,8 +46,7 @@ from evolution import limits
 from evolution.bodygenes import FIELDS as GENE_FIELDS
 from evolution.bodygenes import NO_GENES, BodyGenes, Gene, Switch
 from evolution.bodygenes import pieces as connected_pieces
-from evolution.yamlread import (Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line,
-                                read_text)
+from evolution.yamlread import Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line, read_text
 
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 

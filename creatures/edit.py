@@ -68,7 +68,8 @@ def open_document(target: str | None):
 
 
 def run(args) -> int:
-    from .watch import has_display, parse_size
+    from .display import has_display
+    from .watch import parse_size
     try:
         size = parse_size(args.size)
         doc = open_document(args.file)

@@ -42,10 +42,10 @@ from evolution.files import WriteError, write_atomic
 from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
 
-from .design import (MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, ITEM_KEYS, parse_design)
-from .design_text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode,
-                          Spec, Tree, builtin_default, entries_of, is_range, makes_muscle, node_end, range_of,
-                          short_number, sketch_of, start_value, word_of, yaml_scalar)
+from .design import ITEM_KEYS, MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, parse_design
+from .design_text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec,
+                          Tree, builtin_default, entries_of, is_range, makes_muscle, node_end, range_of, short_number,
+                          sketch_of, start_value, word_of, yaml_scalar)
 
 __all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]
 
@@ -675,7 +675,7 @@ class DesignDocument:
     def evolve(self) -> str:
         """Save (if edited), then start ``creatures play FILE`` in a process of its own when
         there is a display; returns what was done, or the ``creatures evolve`` command to run."""
-        from .watch import has_display
+        from .display import has_display
         if self.problems:
             raise GameError(f"cannot evolve it yet: {len(self.problems)} problem(s) "
                             f"({self.problems[0].message})")
@@ -790,7 +790,7 @@ def LivePreview(design, terrain: str = ""):
     preview`` plays it (``creatures.show.SineDesign``): a :class:`render.scene.Source`. Raises
     :class:`GameError` for a terrain that cannot be made."""
     from .show import SineDesign
-    from .simulate import SINE_HZ
+    from .simulation import SINE_HZ
     name = terrain or "flat"
     try:
         return SineDesign(design, name, f"{design.name} - on {name}, muscles on a {SINE_HZ:g} Hz sine", "live test")

@@ -176,7 +176,7 @@ class _EnvSource:
 
 
 def _snapshot(run, design_name, shown, size):
-    from render import Snapshot   # arcade loads here, headless when there is no display
+    from render import Snapshot  # arcade loads here, headless when there is no display
 
     return Snapshot(_EnvSource(run, design_name, shown), size=size)
 

@@ -9,7 +9,6 @@ import errno
 import shlex
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
 import physics
@@ -23,6 +22,7 @@ from .bestiary import design_error, resolve_design
 from .design import DesignError
 from .kernels import COMPILING, kernels_to_compile
 from .plugin_args import plugin_error
+from .runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
 
 EXAMPLES = """examples:
   creatures evolve                                   the walker learns to run, 50 generations
@@ -41,8 +41,6 @@ EXAMPLES = """examples:
 BAR_WIDTH = 30
 #: seconds without progress in the first generation after which it must be compiling
 COMPILE_HINT_AFTER = 5.0
-#: RunSettings' limit on --seconds
-MAX_SECONDS = 1e6
 #: said once above the generation lines: their median leaves the failed creatures out, since
 #: those all score the same -1000 and half a generation failing would make it -500
 MEDIAN_NOTE = (f"median: of the creatures that did not fail (a failed one scores {WORST_FITNESS:g}; "
@@ -154,7 +152,7 @@ def run(args) -> int:
                           seed=args.seed, workers=args.workers, network=args.network, neat_config=neat_text,
                           backend=args.backend, address=args.address, medium=args.medium)
     except StartError as exc:
-        print(exc.text("evolve"), file=sys.stderr)
+        print(start_error("evolve", exc), file=sys.stderr)
         return 2
 
     settings = run_.settings
@@ -186,50 +184,9 @@ def where_evaluated(settings: RunSettings) -> str:
     return ", in this process" if n == 1 else f", on {n} worker processes"
 
 
-class StartError(Exception):
-    """A run that cannot start, and why (one line; a plug-in file's problems as they are)."""
-
-    def __init__(self, message: str, plugin: Exception | None = None):
-        super().__init__(message)
-        self.plugin = plugin
-
-    def text(self, command: str) -> str:
-        """What ``creatures COMMAND`` prints."""
-        return plugin_error(command, self.plugin) if self.plugin is not None else f"creatures {command}: {self}"
-
-
-def default_out(design_name: str, task: str) -> str:
-    """``runs/walker-run-20261124-101500``: where a run goes when no directory is named."""
-    return f"runs/{design_name}-{_slug(task)}-{datetime.now():%Y%m%d-%H%M%S}"
-
-
-def create_run(out: Path, design, **settings) -> Run:
-    """Check everything and write the first files of a new run of ``design`` (a
-    :class:`~creatures.design.Design`) in ``out``; ``settings`` are :class:`RunSettings`' own
-    (task, terrain, sensors, seconds, generations, population, seed, workers...). Raises
-    :class:`StartError` (one line) for a directory that already holds a run, a plug-in that
-    cannot be used, a disk that cannot be written or a bad setting. Shared with ``creatures play``."""
-    out = Path(out)
-    if (out / "settings.json").exists():
-        raise StartError(f"{out} already holds a run; choose another --out, or go on with: "
-                         f"creatures resume {shlex.quote(str(out))}")
-    try:
-        run_settings = RunSettings(design_name=design.name, design_text=design.text, **settings)
-        return Run.create(out, run_settings, design.body, design.genes)
-    except PluginError as exc:  # a plug-in that cannot be found, loaded or run
-        raise StartError(str(exc), exc) from None
-    except WriteError as exc:  # a full disk, say: settings.json, written last, is not there
-        raise StartError(f"cannot start the run: {exc}") from None
-    except OSError as exc:  # a directory that cannot be made
-        raise StartError(f"cannot start the run: cannot write {exc.filename or out}: {exc.strerror or exc}") from None
-    except (ValueError, KeyError, TypeError) as exc:  # a bad neat config
-        raise StartError(f"cannot start the run: {exc}") from None
-
-
-def _slug(task: str) -> str:
-    """A task's name for a directory: ``run``, or ``ReachFlag`` for ``examples/flag.py:ReachFlag``."""
-    name = task.rsplit(":", 1)[-1]
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) or "task"
+def start_error(command: str, exc: StartError) -> str:
+    """What ``creatures COMMAND`` prints for a run that cannot start."""
+    return plugin_error(command, exc.plugin) if exc.plugin is not None else f"creatures {command}: {exc}"
 
 
 def drive(run_: Run, out: Path, command: str = "evolve") -> int:
@@ -330,7 +287,7 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
           f"(generation {top.generation}); fitness is {run_.episode.task.sample.measures}")
     for line in body_summary(run_, top.generation):
         print(line)
-    print(next_steps(out, f"{settings.design_name}-{_slug(settings.task)}.json"))
+    print(next_steps(out, f"{settings.design_name}-{task_slug(settings.task)}.json"))
     return 0
 
 
@@ -344,7 +301,7 @@ def body_summary(run_: Run, generation: int) -> list[str]:
         return []
     from evolution.rundir import RunFileError, read_best
 
-    from .plot import gene_unit, in_units
+    from .charts import gene_unit, in_units
     try:
         body = read_best(run_.dir / "best" / f"gen_{generation:04d}.json")["genome"]["body"]
         values, parts = list(body["values"]), list(body["parts"])

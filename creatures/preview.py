@@ -7,7 +7,8 @@ import sys
 
 from .bestiary import design_error
 from .design import DesignError
-from .watch import has_display, parse_size
+from .display import has_display
+from .watch import parse_size
 
 EXAMPLES = """examples:
   creatures preview                  the built-in walker

@@ -9,7 +9,6 @@ import sys
 from evolution.champion import ChampionError
 
 from .plugin_args import add_plugin_argument
-
 from .watch import add_race_argument, default_targets, not_a_design, parse_size, race_generations
 
 EXAMPLES = """examples:

@@ -6,7 +6,6 @@ import json
 import sys
 
 import physics
-
 from evolution.champion import ChampionError, load_champion
 
 from .plugin_args import add_plugin_argument

@@ -26,7 +26,7 @@ from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, 
 from .bestiary import resolve_design
 from .design import DesignError
 from .shipped import champion_path
-from .simulate import SINE_HZ
+from .simulation import SINE_HZ
 
 __all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph",
            "terrain_scene", "where_text"]

@@ -8,13 +8,13 @@ evolves. Press H in the window for the controls.
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from pathlib import Path
 
 from evolution.champion import ChampionError
 
+from .display import has_display
 from .plugin_args import add_plugin_argument
 from .shipped import DEFAULT_SAVE, SAVES_DIR
 
@@ -80,11 +80,6 @@ def not_a_design(targets) -> None:
         if path.suffix.lower() in (".yaml", ".yml") or (t in builtin_names() and not path.exists()):
             raise ChampionError(f"{t} is a design, not a champion: to see it move, creatures preview "
                                 f"{shlex.quote(t)}; to evolve a brain for it, creatures evolve {shlex.quote(t)}")
-
-
-def has_display() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                or os.environ.get("ARCADE_HEADLESS"))
 
 
 def run(args) -> int:

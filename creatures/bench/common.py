@@ -11,6 +11,8 @@ import numpy as np
 
 import physics
 
+from ..simulation import SINE_HZ  # every muscle driven by a sine of this frequency, phases spread evenly
+
 #: the benchmark's configuration: the engine's defaults (the report names their step, substeps
 #: and iterations)
 PARAMS = physics.SimParams()
@@ -22,8 +24,6 @@ REPEATS = 3
 #: untimed steps before the clock starts, for either engine (pymunk allocates in its first steps,
 #: our engine its per-model scratch memory)
 WARMUP_STEPS = 10
-#: every muscle is driven by a sine of this frequency, phases spread evenly over the muscles
-SINE_HZ = 1.0
 #: pymunk costs ~8-25 us per creature-step on one core: above this many creature-steps per
 #: repetition both engines run fewer steps (the same number; never below MIN_STEPS), which keeps
 #: pymunk's window at a few seconds

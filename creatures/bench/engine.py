@@ -10,10 +10,10 @@ import numpy as np
 
 import physics
 
-from .common import (BUDGET, PARAMS, POPULATIONS, PYMUNK_ITERATIONS, REPEATS, SINE_HZ, STAND_MIN_HEIGHT,
-                     STAND_SECONDS, STEPS, WARMUP_STEPS, all_cores, result_row, sine_commands, window_steps)
+from ..simulation import SINE_HZ
+from .common import (BUDGET, PARAMS, POPULATIONS, PYMUNK_ITERATIONS, REPEATS, STAND_MIN_HEIGHT, STAND_SECONDS,
+                     STEPS, WARMUP_STEPS, all_cores, result_row, sine_commands, window_steps)
 from .pymunk_baseline import load_pymunk, time_pymunk
-
 
 
 def first_call() -> dict:

@@ -145,7 +145,7 @@ def main(argv=None) -> int:
     import arcade
     import pyglet
 
-    from creatures.play import Game, PlayMenu
+    from creatures.game import Game, PlayMenu
     report: dict = {}
     menu = PlayMenu(out_dir="runs")
     game = Game(menu, size=SIZE)

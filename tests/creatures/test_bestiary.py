@@ -15,7 +15,7 @@ import pytest
 
 from creatures import cli
 from creatures.bestiary import DESIGN_DIR, builtin_names, resolve_design
-from creatures.simulate import run_simulation
+from creatures.simulation import run_simulation
 
 NAMES = builtin_names()
 BESTIARY = {"walker", "worm", "biped", "quadruped", "spider", "hopper"}

@@ -14,7 +14,7 @@ import physics
 from creatures.bestiary import DESIGN_DIR, builtin_names
 from creatures.design import load_design
 from creatures.editing import DesignDocument
-from creatures.simulate import run_simulation
+from creatures.simulation import run_simulation
 from render.game import GameError, Sketch
 
 REPO = Path(__file__).parents[2]
@@ -516,15 +516,15 @@ def test_the_live_test_plays_the_last_valid_version_on_a_terrain(tmp_path):
 
 
 def test_evolve_saves_then_starts_play_or_says_the_command(tmp_path, monkeypatch):
-    import creatures.watch
+    import creatures.display
     started = []
     monkeypatch.setattr(subprocess, "Popen", lambda args, **kw: started.append((args, kw)))
     path = tmp_path / "inchworm.yaml"
     doc = DesignDocument.new(path)
     build_inchworm(doc)
-    monkeypatch.setattr(creatures.watch, "has_display", lambda: False)
+    monkeypatch.setattr(creatures.display, "has_display", lambda: False)
     assert doc.evolve() == f"creatures evolve {path}" and path.exists() and not started
-    monkeypatch.setattr(creatures.watch, "has_display", lambda: True)
+    monkeypatch.setattr(creatures.display, "has_display", lambda: True)
     assert doc.evolve() == f"started creatures play {path}"
     assert started == [([sys.executable, "-m", "creatures", "play", str(path)], started[0][1])]
     assert started[0][1]["start_new_session"] is True

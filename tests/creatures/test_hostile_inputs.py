@@ -431,7 +431,7 @@ def test_many_problems_are_cut_to_a_few_lines(tmp_path, capsys):
 
 def test_the_readme_states_the_limits_as_they_are():
     """README.md's paragraph on broken and hostile files gives each limit its value in the code."""
-    from creatures import plot
+    from creatures import charts
     from creatures.design import MAX_DESIGN_BYTES
     from evolution import champion, jsonread, limits, rundir, yamlread
     from evolution.genomes import MAX_NEAT_CONFIG_BYTES
@@ -462,7 +462,7 @@ def test_the_readme_states_the_limits_as_they_are():
                 f"{limits.MIN_DT * 1000:g} ms to {limits.MAX_DT:g} s",
                 f"at most {limits.MAX_SUBSTEPS} substeps and {limits.MAX_ITERATIONS} iterations",
                 f"at most {count(limits.MAX_EPISODE_STEPS)} steps", f"at most {limits.MAX_WORKERS} workers",
-                f"at most {plot.MAX_SPECIES} species", f"at most {limits.MAX_TEXT} printable",
+                f"at most {charts.MAX_SPECIES} species", f"at most {limits.MAX_TEXT} printable",
                 f"first {yamlread.MAX_PROBLEMS} problems"]
     assert limits.MAX_NODE_KEY == 2**31 - 1
     for phrase in expected:

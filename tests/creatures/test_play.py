@@ -32,7 +32,7 @@ def _wait(session, done, timeout=240.0):
 
 def _session(tmp_path, generations=3, population=16, seconds=2.0, seed=0):
     from creatures.bestiary import resolve_design
-    from creatures.play import PlaySession, start
+    from creatures.session import PlaySession, start
     session = PlaySession(workers=1)
     out = tmp_path / "run"
     start(session, out, resolve_design("walker"), task="run", terrain=None, sensors=None, seconds=seconds,
@@ -44,7 +44,7 @@ def _session(tmp_path, generations=3, population=16, seconds=2.0, seed=0):
 
 def test_the_menu_lists_every_builtin_design_drawn_and_this_directorys_files(tmp_path, monkeypatch):
     from creatures.bestiary import builtin_names
-    from creatures.play import PlayMenu
+    from creatures.game import PlayMenu
     (tmp_path / "mine.yaml").write_text((REPO / "creatures/designs/worm.yaml").read_text())
     (tmp_path / "broken.yaml").write_text("name: broken\nspheres:\n  - {id: a, x: 0, y: 0, radius: -1}\n")
     (tmp_path / "course.yaml").write_text("points: [[0, 0], [5, 1]]\n")    # a terrain: not listed
@@ -67,7 +67,7 @@ def test_the_menu_lists_every_builtin_design_drawn_and_this_directorys_files(tmp
 
 
 def test_the_menu_opens_a_file_and_refuses_what_cannot_start(tmp_path, monkeypatch):
-    from creatures.play import PlayMenu
+    from creatures.game import PlayMenu
     from render.game import GameError, Setup
     monkeypatch.chdir(tmp_path)
     menu = PlayMenu(directory=str(tmp_path), out_dir=str(tmp_path / "runs"))
@@ -92,8 +92,8 @@ def test_a_background_run_is_watched_generation_by_generation(tmp_path, monkeypa
     Nothing here depends on how fast the run goes: the ghosts are looked at while it runs (a
     generation between the first and the one after the last, whichever it has reached), and
     checked exactly once it has finished, against the generation ``creatures resume`` then adds."""
-    from creatures.play import Crowd
-    from creatures.plot import read_run, species_colour
+    from creatures.charts import read_run, species_colour
+    from creatures.session import Crowd
     from evolution.champion import load_champion
     monkeypatch.chdir(tmp_path)
     total = 3
@@ -169,7 +169,7 @@ def test_pausing_and_closing_stop_cleanly_and_the_run_resumes_exactly(tmp_path, 
 
 
 def test_a_champion_file_is_watched_and_evolved_further_in_a_new_run(tmp_path, monkeypatch):
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     from evolution.champion import load_champion
     from evolution.run import RunSettings
     monkeypatch.chdir(tmp_path)
@@ -199,7 +199,7 @@ def test_a_champion_file_is_watched_and_evolved_further_in_a_new_run(tmp_path, m
 def test_a_champion_with_a_plugin_file_is_not_evolved_from_the_file(tmp_path):
     import dataclasses
 
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     from evolution.champion import load_champion
     from evolution.plugins import PluginRef
     from render.game import GameError
@@ -246,7 +246,7 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     pick the walker, start, two generations, the chart, the ghosts, save, quit."""
     from PIL import Image
 
-    from creatures.plot import species_colour
+    from creatures.charts import species_colour
     from evolution.champion import load_champion
     from render.chart import BEST
     from render.theme import SPHERE
@@ -347,7 +347,7 @@ def test_ctrl_c_in_the_terminal_stops_the_window_and_its_run_cleanly(tmp_path, d
 
 def test_a_stopped_run_opens_paused_and_goes_on(tmp_path):
     """``creatures play RUN_DIR``'s session: a stopped run opens paused, P goes on."""
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     session = _session(tmp_path, generations=1000, seconds=1.0)
     _wait(session, 1)
     session.close()
@@ -365,7 +365,7 @@ def test_a_stopped_run_opens_paused_and_goes_on(tmp_path):
 
 
 def test_a_finished_run_says_so_instead_of_going_on(tmp_path):
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     session = _session(tmp_path, generations=2, seconds=1.0)
     _wait(session, 2)
     session.close()
@@ -384,7 +384,7 @@ def test_a_killed_window_does_not_leave_its_run_evolving(tmp_path, run_creatures
         "import sys, time\n"
         "from pathlib import Path\n"
         "from creatures.bestiary import resolve_design\n"
-        "from creatures.play import PlaySession, start\n"
+        "from creatures.session import PlaySession, start\n"
         "s = PlaySession(workers=1)\n"
         "start(s, Path(sys.argv[1]), resolve_design('walker'), task='run', terrain=None, sensors=None,\n"
         "      seconds=1.0, generations=1000, population=16, seed=0, workers=0)\n"

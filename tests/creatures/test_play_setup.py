@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from creatures.play import DEFAULT_SETUP, PlayMenu, PlaySession
+from creatures.game import PlayMenu
+from creatures.session import DEFAULT_SETUP, PlaySession
 from evolution.evaluator import worker_count
 from evolution.run import RunSettings
 from evolution.sensors import DEFAULT_SENSORS

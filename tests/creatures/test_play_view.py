@@ -13,7 +13,7 @@ REPO = Path(__file__).parents[2]
 def test_a_champion_file_becomes_a_run_on_E(tmp_path, monkeypatch):
     import arcade
 
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     from evolution.champion import load_champion
     from render.play import PlayView
     monkeypatch.chdir(tmp_path)

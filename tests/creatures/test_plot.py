@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from creatures import charts as chartlib
 from creatures import plot
 from creatures.bestiary import resolve_design
 from evolution import Run, RunSettings
@@ -69,11 +70,11 @@ class Charts:
 
     def __init__(self, run_dir):
         self.dir = run_dir
-        self.paths = plot.plot_run(run_dir)
-        run = plot.read_run(run_dir)
+        self.paths = chartlib.plot_run(run_dir)
+        run = chartlib.read_run(run_dir)
         self.figures = {}
-        for name, figure in (("fitness", plot.fitness_figure), ("species", plot.species_figure)):
-            fig = figure(run, plot.DEFAULT_SIZE, plot.auto_dpi(plot.DEFAULT_SIZE))  # laid out as plot_run does
+        for name, figure in (("fitness", chartlib.fitness_figure), ("species", chartlib.species_figure)):
+            fig = figure(run, chartlib.DEFAULT_SIZE, chartlib.auto_dpi(chartlib.DEFAULT_SIZE))  # laid out as plot_run does
             fig.canvas.draw()
             self.figures[name] = fig
 
@@ -83,7 +84,7 @@ class Charts:
     def where(self, name, x, y) -> tuple[int, int]:
         """(column, row) in ``name``.png of the data point (x, y)."""
         px, py = self.figures[name].axes[0].transData.transform((x, y))
-        return int(round(px)), int(round(plot.DEFAULT_SIZE[1] - py))
+        return int(round(px)), int(round(chartlib.DEFAULT_SIZE[1] - py))
 
 
 @pytest.fixture
@@ -142,7 +143,7 @@ def test_plotting_again_replaces_the_charts_and_leaves_no_temporary_file(capsys,
 
 
 def test_plot_run_returns_the_paths_it_wrote(run_dir, tmp_path):
-    paths = plot.plot_run(run_dir, tmp_path / "out", size=(640, 400))
+    paths = chartlib.plot_run(run_dir, tmp_path / "out", size=(640, 400))
     assert paths == [tmp_path / "out" / "fitness.png", tmp_path / "out" / "species.png"]
     assert all(Image.open(p).size == (640, 400) for p in paths)
 
@@ -162,7 +163,7 @@ def test_fitness_lines_are_drawn_where_their_values_are(charts):
     pixels = charts.pixels("fitness")
     for key, value in (("best", 10), ("median", 0), ("worst", -10), ("p90", 5), ("p90", -5)):
         column, row = charts.where("fitness", 2.5, value)
-        rows = _column_rows(pixels, column, plot.COLOURS[key])
+        rows = _column_rows(pixels, column, chartlib.COLOURS[key])
         assert np.abs(rows - row).min() <= 2, (key, value, row, rows)
 
 
@@ -171,9 +172,9 @@ def test_fitness_bands_shade_between_the_percentiles(charts):
     column, outer = charts.where("fitness", 2.5, 3.75)  # between p75 and p90
     _, inner = charts.where("fitness", 2.5, 1.25)       # between median and p75
     _, outside = charts.where("fitness", 2.5, 7.5)      # between p90 and best
-    assert _near(pixels[outer, column], plot.COLOURS["band"], 3)
-    assert _near(pixels[inner, column], plot.COLOURS["band_inner"], 3)
-    assert not _near(pixels[outside, column], plot.COLOURS["band"], 3)
+    assert _near(pixels[outer, column], chartlib.COLOURS["band"], 3)
+    assert _near(pixels[inner, column], chartlib.COLOURS["band_inner"], 3)
+    assert not _near(pixels[outside, column], chartlib.COLOURS["band"], 3)
 
 
 def test_failed_creatures_do_not_squash_the_chart(capsys, tmp_path):
@@ -184,8 +185,8 @@ def test_failed_creatures_do_not_squash_the_chart(capsys, tmp_path):
     _plot(capsys, run_dir)
     pixels = _pixels(run_dir / "fitness.png")
     column = pixels.shape[1] // 2
-    best = _column_rows(pixels, column, plot.COLOURS["best"]).mean()
-    median = _column_rows(pixels, column, plot.COLOURS["median"]).mean()
+    best = _column_rows(pixels, column, chartlib.COLOURS["best"]).mean()
+    median = _column_rows(pixels, column, chartlib.COLOURS["median"]).mean()
     assert median - best > 0.3 * 700
 
 
@@ -210,9 +211,9 @@ def _make_new_run(directory, stats):
 def test_failures_are_drawn_apart_and_the_percentiles_are_the_others(tmp_path):
     failed = [0, 5, 6, 0]
     run_dir = _make_new_run(tmp_path / "run", [_failing_row(g, f) for g, f in zip(range(1, 5), failed)])
-    run = plot.read_run(run_dir)
+    run = chartlib.read_run(run_dir)
     assert run.stats["ok_median"].tolist() == [1.0] * 4 and run.stats["failed_share"].tolist() == [0, 0.5, 0.6, 0]
-    fig = plot.fitness_figure(run)
+    fig = chartlib.fitness_figure(run)
     fitness, failures = fig.axes
     assert fitness.get_ylim()[0] > -10.0                        # fitted to those that did not fail
     median = next(line for line in fitness.get_lines() if line.get_label() == "median")
@@ -222,7 +223,7 @@ def test_failures_are_drawn_apart_and_the_percentiles_are_the_others(tmp_path):
 
 
 def test_without_failures_there_is_no_failed_panel(run_dir):
-    assert len(plot.fitness_figure(plot.read_run(run_dir)).axes) == 1
+    assert len(chartlib.fitness_figure(chartlib.read_run(run_dir)).axes) == 1
 
 
 def test_an_older_run_leaves_gaps_where_the_failed_reach_a_percentile(tmp_path):
@@ -230,20 +231,20 @@ def test_an_older_run_leaves_gaps_where_the_failed_reach_a_percentile(tmp_path):
     lower are not those of the creatures that did not fail (gaps); its 90th percentile is one
     (the failed ones are the lowest 6 of 10); none failed in generation 1: all are."""
     stats = [_stats_row(1), f"2,10.0,-800.0,-800.0,5.0,-1000.0,-1000.0,-1000.0,-1000.0,2,6,0,0.1,1000.0"]
-    run = plot.read_run(_make_run(tmp_path / "run", stats))
+    run = chartlib.read_run(_make_run(tmp_path / "run", stats))
     s = run.stats
     assert s["ok_p90"].tolist() == [5.0, 5.0] and s["ok_median"][0] == 0.0 and np.isnan(s["ok_median"][1])
     assert np.isnan(s["ok_worst"][1]) and s["failed_share"].tolist() == [0.0, 0.6]   # species: 10 a generation
-    _, failures = plot.fitness_figure(run).axes
+    _, failures = chartlib.fitness_figure(run).axes
     assert [bar.get_height() for bar in failures.patches] == [0.0, 60.0]
 
 
 def test_the_play_chart_gets_the_numbers_plot_draws(tmp_path):
-    from creatures.play import PlaySession
+    from creatures.session import PlaySession
     failed = [0, 5, 6, 0]
     run_dir = _make_new_run(tmp_path / "run", [_failing_row(g, f) for g, f in zip(range(1, 5), failed)])
     progress = PlaySession(run_dir, workers=1).progress()
-    run = plot.read_run(run_dir)
+    run = chartlib.read_run(run_dir)
     for name in ("ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst"):
         assert np.array_equal(getattr(progress, name), run.stats[name]), name
     assert np.array_equal(progress.failed, run.stats["failed_share"])
@@ -254,15 +255,15 @@ def test_a_single_generation_is_plotted_as_points(capsys, tmp_path):
     status, _, err = _plot(capsys, run_dir)
     assert status == 0, err
     pixels = _pixels(run_dir / "fitness.png")
-    best = _near(pixels, plot.COLOURS["best"], 20)
+    best = _near(pixels, chartlib.COLOURS["best"], 20)
     rows, columns = np.nonzero(best[:-80])  # above the legend, which has a dot too
     assert 9 <= rows.size <= 200                 # a dot, not a line
     assert np.ptp(rows) <= 12 and np.ptp(columns) <= 12
 
 
 def test_fitness_axis_says_what_the_task_measures():
-    run = plot.RunData(Path("x"), {"task": "jump"}, {}, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
-    assert "highest centre-of-mass rise while airborne in metres" in plot._fitness_label(run.measures, 700, 100)
+    run = chartlib.RunData(Path("x"), {"task": "jump"}, {}, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
+    assert "highest centre-of-mass rise while airborne in metres" in chartlib._fitness_label(run.measures, 700, 100)
 
 
 # --- the species chart ---------------------------------------------------------------------------
@@ -275,8 +276,8 @@ def test_species_stack_fills_the_population_at_the_last_generation(charts):
     _, middle = charts.where("species", 4.3, 7)
     _, top = charts.where("species", 4.3, 10)
     line = pixels[top + 2:bottom - 1, column]
-    two = _near(line, plot.species_colour(2), 3)
-    three = _near(line, plot.species_colour(3), 3)
+    two = _near(line, chartlib.species_colour(2), 3)
+    three = _near(line, chartlib.species_colour(3), 3)
     assert (two | three).sum() >= len(line) - 2  # at most the boundary between them is blended
     split = middle - (top + 2)
     assert three[:split - 1].all() and two[split + 2:].all()
@@ -287,15 +288,15 @@ def test_species_appear_and_disappear(charts):
     pixels = charts.pixels("species")
     gen1, _ = charts.where("species", 1, 5)
     gen4, _ = charts.where("species", 4, 5)
-    one, three = _near(pixels, plot.species_colour(1), 3), _near(pixels, plot.species_colour(3), 3)
+    one, three = _near(pixels, chartlib.species_colour(1), 3), _near(pixels, chartlib.species_colour(3), 3)
     assert one[:, gen1].sum() > 100 and one[:, gen4].sum() == 0
     assert three[:, gen4].sum() > 50 and three[:, gen1].sum() == 0
 
 
 def test_a_species_keeps_its_colour_and_neighbours_differ():
-    assert plot.species_colour(7) == plot.species_colour(7)
+    assert chartlib.species_colour(7) == chartlib.species_colour(7)
     for k in range(1, 60):
-        a, b = np.array(plot.species_colour(k)), np.array(plot.species_colour(k + 1))
+        a, b = np.array(chartlib.species_colour(k)), np.array(chartlib.species_colour(k + 1))
         assert np.abs(a - b).max() > 0.15, k
 
 
@@ -322,10 +323,10 @@ def test_a_real_tiny_run_is_plotted(capsys, tmp_path):
     assert (status, err) == (0, "")
     fitness, species = _pixels(tmp_path / "run" / "fitness.png"), _pixels(tmp_path / "run" / "species.png")
     assert fitness.shape == species.shape == (500, 800, 3)
-    assert _near(fitness, plot.COLOURS["best"], 60).sum() > 300      # a thin line across the chart
-    assert _near(fitness, plot.COLOURS["median"], 20).sum() > 1000   # a bold one
-    first = int(plot.read_run(tmp_path / "run").species_ids[0])
-    assert _near(species, plot.species_colour(first), 3).sum() > 0.3 * 800 * 500
+    assert _near(fitness, chartlib.COLOURS["best"], 60).sum() > 300      # a thin line across the chart
+    assert _near(fitness, chartlib.COLOURS["median"], 20).sum() > 1000   # a bold one
+    first = int(chartlib.read_run(tmp_path / "run").species_ids[0])
+    assert _near(species, chartlib.species_colour(first), 3).sum() > 0.3 * 800 * 500
 
 
 def test_a_run_that_has_not_finished_a_generation_says_so(capsys, tmp_path):
@@ -495,8 +496,8 @@ def test_a_run_whose_body_evolves_gets_a_body_chart_too(capsys, tmp_path):
     assert out.splitlines() == [str(run_dir / name) for name in ("fitness.png", "species.png", "body.png")]
     pixels = _pixels(run_dir / "body.png")
     assert pixels.shape == (500, 800, 3)
-    assert _near(pixels, plot.COLOURS["champion"], 30).sum() > 50     # the champions' dots
-    assert _near(pixels, plot.COLOURS["median"], 20).sum() > 200      # the medians
+    assert _near(pixels, chartlib.COLOURS["champion"], 30).sum() > 50     # the champions' dots
+    assert _near(pixels, chartlib.COLOURS["median"], 20).sum() > 200      # the medians
 
 
 def test_the_body_chart_has_a_panel_per_value_and_part_in_their_units(tmp_path):
@@ -504,7 +505,7 @@ def test_the_body_chart_has_a_panel_per_value_and_part_in_their_units(tmp_path):
     records = [json.loads((run_dir / "best" / f"gen_{g:04d}.json").read_text()) for g in (1, 2, 3)]
     values = np.array([[b["values"] for b in r["population_bodies"]] for r in records])    # (G, N, V)
     parts = np.array([[b["parts"] for b in r["population_bodies"]] for r in records])
-    fig = plot.body_figure(plot.read_run(run_dir))
+    fig = chartlib.body_figure(chartlib.read_run(run_dir))
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title(loc="left") for ax in axes] == [
         "knee.min", "foot.radius", "brace (optional): % on", "tail (optional): % on"]
@@ -529,7 +530,7 @@ def test_the_body_chart_has_a_panel_per_value_and_part_in_their_units(tmp_path):
 def test_the_body_chart_of_a_real_run(capsys, evolved_run, tmp_path):
     status, out, err = _plot(capsys, evolved_run, "--out", tmp_path)
     assert (status, err) == (0, "") and out.splitlines()[-1] == str(tmp_path / "body.png")
-    run = plot.read_run(evolved_run)
+    run = chartlib.read_run(evolved_run)
     last = json.loads((evolved_run / "best" / "gen_0004.json").read_text())
     assert run.body.generations.tolist() == [1, 2, 3, 4]
     assert run.body.champion[-1].tolist() == last["genome"]["body"]["values"]
@@ -549,7 +550,7 @@ def test_a_single_generation_and_many_genes_are_charted(capsys, tmp_path):
     (run_dir / "best" / "gen_0001.json").write_text(json.dumps(record))
     status, _, err = _plot(capsys, run_dir, "--size", "400x300")
     assert (status, err) == (0, "")
-    fig = plot.body_figure(plot.read_run(run_dir))
+    fig = chartlib.body_figure(chartlib.read_run(run_dir))
     assert "(the first 64 of 70)" in fig.get_suptitle()
 
 
@@ -558,7 +559,7 @@ def test_a_run_whose_body_does_not_evolve_has_no_body_chart(capsys, tmp_path):
     run.evolve()
     status, out, err = _plot(capsys, tmp_path / "run")
     assert (status, err) == (0, "") and len(out.splitlines()) == 2
-    assert not (tmp_path / "run" / "body.png").exists() and plot.read_run(tmp_path / "run").body is None
+    assert not (tmp_path / "run" / "body.png").exists() and chartlib.read_run(tmp_path / "run").body is None
 
 
 @pytest.mark.parametrize("damage, expected", [

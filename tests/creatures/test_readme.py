@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from creatures.design import parse_design
-from creatures.simulate import run_simulation
+from creatures.simulation import run_simulation
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -136,12 +136,13 @@ def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path):
 def test_readme_shows_the_end_of_a_run_as_creatures_evolve_prints_it():
     """The README's runs end with the files and the next steps exactly as :func:`drive` words them
     for that run directory (the numbers above them are the machine's)."""
-    from creatures.evolve import _slug, next_steps
+    from creatures.evolve import next_steps
+    from creatures.runs import task_slug
     text = README.read_text()
     runs = re.findall(r"\$ creatures evolve (\S+) --task (\S+) .*?-> (\S+)\n(.*?)```", text, flags=re.S)
     assert len(runs) >= 2
     for design, task, out, output in runs:
-        expected = next_steps(Path(out), f"{design}-{_slug(task)}.json")
+        expected = next_steps(Path(out), f"{design}-{task_slug(task)}.json")
         assert output.rstrip("\n").endswith(expected), out
 
 

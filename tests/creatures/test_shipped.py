@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from creatures import play, shipped, watch
+from creatures import game, play, shipped, watch
 from creatures.shipped import SAVES_DIR, champion_path, shipped_names
 from evolution.champion import ChampionError
 
@@ -22,7 +22,7 @@ def test_the_shipped_folder_is_the_repositorys_saves_folder():
 def test_the_commands_use_the_one_shipped_folder():
     assert watch.SAVES_DIR is SAVES_DIR
     assert watch.default_targets() == [str(SAVES_DIR / shipped.DEFAULT_SAVE)]
-    assert play.SAVES_DIR is SAVES_DIR
+    assert game.SAVES_DIR is SAVES_DIR
 
 
 def test_a_name_is_the_shipped_champion_of_that_name(tmp_path, monkeypatch):

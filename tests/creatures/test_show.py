@@ -247,7 +247,6 @@ def test_a_creatures_shape_is_its_own_body_with_its_parts_switched_off():
 
 def test_a_shapes_clusters_follow_its_own_rest_shape():
     import physics
-
     from creatures.show import creature_shape
     spheres = [physics.Sphere((x, y), radius=0.05) for x, y in ((0, 1), (1, 1), (1, 2), (0, 2))]
     model = physics.build_model(physics.Body(spheres, [], clusters=[physics.Cluster([0, 1, 2, 3])]), 2)

@@ -5,7 +5,8 @@ import json
 import physics
 from creatures.bench import solvers as bench_solvers
 from creatures.bestiary import DESIGN_DIR, resolve_design
-from creatures.simulate import format_summary, run_simulation
+from creatures.simulate import format_summary
+from creatures.simulation import run_simulation
 
 
 def test_run_simulation_takes_the_solver_and_contact_model():

@@ -9,8 +9,7 @@ import pytest
 from arcade.camera import Camera2D
 from arcade.types import LBWH
 
-from render.chart import (BEST, FAILED, HANDLE, LEGEND, MEDIAN, WORST_FITNESS, ZERO, Chart, nice_ticks,
-                          species_colour)
+from render.chart import BEST, FAILED, HANDLE, LEGEND, MEDIAN, WORST_FITNESS, ZERO, Chart, nice_ticks, species_colour
 from render.game import Progress
 
 BOX = (20, 16, 420, 260)          # the chart's panel (left, bottom, width, height)
@@ -324,7 +323,7 @@ def test_species_stack_follows_a_changing_population(window):
 
 
 def test_species_colour_is_deterministic_and_agrees_with_creatures_plot():
-    from creatures.plot import species_colour as plot_colour
+    from creatures.charts import species_colour as plot_colour
 
     for sid in range(300):
         c = species_colour(sid)

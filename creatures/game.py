@@ -1,0 +1,185 @@
+"""The play window: its start screen's choices (:class:`PlayMenu`, ``render.game.Menu``) and
+the window that shows the start screen and the evolution screen (:class:`Game`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import physics
+from evolution.sensors import sensor_list
+from render.game import GalleryItem, GameError, Pick, Setup
+
+from .bestiary import builtin_names, resolve_design
+from .design import DesignError
+from .runs import new_run_dir
+from .session import DEFAULT_SETUP, PlaySession, start
+from .shipped import SAVES_DIR
+from .show import creature_shape
+
+POPULATION_RANGE = (10, 1000)
+GENERATIONS_RANGE = (1, 10000)
+#: the episode's simulated seconds the start screen steps through (the command line takes any)
+SECONDS_RANGE = (2, 60)
+#: the fluids the start screen offers after the task's own: (name, what it is)
+MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
+               ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
+               ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
+#: seconds to wait for the background run to stop cleanly before it is killed
+
+
+# --- the start screen's data --------------------------------------------------------------------
+
+def _shipped_tasks() -> dict:
+    """Design name -> the task its shipped champion was evolved for (``saves/NAME-TASK.json``;
+    ``run`` when there is one for it), to pick that task when the design is chosen."""
+    from evolution.plugins import available
+    tasks = {p.name for p in available("task") if p.problem is None}
+    out = {}
+    for path in sorted(SAVES_DIR.glob("*.json")):
+        design, _, task = path.stem.rpartition("-")
+        if design and task in tasks and (design not in out or task == "run"):
+            out[design] = task
+    return out
+
+
+def gallery_item(name: str, origin: str = "built-in", task: str | None = None) -> GalleryItem:
+    """A design as the start screen shows it: drawn in its rest pose; a design that does not
+    load comes with its first problem."""
+    try:
+        design = resolve_design(name)
+    except DesignError as exc:
+        problem = str(exc).splitlines()[0] if str(exc) else "it does not load"
+        return GalleryItem(name=name, title=Path(name).stem, origin=origin, problem=problem)
+    model = physics.build_model(design.body, 1)
+    shape = creature_shape(model, design.name, {"design": design.name})
+    return GalleryItem(name=name, title=design.name, description=" ".join(design.description.split()),
+                       shape=shape, pose=np.array(model.rest_pos[0], np.float64), origin=origin, task=task)
+
+
+class PlayMenu:
+    """The start screen's choices (``render.game.Menu``): the built-in designs and this
+    directory's design files, the tasks and terrains there are (built-in and installed), and
+    ``creatures evolve``'s defaults."""
+
+    population_range = POPULATION_RANGE
+    generations_range = GENERATIONS_RANGE
+    seconds_range = SECONDS_RANGE
+
+    def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs"):
+        from evolution.plugins import available
+        from evolution.sensors import DEFAULT_SENSORS
+        self.setup = setup or dataclasses.replace(DEFAULT_SETUP)
+        self.out_dir = out_dir
+        shipped = _shipped_tasks()
+        self.designs = [gallery_item(n, "built-in", shipped.get(n)) for n in builtin_names()]
+        for path in sorted(Path(directory).glob("*.y*ml")):
+            if path.suffix.lower() in (".yaml", ".yml") and path.is_file() and not _is_terrain(path):
+                self.designs.append(gallery_item(str(path), "this directory"))
+        self.tasks = [Pick(p.name, _one_line(p.description)) for p in available("task") if p.problem is None]
+        self.terrains = [Pick("", "the ground the task is made for", "the task's own")]
+        self.terrains += [Pick(p.name, _one_line(p.description)) for p in available("terrain") if p.problem is None]
+        self.sensors = [Pick("", ", ".join(DEFAULT_SENSORS), "the defaults")]
+        self.sensors += [Pick(p.name, _one_line(p.description), f"defaults + {p.name}")
+                         for p in available("sensor") if p.problem is None and p.name not in DEFAULT_SENSORS]
+        self.media = [Pick("", "water for swim, air for fly, none for the others", "the task's own")]
+        self.media += [Pick(name, what) for name, what in MEDIA_PICKS]
+
+    def open(self, path: str) -> GalleryItem:
+        path = path.strip()
+        if not path:
+            raise GameError("type the path of a design file (.yaml)")
+        if not Path(path).is_file():
+            raise GameError(f"{path}: no such file")
+        item = gallery_item(path, "file")
+        self.designs.append(item)
+        return item
+
+    def start(self, setup: Setup) -> PlaySession:
+        try:
+            design = resolve_design(setup.design)
+        except DesignError as exc:
+            raise GameError(" ".join(str(exc).splitlines()[0].split())) from None
+        session = PlaySession(workers=setup.workers)
+        session.state = "starting"
+        session.run_dir = None
+        try:
+            sensors = sensor_list(setup.sensors) if setup.sensors else None
+        except ValueError as exc:
+            raise GameError(f"sensors: {exc}") from None
+        out = new_run_dir(self.out_dir, design.name, setup.task)
+        start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
+              seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),
+              seed=int(setup.seed), workers=0, medium=setup.medium or None)
+        return session
+
+
+def _is_terrain(path: Path) -> bool:
+    """A terrain file (``points:`` or ``pieces:`` at the top), not a design."""
+    try:
+        head = path.read_text(errors="replace")[:4000]
+    except OSError:
+        return False
+    return any(line.startswith(("points:", "pieces:")) for line in head.splitlines())
+
+
+def _one_line(text: str, width: int = 140) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= width else text[:width - 1].rstrip() + "\u2026"
+
+
+def play_window(session, menu, size=(1280, 720), window=None) -> int:
+    """Open the game window: the start screen (``menu``) or straight into ``session``; run until
+    it is closed, then stop the background run cleanly and say where it is."""
+    import arcade
+    game = Game(menu, session, size, window)
+    try:
+        arcade.run()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+    finally:
+        line = game.close()
+    if line:
+        print(line, file=sys.stderr)
+    return 0
+
+
+class Game:
+    """The window and its two screens: the start screen (``render.menu.StartView``) hands a
+    session to the evolution screen (``render.play.PlayView``). ``window``: an existing one (the
+    tests'); else a new ``size`` window. Public so that tests drive it through its views' input
+    handlers."""
+
+    def __init__(self, menu, session=None, size=(1280, 720), window=None):
+        import arcade
+
+        from render.menu import StartView
+        self.window = window or arcade.Window(int(size[0]), int(size[1]), "creatures - play", resizable=True,
+                                              antialiasing=False)  # the shaders antialias: 4x MSAA costs 2x on llvmpipe
+        self.menu, self.session = menu, None
+        self.start_view = None
+        self.play_view = None
+        if session is not None:
+            self.show(session)
+        else:
+            self.start_view = StartView(menu, self.show, window=self.window, on_quit=self.quit)
+            self.window.show_view(self.start_view)
+
+    def show(self, session) -> None:
+        from render.play import PlayView
+        self.session = session
+        self.play_view = PlayView(session, window=self.window, on_quit=self.quit)
+        self.window.show_view(self.play_view)
+
+    def quit(self) -> None:
+        if not self.window.closed:
+            self.window.close()
+
+    def close(self) -> str:
+        line = self.session.close() if self.session is not None else ""
+        if not self.window.closed:
+            self.window.close()
+        return line
