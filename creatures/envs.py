@@ -51,8 +51,8 @@ from evolution.rollout import Episode, EpisodeRun
 from evolution.yamlread import YamlError
 from render.scene import Frame
 
-from .bestiary import resolve_design
-from .show import creature_frame, creature_shape, terrain_scene
+from .design import resolve_design
+from .sources import creature_frame, creature_shape, terrain_scene
 
 __all__ = ["ENV_ID", "CreatureEnv", "CreatureVectorEnv", "MAX_GHOSTS"]
 

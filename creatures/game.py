@@ -13,12 +13,11 @@ import physics
 from evolution.sensors import sensor_list
 from render.game import GalleryItem, GameError, Pick, Setup
 
-from .bestiary import builtin_names, resolve_design
-from .design import DesignError
+from .design import DesignError, builtin_names, resolve_design
 from .runs import new_run_dir
 from .session import DEFAULT_SETUP, PlaySession, start
 from .shipped import SAVES_DIR
-from .show import creature_shape
+from .sources import creature_shape
 
 POPULATION_RANGE = (10, 1000)
 GENERATIONS_RANGE = (1, 10000)

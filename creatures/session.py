@@ -39,7 +39,7 @@ from render.scene import CreatureFrame, Frame
 from .charts import known_ok, species_colour
 from .design import DesignError, parse_design
 from .runs import StartError, create_run, new_run_dir
-from .show import Race, brain_graph, creature_shape, generation_race, terrain_scene, where_text
+from .sources import Race, brain_graph, creature_shape, generation_race, terrain_scene, where_text
 
 #: what ``creatures play`` starts with (``creatures evolve``'s defaults)
 DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0,

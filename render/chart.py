@@ -115,7 +115,7 @@ def species_colour(species_id: int) -> tuple[float, float, float]:
     """A species' colour (RGB in 0..1), the same in every chart: hues a golden angle apart, so
     species created one after the other never look alike.
 
-    Must match ``creatures.plot.species_colour`` (a test checks that they agree; ``render``
+    Must match ``creatures.charts.species_colour`` (a test checks that they agree; ``render``
     imports nothing of ours).
     """
     hue = (0.58 + species_id * 0.6180339887498949) % 1.0

@@ -1,6 +1,6 @@
-"""``creatures bench``: every benchmark, side by side in one run.
+"""Every benchmark of ``creatures bench``, side by side in one run.
 
-The command (:mod:`.command`) runs the physics table (:mod:`.engine`, against the pymunk baseline
+The command (:mod:`creatures.cli.bench`) runs the physics table (:mod:`.engine`, against the pymunk baseline
 of :mod:`.pymunk_baseline`, both driven as :mod:`.common` says), whole generations
 (:mod:`.generation`: against neat-python + pymunk, bodies that evolve, water and air), and on
 request the solvers (:mod:`.solvers`), plug-in tasks (:mod:`.tasks`), the Gymnasium environment
@@ -35,7 +35,3 @@ Then a whole generation (``creatures/bench/generation.py``): 150 walker genomes 
 ``Population.run`` over the same baseline evaluation; targets: at most 15 % of a generation's
 wall time outside evaluation, and at least 10x the baseline end to end.
 """
-
-from .command import EXAMPLES, add_arguments, run
-
-__all__ = ["EXAMPLES", "add_arguments", "run"]

@@ -11,8 +11,8 @@ import numpy as np
 import physics
 
 from ..simulation import SINE_HZ
-from .common import (BUDGET, PARAMS, POPULATIONS, PYMUNK_ITERATIONS, REPEATS, STAND_MIN_HEIGHT, STAND_SECONDS,
-                     STEPS, WARMUP_STEPS, all_cores, result_row, sine_commands, window_steps)
+from .common import (BUDGET, PARAMS, POPULATIONS, PYMUNK_ITERATIONS, REPEATS, STAND_MIN_HEIGHT, STAND_SECONDS, STEPS,
+                     WARMUP_STEPS, all_cores, result_row, sine_commands, window_steps)
 from .pymunk_baseline import load_pymunk, time_pymunk
 
 

@@ -96,7 +96,7 @@ def setup(population: int = POPULATION, seconds: float = SECONDS, mutations: int
     global ``random`` (neat draws from it) is left as it was."""
     import neat
 
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.genomes import load_neat_config, neat_config_text
     from evolution.rollout import Episode
 
@@ -316,8 +316,9 @@ def eval_genome(genome, config) -> float:
     function, one creature at a time."""
     import neat
 
-    from .pymunk_baseline import pymunk_world
     from evolution.tasks import WORST_FITNESS
+
+    from .pymunk_baseline import pymunk_world
 
     s = _SETUP
     space, parts = pymunk_world(s["body"])
@@ -509,7 +510,7 @@ def time_run_end_to_end(generations: int = END_TO_END_GENERATIONS, population: i
     """Our end to end: an ``evolution.run.Run`` evolving ``generations`` generations in a
     temporary directory; wall and evaluation time per generation from its statistics (stats.csv's
     ``wall_seconds`` and ``eval_seconds``)."""
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.run import Run, RunSettings
 
     design = resolve_design(design_name)
@@ -603,7 +604,7 @@ def run_end_to_end(quick: bool = False, baseline: bool = True) -> list[dict]:
     """Rows ``{"work": "generation_end_to_end", "engine": ..., "wall_seconds": ...,
     "eval_seconds": ..., "non_eval_share": ...}`` for our run and (unless ``baseline`` is False)
     neat-python's ``Population.run`` over pymunk."""
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.rollout import Episode
 
     ours = time_run_end_to_end(QUICK_END_TO_END_GENERATIONS if quick else END_TO_END_GENERATIONS)

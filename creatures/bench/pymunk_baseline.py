@@ -14,9 +14,8 @@ import numpy as np
 
 import physics
 
-from .common import (GROUND_HALF_LENGTH, PARAMS, PYMUNK_ITERATIONS, REPEATS, STEPS, WARMUP_STEPS,
-                     WORKER_TIMEOUT, result_row, sine_commands)
-
+from .common import (GROUND_HALF_LENGTH, PARAMS, PYMUNK_ITERATIONS, REPEATS, STEPS, WARMUP_STEPS, WORKER_TIMEOUT,
+                     result_row, sine_commands)
 
 
 def load_pymunk():

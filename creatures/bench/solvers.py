@@ -172,7 +172,7 @@ def solver_rows(quick: bool = False, batch: int = BATCH) -> list[dict]:
 
 def worm_body() -> physics.Body:
     """The built-in worm design (11 spheres, 15 bones of which 5 muscles, 4 springy hinges)."""
-    from ..bestiary import resolve_design
+    from ..design import resolve_design
     return resolve_design("worm").body
 
 

@@ -34,7 +34,7 @@ def run_viewer_bench(frames: int = FRAMES) -> list[dict]:
     os.environ.setdefault("ARCADE_HEADLESS", "1")  # offscreen, before arcade is imported
     from render import measure_frame_time
 
-    from ..show import load_sources
+    from ..sources import load_sources
     path = str(SAVES_DIR / DEFAULT_SAVE)
     rows = []
     for n, panels in CASES:
@@ -77,7 +77,7 @@ def run_play_bench(seconds: float = PLAY_SECONDS, population: int = PLAY_POPULAT
     from render.game import Setup
     from render.play import PlayView
 
-    from ..play import PlayMenu
+    from ..game import PlayMenu
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         session = PlayMenu(out_dir=tmp).start(Setup(design="walker", population=population,

@@ -192,7 +192,7 @@ def main(argv=None) -> int:
     import arcade
     import pyglet
 
-    from creatures.edit import open_document
+    from creatures.cli.edit import open_document
     from render.editor import EditorView
     path = out / "inchworm.yaml"
     if path.exists():

@@ -126,7 +126,7 @@ E2E = dict(population=6, workers=1)
 @pytest.fixture(scope="module")
 def end_to_end_rows():
     from creatures.bench import generation
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.rollout import Episode
 
     ours = generation.time_run_end_to_end(generations=3, seconds=0.1, **E2E)
@@ -155,7 +155,7 @@ def test_the_baseline_breeds_with_neats_own_genome_and_the_runs_config():
     import neat
 
     from creatures.bench import generation
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.breeding import FAST
     from evolution.rollout import Episode
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from creatures import cli
-from creatures.bestiary import DESIGN_DIR, builtin_names, resolve_design
+from creatures.design import DESIGN_DIR, builtin_names, resolve_design
 from creatures.simulation import run_simulation
 
 NAMES = builtin_names()
@@ -145,7 +145,7 @@ def test_every_builtin_design_is_listed_with_its_counts(capsys):
 
 
 def test_the_table_shows_every_description_whole_within_its_width(capsys):
-    from creatures.designs_cmd import WIDTH
+    from creatures.cli.designs import WIDTH
     rows = _designs_table(capsys)
     for name in NAMES:
         assert " ".join(rows[name][1]) == " ".join(resolve_design(name).description.split()), name

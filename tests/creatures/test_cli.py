@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from creatures.bestiary import DESIGN_DIR, builtin_names
+from creatures.design import DESIGN_DIR, builtin_names
 
 BAD_DIR = Path(__file__).with_name("bad_designs")
 SUMMARY_KEYS = {"distance", "max_height", "max_bone_strain", "max_hinge_overshoot", "max_penetration",

@@ -163,7 +163,7 @@ def test_binary_file_is_a_design_error(tmp_path):
 
 
 def test_oversized_file_is_refused_before_parsing(tmp_path, monkeypatch):
-    import creatures.design as design
+    import creatures.design.loader as design
 
     monkeypatch.setattr(design, "MAX_DESIGN_BYTES", 100)
     path = tmp_path / "big.yaml"
@@ -219,7 +219,7 @@ def test_a_design_without_ranges_builds_the_same_body_as_before():
 
 
 def test_the_evolving_builtins_start_as_the_designs_they_come_from():
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
 
     for plain, evolving in (("walker", "walker-evolving"), ("worm", "worm-evolving")):
         a, b = resolve_design(plain).body.to_dict(), resolve_design(evolving).body.to_dict()
@@ -292,7 +292,7 @@ def test_a_free_joint_does_not_evolve_limits_it_has_not_got():
 
 
 def test_the_ranges_the_loader_allows_are_the_engines():
-    from creatures.design import RANGE_BOUNDS
+    from creatures.design.loader import RANGE_BOUNDS
     from evolution.bodygenes import _BOUNDS, _POSITIVE
 
     for (part, field), (low, high, open_low) in RANGE_BOUNDS.items():
@@ -354,7 +354,7 @@ def test_range_problems_are_collected_with_the_others():
 
 def test_validate_counts_the_evolvable_values_and_optional_parts(capsys):
     from creatures import cli
-    from creatures.bestiary import DESIGN_DIR
+    from creatures.design import DESIGN_DIR
 
     assert cli.main(["validate", "worm-evolving", str(DESIGN_DIR / "walker.yaml")]) == 0
     out = capsys.readouterr().out.splitlines()

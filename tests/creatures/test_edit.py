@@ -17,7 +17,7 @@ REPO = Path(__file__).parents[2]
 
 
 def test_what_it_opens(tmp_path, monkeypatch):
-    from creatures.edit import open_document
+    from creatures.cli.edit import open_document
     from render.game import GameError
     monkeypatch.chdir(tmp_path)
     new = open_document(None)

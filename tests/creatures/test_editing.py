@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import physics
-from creatures.bestiary import DESIGN_DIR, builtin_names
-from creatures.design import load_design
+from creatures.design import DESIGN_DIR, builtin_names, load_design
 from creatures.editing import DesignDocument
 from creatures.simulation import run_simulation
 from render.game import GameError, Sketch

@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import creatures.envs as envs  # noqa: E402
-from creatures.bestiary import DESIGN_DIR  # noqa: E402
+from creatures.design import DESIGN_DIR  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

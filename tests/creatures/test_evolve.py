@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from creatures.bestiary import resolve_design
-from creatures.evolve import MEDIAN_NOTE
+from creatures.cli.evolve import MEDIAN_NOTE
+from creatures.design import resolve_design
 from creatures.kernels import COMPILING
 from evolution.run import Run, RunSettings
 
@@ -74,7 +74,7 @@ def test_one_generation_is_one_generation(run_creatures, tmp_path):
     (1, ", in this process"), (3, ", on 3 worker processes")])
 def test_the_first_line_says_where_generations_are_evaluated(workers, said):
     """--workers 0, the default, is one process per core: the first line says how many that is."""
-    from creatures.evolve import where_evaluated
+    from creatures.cli.evolve import where_evaluated
     settings = RunSettings(design_name="worm", design_text="", workers=workers)
     assert where_evaluated(settings) == said
     settings.backend = "ray"      # the cluster's own: nothing to say here
@@ -123,7 +123,7 @@ def test_tiny_run_piped_prints_plain_lines_and_no_progress_bar(tiny):
 
 
 def test_the_next_steps_quote_a_run_directory_with_spaces(tmp_path):
-    from creatures.evolve import next_steps
+    from creatures.cli.evolve import next_steps
     text = next_steps(tmp_path / "my run", "walker-run.json")
     assert f"creatures watch '{tmp_path / 'my run'}'" in text
     assert f"creatures export '{tmp_path / 'my run'}' --out walker-run.json" in text
@@ -275,7 +275,7 @@ def test_address_without_the_ray_backend_is_refused(run_creatures, tmp_path):
 def test_a_run_whose_body_evolves_ends_with_the_champions_body_against_the_design(tmp_path, capsys):
     from evolving_helpers import evolving_run
 
-    from creatures.evolve import drive
+    from creatures.cli.evolve import drive
     out = tmp_path / "run"
     assert drive(evolving_run(out), out) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -301,7 +301,7 @@ def test_a_run_whose_body_evolves_ends_with_the_champions_body_against_the_desig
 def test_the_champions_body_shows_angles_in_degrees_and_parts_switched_off(tmp_path):
     from types import SimpleNamespace
 
-    from creatures.evolve import body_summary
+    from creatures.cli.evolve import body_summary
     from evolution.bodygenes import BodyGenes, Gene, Switch
     genes = BodyGenes((Gene("knee.min", "joint", 0, "min", -1.5, 0.0, -0.5),),
                       (Switch("brace", "bone", 2), Switch("tail", "sphere", 3)))

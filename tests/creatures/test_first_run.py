@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from creatures import evolve, kernels
+from creatures import kernels
+from creatures.cli import evolve
 from creatures.kernels import COMPILING, cached
 
 REPO = Path(__file__).parents[2]
@@ -108,7 +109,7 @@ def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
 # --- what drive prints --------------------------------------------------------------------------------
 
 class _FakeRun:
-    """What :func:`creatures.evolve.drive` uses of a Run: one generation whose evaluation reports
+    """What :func:`creatures.cli.evolve.drive` uses of a Run: one generation whose evaluation reports
     no progress for ``stuck`` (fake) seconds, then finishes."""
 
     def __init__(self, clock, stuck: float, **stats):

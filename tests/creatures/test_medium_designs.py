@@ -19,8 +19,7 @@ import pytest
 import yaml
 
 import physics
-from creatures.bestiary import DESIGN_DIR, builtin_names, resolve_design
-from creatures.design import DesignError, load_design, parse_design
+from creatures.design import DESIGN_DIR, DesignError, builtin_names, load_design, parse_design, resolve_design
 
 BAD_DIR = Path(__file__).with_name("bad_designs") / "medium"
 BAD_FILES = sorted(BAD_DIR.glob("*.yaml"))

@@ -37,12 +37,12 @@ def _refused(capsys, *argv) -> str:
      "creatures record: --seconds must be a positive number of seconds, under an hour"),
     (("record", "--out", "a.gif", "--speed", "0"), "creatures record: --speed must be between 1/16 and 64"),
     (("record", "--out", "a.gif", "--size", "0x0"),
-     "creatures record: --size 0x0: width and height must be 64 to 7680 x 4320 pixels"),
-    (("watch", "--size=-5x10"), "creatures watch: --size -5x10: width and height must be 64 to 7680 x 4320 pixels"),
-    (("preview", "--size", "1x1"), "creatures preview: --size 1x1: width and height must be 64 to 7680 x 4320 pixels"),
+     "creatures record: --size 0x0: width and height must be 64x64 to 7680x4320 pixels"),
+    (("watch", "--size=-5x10"), "creatures watch: --size -5x10: width and height must be 64x64 to 7680x4320 pixels"),
+    (("preview", "--size", "1x1"), "creatures preview: --size 1x1: width and height must be 64x64 to 7680x4320 pixels"),
     (("plot", "runs/x", "--dpi", "5"), "creatures plot: --dpi must be 10 to 1000, not 5"),
     (("plot", "runs/x", "--size", "1x1"),
-     "creatures plot: --size 1x1: a chart of 1x1 pixels is outside 400x300 .. 10000x10000"),
+     "creatures plot: --size 1x1: width and height must be 400x300 to 10000x10000 pixels"),
 ])
 def test_a_wrong_number_names_its_option(capsys, argv, message):
     assert _refused(capsys, *argv) == message
@@ -54,7 +54,7 @@ def test_a_wrong_number_names_its_option(capsys, argv, message):
     (("--workers", "-1"), "--workers must be 1 or more (or 0: one per core), not -1"),
 ])
 def test_resume_numbers_name_their_option(capsys, tmp_path, argv, message):
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from evolution.run import Run, RunSettings
     d = resolve_design("walker")
     Run.create(tmp_path, RunSettings(design_name=d.name, design_text=d.text, generations=3,

@@ -31,7 +31,7 @@ def _wait(session, done, timeout=240.0):
 
 
 def _session(tmp_path, generations=3, population=16, seconds=2.0, seed=0):
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
     from creatures.session import PlaySession, start
     session = PlaySession(workers=1)
     out = tmp_path / "run"
@@ -43,7 +43,7 @@ def _session(tmp_path, generations=3, population=16, seconds=2.0, seed=0):
 # --- the start screen's choices ---------------------------------------------------------------
 
 def test_the_menu_lists_every_builtin_design_drawn_and_this_directorys_files(tmp_path, monkeypatch):
-    from creatures.bestiary import builtin_names
+    from creatures.design import builtin_names
     from creatures.game import PlayMenu
     (tmp_path / "mine.yaml").write_text((REPO / "creatures/designs/worm.yaml").read_text())
     (tmp_path / "broken.yaml").write_text("name: broken\nspheres:\n  - {id: a, x: 0, y: 0, radius: -1}\n")
@@ -226,7 +226,7 @@ def test_without_a_display_it_says_so_in_one_line(run_creatures, tmp_path):
     (["--population", "3"], "--population must be 10 to 1000"),
     (["--generations", "0"], "--generations must be 1"),
     (["--workers", "-1"], "--workers must be 1 or more"),
-    (["--size", "big"], "--size must look like"),
+    (["--size", "big"], "--size must be WIDTHxHEIGHT in pixels, like 1280x720"),
 ])
 def test_bad_options_are_one_line(run_creatures, args, words):
     r = run_creatures("play", *args)

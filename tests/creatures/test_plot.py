@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from creatures import charts as chartlib
-from creatures import plot
-from creatures.bestiary import resolve_design
+from creatures.cli import plot
+from creatures.design import resolve_design
 from evolution import Run, RunSettings
 
 STATS_HEADER = ("generation,best,mean,median,p90,p75,p25,p10,worst,species,failed,nonfinite,"
@@ -410,7 +410,7 @@ def test_binary_garbage_is_not_a_text_file(capsys, run_dir):
 def test_a_bad_size_is_refused(capsys, run_dir, size):
     message = _refusal(*_plot(capsys, run_dir, "--size", size))
     assert message.startswith("creatures plot: --size ")   # it names the option
-    assert "--size must be WIDTHxHEIGHT" in message or "is outside 400x300 .. 10000x10000" in message
+    assert "--size must be WIDTHxHEIGHT" in message or "must be 400x300 to 10000x10000 pixels" in message
 
 
 @pytest.mark.parametrize("dpi", ["abc", "nan", "inf", "5", "5000"])

@@ -136,7 +136,7 @@ def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path):
 def test_readme_shows_the_end_of_a_run_as_creatures_evolve_prints_it():
     """The README's runs end with the files and the next steps exactly as :func:`drive` words them
     for that run directory (the numbers above them are the machine's)."""
-    from creatures.evolve import next_steps
+    from creatures.cli.evolve import next_steps
     from creatures.runs import task_slug
     text = README.read_text()
     runs = re.findall(r"\$ creatures evolve (\S+) --task (\S+) .*?-> (\S+)\n(.*?)```", text, flags=re.S)

@@ -7,8 +7,7 @@ import jsonschema
 import pytest
 import yaml
 
-from creatures.bestiary import DESIGN_DIR, builtin_names
-from creatures.design import parse_design
+from creatures.design import DESIGN_DIR, builtin_names, parse_design
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "creatures" / "design.schema.json").read_text())
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from creatures import game, play, shipped, watch
+from creatures import game, shipped
+from creatures.cli import args, play
 from creatures.shipped import SAVES_DIR, champion_path, shipped_names
 from evolution.champion import ChampionError
 
@@ -20,8 +21,8 @@ def test_the_shipped_folder_is_the_repositorys_saves_folder():
 
 
 def test_the_commands_use_the_one_shipped_folder():
-    assert watch.SAVES_DIR is SAVES_DIR
-    assert watch.default_targets() == [str(SAVES_DIR / shipped.DEFAULT_SAVE)]
+    assert args.SAVES_DIR is SAVES_DIR
+    assert args.default_targets() == [str(SAVES_DIR / shipped.DEFAULT_SAVE)]
     assert game.SAVES_DIR is SAVES_DIR
 
 

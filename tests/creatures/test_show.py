@@ -10,9 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from creatures.bestiary import DESIGN_DIR, resolve_design
-from creatures.design import DesignError
-from creatures.show import Preview, Race, RunFollower, load_sources
+from creatures.design import DESIGN_DIR, DesignError, resolve_design
+from creatures.sources import Preview, Race, RunFollower, load_sources
 from evolution import Run, RunSettings
 from evolution.champion import ChampionError, load_champion
 
@@ -234,7 +233,7 @@ def test_following_a_damaged_run_directory_is_one_line(tmp_path):
 def test_a_creatures_shape_is_its_own_body_with_its_parts_switched_off():
     from evolving_helpers import evolving_walker
 
-    from creatures.show import creature_shape
+    from creatures.sources import creature_shape
     body, genes = evolving_walker()
     model, refused = genes.model(body, [[0.1, 0.5, 150.0], [0.14, 0.6, 90.0]], [[True], [False]])
     assert not refused.any()
@@ -247,7 +246,7 @@ def test_a_creatures_shape_is_its_own_body_with_its_parts_switched_off():
 
 def test_a_shapes_clusters_follow_its_own_rest_shape():
     import physics
-    from creatures.show import creature_shape
+    from creatures.sources import creature_shape
     spheres = [physics.Sphere((x, y), radius=0.05) for x, y in ((0, 1), (1, 1), (1, 2), (0, 2))]
     model = physics.build_model(physics.Body(spheres, [], clusters=[physics.Cluster([0, 1, 2, 3])]), 2)
     pos = np.array(model.rest_pos)
@@ -292,13 +291,13 @@ def test_following_an_evolving_run_plays_the_champion_with_its_own_body(evolved_
 
 @pytest.mark.parametrize("text, wanted", [("1,last", [1, "last"]), (" 3 , BEST ", [3, "best"]), ("2", [2])])
 def test_race_generations_are_numbers_last_or_best(text, wanted):
-    from creatures.show import parse_generations
+    from creatures.sources import parse_generations
     assert parse_generations(text) == wanted
 
 
 @pytest.mark.parametrize("text", ["", "0", "-1", "1,,2", "first", "1.5", ",".join(["1"] * 17)])
 def test_bad_race_generations_are_one_line(text):
-    from creatures.show import parse_generations
+    from creatures.sources import parse_generations
     with pytest.raises(ValueError) as exc:
         parse_generations(text)
     assert "\n" not in str(exc.value) and "--race" in str(exc.value)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import physics
-from creatures.show import Preview, Race, creature_shape
+from creatures.sources import Preview, Race, creature_shape
 from evolution.champion import ChampionError, load_champion
 from evolution.plugins import resolve
 from evolution.rollout import Episode

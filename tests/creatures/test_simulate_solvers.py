@@ -4,8 +4,8 @@ import json
 
 import physics
 from creatures.bench import solvers as bench_solvers
-from creatures.bestiary import DESIGN_DIR, resolve_design
-from creatures.simulate import format_summary
+from creatures.cli.simulate import format_summary
+from creatures.design import DESIGN_DIR, resolve_design
 from creatures.simulation import run_simulation
 
 

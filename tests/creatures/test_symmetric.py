@@ -118,7 +118,7 @@ def test_order_of_listing_changes_no_systematic_travel():
     random command sequences for 10 s: each pair ends apart by rounding only, which grows, so
     single pairs may differ; but the mean difference is within noise of zero (an order bias
     moved the listed copy three times as far as the reversed one)."""
-    from creatures.bestiary import resolve_design
+    from creatures.design import resolve_design
 
     body = resolve_design("walker").body
     B, T = 24, STEPS // 2

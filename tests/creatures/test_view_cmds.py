@@ -13,7 +13,7 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from creatures.show import Preview, load_sources  # noqa: E402
+from creatures.sources import Preview, load_sources  # noqa: E402
 from evolution.champion import load_champion  # noqa: E402
 
 REPO = Path(__file__).parents[2]
@@ -97,7 +97,7 @@ def test_record_an_mp4(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--out", "x.png"], "--out must end in .gif or .mp4, not 'x.png'"),
-    (["--out", "x.gif", "--size", "big"], "--size must look like 1280x720, not 'big'"),
+    (["--out", "x.gif", "--size", "big"], "--size must be WIDTHxHEIGHT in pixels, like 1280x720, not 'big'"),
     (["--out", "x.gif", "--seconds", "-1"], "--seconds must be a positive number of seconds, under an hour"),
     (["--out", "x.gif", "--fps", "0"], "--fps must be 1 to 120"),
     (["no-such.json", "--out", "x.gif"], "no-such.json: "),
@@ -195,7 +195,7 @@ def test_viewer_bench_measures_every_case(window):
 @pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs Xvfb (.ci/system-packages installs it)")
 def test_watch_opens_a_real_window_on_a_virtual_display_and_plays():
     """``watch`` on a display (Xvfb): the window opens, the loop runs and steps the champion."""
-    code = ("from creatures.show import load_sources\n"
+    code = ("from creatures.sources import load_sources\n"
             "from render.viewer import watch\n"
             "source = load_sources(['saves/walker-run.json'])\n"
             "watch(source, size=(320, 180), _frames=30)\n"

@@ -13,7 +13,7 @@ import neat
 import numpy as np
 
 import physics
-from creatures.bestiary import resolve_design
+from creatures.design import resolve_design
 from evolution.genomes import load_neat_config, neat_config_text
 from evolution.run import RunSettings
 

@@ -25,11 +25,11 @@ from evolution.sensors import sensor_list
 from evolution.yamlread import did_you_mean
 from render.game import GameError
 
-from .bestiary import builtin_names
-from .game import GENERATIONS_RANGE, POPULATION_RANGE, PlayMenu, play_window
-from .runs import MAX_SECONDS
-from .session import DEFAULT_SETUP, PlaySession
-from .shipped import champion_path, shipped_names
+from ..design import builtin_names
+from ..game import GENERATIONS_RANGE, POPULATION_RANGE, PlayMenu, play_window
+from ..runs import MAX_SECONDS
+from ..session import DEFAULT_SETUP, PlaySession
+from ..shipped import champion_path, shipped_names
 
 EXAMPLES = """examples:
   creatures play                                 the start screen: pick a creature, a task, start
@@ -100,8 +100,8 @@ def play_target(target: str) -> str:
 
 
 def run(args) -> int:
-    from .display import has_display
-    from .watch import parse_size
+    from ..display import has_display
+    from .args import parse_size
     try:
         size = parse_size(args.size)
     except ValueError as exc:

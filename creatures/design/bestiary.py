@@ -6,11 +6,11 @@ from pathlib import Path
 
 from evolution.yamlread import did_you_mean
 
-from .design import Design, DesignError, Problem, load_design
+from .loader import Design, DesignError, Problem, load_design
 
 __all__ = ["DESIGN_DIR", "builtin_names", "design_error", "resolve_design"]
 
-DESIGN_DIR = Path(__file__).with_name("designs")
+DESIGN_DIR = Path(__file__).resolve().parents[1] / "designs"
 
 
 def builtin_names() -> list[str]:

@@ -19,7 +19,7 @@ import physics
 from evolution import limits
 from render.game import GameError, Sketch
 
-from .design import ITEM_KEYS
+from ..design.loader import ITEM_KEYS
 
 KINDS = ("sphere", "bone", "joint", "cluster")
 _LIST_KEY = {"sphere": "spheres", "bone": "bones", "joint": "joints", "cluster": "clusters"}

@@ -16,7 +16,7 @@ from pathlib import Path
 from evolution.yamlread import did_you_mean
 from render.game import GameError
 
-from .bestiary import builtin_names
+from ..design import builtin_names
 
 EXAMPLES = """examples:
   creatures edit                          a new design (my-creature.yaml here)
@@ -48,7 +48,7 @@ def _free(stem: str) -> Path:
 def open_document(target: str | None):
     """The document ``creatures edit TARGET`` edits: an existing file, a new one, or a copy of a
     built-in design. Raises :class:`GameError` (one line)."""
-    from .editing import DesignDocument
+    from ..editing import DesignDocument
     if target is None:
         return DesignDocument.new(str(_free("my-creature")))
     path = Path(target)
@@ -68,8 +68,8 @@ def open_document(target: str | None):
 
 
 def run(args) -> int:
-    from .display import has_display
-    from .watch import parse_size
+    from ..display import has_display
+    from .args import parse_size
     try:
         size = parse_size(args.size)
         doc = open_document(args.file)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import sys
 
-from .bestiary import design_error
-from .design import DesignError
-from .display import has_display
-from .watch import parse_size
+from ..design import DesignError, design_error
+from ..display import has_display
+from .args import parse_size
 
 EXAMPLES = """examples:
   creatures preview                  the built-in walker
@@ -28,7 +27,7 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"creatures preview: {exc}", file=sys.stderr)
         return 2
-    from .show import Preview
+    from ..sources import Preview
     try:
         source = Preview(args.design)
     except DesignError as exc:

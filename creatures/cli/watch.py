@@ -8,15 +8,13 @@ evolves. Press H in the window for the controls.
 
 from __future__ import annotations
 
-import shlex
 import sys
-from pathlib import Path
 
 from evolution.champion import ChampionError
 
-from .display import has_display
-from .plugin_args import add_plugin_argument
-from .shipped import DEFAULT_SAVE, SAVES_DIR
+from ..display import has_display
+from ..shipped import DEFAULT_SAVE
+from .args import add_plugin_argument, add_race_argument, default_targets, not_a_design, parse_size, race_generations
 
 EXAMPLES = """examples:
   creatures watch                                  a shipped champion (walker-run)
@@ -26,17 +24,6 @@ EXAMPLES = """examples:
   creatures watch runs/walker-run-20261122-101500 --race 1,last    generation 1's champion against
                                                    the last one's, each with its own (evolved) body
 """
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``1280x720`` -> (1280, 720); ValueError with a readable reason otherwise."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size must look like 1280x720, not {text!r}") from None
-    if not (64 <= w <= 7680 and 64 <= h <= 4320):
-        raise ValueError(f"--size {text}: width and height must be 64 to 7680 x 4320 pixels")
-    return w, h
 
 
 def add_arguments(parser) -> None:
@@ -50,43 +37,11 @@ def add_arguments(parser) -> None:
     add_plugin_argument(parser)
 
 
-def add_race_argument(parser) -> None:
-    parser.add_argument("--race", metavar="GENS", default=None,
-                        help="race the champions of these generations of one run directory, each with "
-                             "its own body: numbers, last, best, comma-separated (e.g. 1,last)")
-
-
-def race_generations(args):
-    """The generations ``--race`` names (None without it); ValueError (one line) for bad text."""
-    if getattr(args, "race", None) is None:
-        return None
-    from .show import parse_generations
-    return parse_generations(args.race)
-
-
-def default_targets() -> list[str]:
-    path = SAVES_DIR / DEFAULT_SAVE
-    if not path.exists():
-        raise ChampionError(f"no champion given, and the shipped one ({path}) is missing")
-    return [str(path)]
-
-
-def not_a_design(targets) -> None:
-    """Raise :class:`ChampionError` for a target that is a design (a built-in name, a YAML file),
-    not a champion: saying how to see it move instead."""
-    from .bestiary import builtin_names
-    for t in targets:
-        path = Path(t)
-        if path.suffix.lower() in (".yaml", ".yml") or (t in builtin_names() and not path.exists()):
-            raise ChampionError(f"{t} is a design, not a champion: to see it move, creatures preview "
-                                f"{shlex.quote(t)}; to evolve a brain for it, creatures evolve {shlex.quote(t)}")
-
-
 def run(args) -> int:
     try:
         size = parse_size(args.size)
         not_a_design(args.targets)
-        from .show import load_sources
+        from ..sources import load_sources
         generations = race_generations(args)
         if generations is not None and not args.targets:
             raise ChampionError("--race needs a run directory: creatures watch RUN_DIR --race 1,last")

@@ -10,8 +10,7 @@ import yaml
 from evolution.terrains import MAX_TERRAIN_BYTES, TerrainFileError, parse_terrain
 from evolution.yamlread import YamlError, compose, did_you_mean, read_text
 
-from .bestiary import DESIGN_DIR, builtin_names
-from .design import MAX_DESIGN_BYTES, DesignError, parse_design
+from ..design import DESIGN_DIR, MAX_DESIGN_BYTES, DesignError, builtin_names, parse_design
 
 EXAMPLES = """examples:
   creatures validate my_spider.yaml

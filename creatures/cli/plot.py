@@ -8,10 +8,10 @@ one shows.
 from __future__ import annotations
 
 import math
-import re
 import sys
 
-from .charts import DEFAULT_SIZE, PlotError, check_size, plot_run
+from ..charts import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, PlotError, plot_run
+from .args import parse_size
 
 EXAMPLES = """examples:
   creatures plot runs/walker-run-20261122-044002          writes fitness.png and species.png there
@@ -19,20 +19,6 @@ EXAMPLES = """examples:
   creatures plot runs/my-run --out charts --size 1600x900
   creatures plot runs/my-run --size 1920x1080 --dpi 150    larger text and lines
 """
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``1200x700`` -> (1200, 700), within MIN_SIZE..MAX_SIZE. Raises :class:`PlotError`."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(text))
-    if not m:
-        raise PlotError(f"--size must be WIDTHxHEIGHT in pixels, like 1200x700, not {text!r}")
-    size = (int(m[1]), int(m[2]))
-    try:
-        check_size(size)
-    except PlotError as exc:
-        raise PlotError(f"--size {text}: {exc}") from None
-    return size
-
 
 
 def add_arguments(parser) -> None:
@@ -49,7 +35,10 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     try:
-        size = parse_size(args.size)
+        try:
+            size = parse_size(args.size, MIN_SIZE, MAX_SIZE)
+        except ValueError as exc:
+            raise PlotError(str(exc)) from None
         dpi = None
         if args.dpi is not None:
             try:

@@ -8,8 +8,8 @@ import sys
 import physics
 from evolution.champion import ChampionError, load_champion
 
-from .plugin_args import add_plugin_argument
-from .shipped import champion_path
+from ..shipped import champion_path
+from .args import add_plugin_argument
 
 EXAMPLES = """examples:
   creatures replay walker-run                 a shipped champion, by name (saves/walker-run.json)

@@ -14,10 +14,9 @@ import sys
 import physics
 from evolution import PluginError, resolve
 
-from .bestiary import design_error, resolve_design
-from .design import DesignError
-from .plugin_args import plugin_error
-from .simulation import MUSCLE_PATTERNS, run_simulation
+from ..design import DesignError, design_error, resolve_design
+from ..simulation import MUSCLE_PATTERNS, run_simulation
+from .args import plugin_error
 
 EXAMPLES = """examples:
   creatures simulate                          the walker, 10 s, sine-driven muscles

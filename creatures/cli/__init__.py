@@ -12,15 +12,16 @@ import sys
 
 import evolution
 
-from . import (__version__, bench, designs_cmd, edit, evolve, export, play, plot, plugins_cmd, preview, record, replay,
-               resume, simulate, validate, watch)
+from .. import __version__
+from . import (bench, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume, simulate,
+               validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
-    ("designs", designs_cmd, "list the built-in designs, or show one whole"),
-    ("tasks", plugins_cmd.tasks, "list the tasks (built in, installed) and check plug-in files"),
-    ("sensors", plugins_cmd.sensors, "list the sensors a brain can read"),
-    ("terrains", plugins_cmd.terrains, "list the terrains, check terrain files"),
+    ("designs", designs, "list the built-in designs, or show one whole"),
+    ("tasks", plugins.tasks, "list the tasks (built in, installed) and check plug-in files"),
+    ("sensors", plugins.sensors, "list the sensors a brain can read"),
+    ("terrains", plugins.terrains, "list the terrains, check terrain files"),
     ("validate", validate, "check design and terrain files, print every problem"),
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("evolve", evolve, "evolve brains for a creature on a task"),

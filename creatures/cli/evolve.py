@@ -18,11 +18,10 @@ from evolution.genomes import NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
 from evolution.tasks import WORST_FITNESS
 
-from .bestiary import design_error, resolve_design
-from .design import DesignError
-from .kernels import COMPILING, kernels_to_compile
-from .plugin_args import plugin_error
-from .runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
+from ..design import DesignError, design_error, resolve_design
+from ..kernels import COMPILING, kernels_to_compile
+from ..runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
+from .args import plugin_error
 
 EXAMPLES = """examples:
   creatures evolve                                   the walker learns to run, 50 generations
@@ -301,7 +300,7 @@ def body_summary(run_: Run, generation: int) -> list[str]:
         return []
     from evolution.rundir import RunFileError, read_best
 
-    from .charts import gene_unit, in_units
+    from ..charts import gene_unit, in_units
     try:
         body = read_best(run_.dir / "best" / f"gen_{generation:04d}.json")["genome"]["body"]
         values, parts = list(body["values"]), list(body["parts"])

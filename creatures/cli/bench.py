@@ -1,4 +1,7 @@
-"""``creatures bench``: its arguments and what it runs."""
+"""``creatures bench``: every benchmark, side by side in one run.
+
+This module is the command (its arguments, what it runs and prints); the benchmarks, what each
+measures and how fairly, are :mod:`creatures.bench`."""
 
 from __future__ import annotations
 
@@ -7,10 +10,10 @@ import importlib
 import json
 import sys
 
-from . import generation
-from .common import BUDGET, POPULATIONS, QUICK_BUDGET, QUICK_REPEATS, REPEATS, STEPS, machine
-from .engine import creatures_walk, first_call, format_markdown, format_table, layouts, physics_rows, sanity
-from .pymunk_baseline import pymunk_walk
+from ..bench import generation
+from ..bench.common import BUDGET, POPULATIONS, QUICK_BUDGET, QUICK_REPEATS, REPEATS, STEPS, machine
+from ..bench.engine import creatures_walk, first_call, format_markdown, format_table, layouts, physics_rows, sanity
+from ..bench.pymunk_baseline import pymunk_walk
 
 EXAMPLES = """examples:
   creatures bench                              populations 1, 150 and 1000 per core and on all
@@ -103,14 +106,14 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     if getattr(args, "solvers", False):
-        from . import solvers
+        from ..bench import solvers
         if args.json:
             print(json.dumps(solvers.solver_rows(args.quick) + solvers.pile_rows(args.quick), indent=2))
         else:
             print(solvers.report(args.quick))
         return 0
     if getattr(args, "env", False):
-        from .envs import format_env_speed, measure_env_speed
+        from ..bench.envs import format_env_speed, measure_env_speed
         result = measure_env_speed(steps=100 if args.quick else 300)
         if args.json:
             rows = [{"work": "env", "engine": "CreatureEnv", "num_envs": 1, "env_steps_per_s": result["single"]}]
@@ -132,13 +135,13 @@ def run(args) -> int:
             print(json.dumps(rows, indent=2) if args.json else fmt(rows))
             return 0
     if getattr(args, "tasks", False):
-        from .tasks import format_tasks, run_tasks
+        from ..bench.tasks import format_tasks, run_tasks
         rows = run_tasks(args.quick)
         print(json.dumps(rows, indent=2) if args.json else format_tasks(rows))
         return 0
     if args.viewer:
-        from .viewer import (PLAY_SECONDS, format_editor, format_play, format_viewer, run_editor_bench,
-                               run_play_bench, run_viewer_bench)
+        from ..bench.viewer import (PLAY_SECONDS, format_editor, format_play, format_viewer, run_editor_bench,
+                                    run_play_bench, run_viewer_bench)
         rows = run_viewer_bench()
         editor_rows = run_editor_bench()
         play_rows = run_play_bench(seconds=5.0 if args.quick else PLAY_SECONDS)

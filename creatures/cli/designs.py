@@ -14,8 +14,7 @@ import shutil
 import sys
 import textwrap
 
-from .bestiary import builtin_names, design_error, resolve_design
-from .design import DesignError
+from ..design import DesignError, builtin_names, design_error, resolve_design
 
 EXAMPLES = """examples:
   creatures designs            the table

@@ -8,8 +8,7 @@ import sys
 
 from evolution.champion import ChampionError
 
-from .plugin_args import add_plugin_argument
-from .watch import add_race_argument, default_targets, not_a_design, parse_size, race_generations
+from .args import add_plugin_argument, add_race_argument, default_targets, not_a_design, parse_size, race_generations
 
 EXAMPLES = """examples:
   creatures record walker-run --out walker.gif       a shipped champion, by name
@@ -55,7 +54,7 @@ def run(args) -> int:
     try:
         size = parse_size(args.size)
         not_a_design(args.targets)
-        from .show import load_sources
+        from ..sources import load_sources
         generations = race_generations(args)
         if generations is not None and not args.targets:
             raise ChampionError("--race needs a run directory: creatures record RUN_DIR --race 1,last --out race.gif")

@@ -16,9 +16,8 @@ from types import SimpleNamespace
 import physics
 from evolution import PluginError, available, resolve, task_sim
 
-from .bestiary import design_error, resolve_design
-from .design import DesignError
-from .plugin_args import plugin_error
+from ..design import DesignError, design_error, resolve_design
+from .args import plugin_error
 
 DESCRIPTION_WIDTH = 100
 

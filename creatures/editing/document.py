@@ -42,10 +42,10 @@ from evolution.files import WriteError, write_atomic
 from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
 
-from .design import ITEM_KEYS, MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, parse_design
-from .design_text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec,
-                          Tree, builtin_default, entries_of, is_range, makes_muscle, node_end, range_of, short_number,
-                          sketch_of, start_value, word_of, yaml_scalar)
+from ..design.loader import ITEM_KEYS, MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, parse_design
+from .text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
+                   builtin_default, entries_of, is_range, makes_muscle, node_end, range_of, short_number, sketch_of,
+                   start_value, word_of, yaml_scalar)
 
 __all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]
 
@@ -132,7 +132,7 @@ class DesignDocument:
     @classmethod
     def from_builtin(cls, name: str, path) -> "DesignDocument":
         """A copy of a built-in design (its text exactly) to be saved as ``path``."""
-        from .bestiary import DESIGN_DIR, builtin_names
+        from ..design.bestiary import DESIGN_DIR, builtin_names
         if name not in builtin_names():
             raise GameError(f"no built-in design '{name}' (built-in: {', '.join(builtin_names())})")
         p = Path(path)
@@ -675,7 +675,7 @@ class DesignDocument:
     def evolve(self) -> str:
         """Save (if edited), then start ``creatures play FILE`` in a process of its own when
         there is a display; returns what was done, or the ``creatures evolve`` command to run."""
-        from .display import has_display
+        from ..display import has_display
         if self.problems:
             raise GameError(f"cannot evolve it yet: {len(self.problems)} problem(s) "
                             f"({self.problems[0].message})")
@@ -787,10 +787,10 @@ def _typed(spec: Spec, text: str, label: str, kind: str):
 
 def LivePreview(design, terrain: str = ""):
     """A valid design on a terrain (``""``: flat), its muscles on a sine wave, as ``creatures
-    preview`` plays it (``creatures.show.SineDesign``): a :class:`render.scene.Source`. Raises
+    preview`` plays it (``creatures.sources.SineDesign``): a :class:`render.scene.Source`. Raises
     :class:`GameError` for a terrain that cannot be made."""
-    from .show import SineDesign
-    from .simulation import SINE_HZ
+    from ..simulation import SINE_HZ
+    from ..sources import SineDesign
     name = terrain or "flat"
     try:
         return SineDesign(design, name, f"{design.name} - on {name}, muscles on a {SINE_HZ:g} Hz sine", "live test")

@@ -23,8 +23,7 @@ from evolution.jsonread import JsonFileError
 from evolution.rollout import Episode, EpisodeRun
 from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
 
-from .bestiary import resolve_design
-from .design import DesignError
+from .design import DesignError, resolve_design
 from .shipped import champion_path
 from .simulation import SINE_HZ
 
@@ -441,7 +440,7 @@ class Preview:
 
 
 def _builtin() -> list[str]:
-    from .bestiary import builtin_names
+    from .design import builtin_names
     return builtin_names()
 
 
