@@ -383,7 +383,7 @@ def test_a_killed_window_does_not_leave_its_run_evolving(tmp_path, run_creatures
     script.write_text(
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from creatures.bestiary import resolve_design\n"
+        "from creatures.design import resolve_design\n"
         "from creatures.session import PlaySession, start\n"
         "s = PlaySession(workers=1)\n"
         "start(s, Path(sys.argv[1]), resolve_design('walker'), task='run', terrain=None, sensors=None,\n"
