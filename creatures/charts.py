@@ -38,6 +38,8 @@ from evolution.files import make_directory, write_atomic
 from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
 
+from .design.schema import unit
+
 DEFAULT_SIZE = (1200, 700)   # pixels
 # The dpi sets the size of text and lines; the picture is --size pixels whatever it is. By default
 # it is 100 at 1200x700 and less for smaller pictures, so that their text leaves room for the chart.
@@ -60,12 +62,6 @@ COLOURS = {
     "failed": "#e07b72",    # light red: the share of a generation that failed (its own panel)
 }
 
-#: the units of each evolvable value, by (part, field), as the body chart and ``creatures
-#: evolve`` show them (joint limits in degrees, as designs write them)
-UNITS = {("sphere", "x"): "m", ("sphere", "y"): "m", ("sphere", "radius"): "m", ("sphere", "mass"): "kg",
-         ("sphere", "friction"): "", ("bone", "compliance"): "m/N", ("bone", "width"): "m", ("muscle", "strength"): "N",
-         ("muscle", "range"): "x rest length", ("muscle", "speed"): "rest lengths/s",
-         ("joint", "min"): "degrees", ("joint", "max"): "degrees", ("joint", "stiffness"): "N m/rad"}
 #: the body chart draws at most this many panels (values first, then optional parts)
 MAX_BODY_PANELS = 64
 
@@ -78,7 +74,9 @@ def in_units(gene: Gene, values):
 
 
 def gene_unit(gene: Gene) -> str:
-    return UNITS.get((gene.part, gene.field), "")
+    """A gene's unit as the body chart and ``creatures evolve`` show it (the design format's)."""
+    return unit(gene.part, gene.field)
+
 
 STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "worst")
 #: read when stats.csv has them: the failed creatures, the creatures evaluated, and the

@@ -29,7 +29,7 @@ import numpy as np
 
 import physics
 
-__all__ = ["Gene", "Switch", "BodyGenes", "FIELDS", "PARTS", "NO_GENES", "pieces"]
+__all__ = ["Gene", "Switch", "BodyGenes", "FIELDS", "BOUNDS", "POSITIVE", "PARTS", "NO_GENES", "pieces"]
 
 #: what may evolve, by part: the design's key for each (positions evolve component by component)
 FIELDS = {"sphere": ("x", "y", "radius", "mass", "friction"),
@@ -139,8 +139,8 @@ class BodyGenes:
             if not (math.isfinite(g.low) and math.isfinite(g.high) and g.low <= g.high
                     and g.low <= g.start <= g.high):
                 raise ValueError(f"{where}: needs low <= start <= high")
-            lo, hi = _BOUNDS[(g.part, g.field)]
-            if not (lo <= g.low and g.high <= hi) or (g.field in _POSITIVE and not g.low > 0):
+            lo, hi = BOUNDS[(g.part, g.field)]
+            if not (lo <= g.low and g.high <= hi) or (g.field in POSITIVE and not g.low > 0):
                 raise ValueError(f"{where}: the range [{g.low:g}, {g.high:g}] is outside what the engine "
                                  f"can hold")
         for s in self.switches:
@@ -323,14 +323,14 @@ class BodyGenes:
 
 
 #: the engine's bounds on each evolvable value (positions: as designs allow)
-_BOUNDS = {("sphere", "x"): (-1e4, 1e4), ("sphere", "y"): (-1e4, 1e4), ("sphere", "radius"): (0.0, 1e6),
+BOUNDS = {("sphere", "x"): (-1e4, 1e4), ("sphere", "y"): (-1e4, 1e4), ("sphere", "radius"): (0.0, 1e6),
            ("sphere", "mass"): (0.0, 1e6), ("sphere", "friction"): (0.0, 1e6),
            ("bone", "compliance"): (0.0, 1e6), ("bone", "width"): (0.0, 1e6), ("muscle", "strength"): (0.0, 1e9),
            ("muscle", "range"): (0.0, physics.MAX_MUSCLE_RANGE), ("muscle", "speed"): (0.0, 1e6),
            ("joint", "min"): (-math.pi - 1e-12, math.pi + 1e-12),
            ("joint", "max"): (-math.pi - 1e-12, math.pi + 1e-12), ("joint", "stiffness"): (0.0, 1e9)}
 #: values that must stay above 0 (their range's low end too)
-_POSITIVE = {"radius", "mass", "strength", "range", "speed", "width"}
+POSITIVE = {"radius", "mass", "strength", "range", "speed", "width"}
 
 NO_GENES = BodyGenes()
 

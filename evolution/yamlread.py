@@ -37,11 +37,14 @@ PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float",
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a file, at a 1-based line and column (0 when unknown)."""
+    """One thing wrong with a file, at a 1-based line and column (0 when unknown). ``about``:
+    the things of the file it is about, as ``(kind, name)`` pairs (a design's items: an editor
+    marks them all, where the line and column point at one)."""
 
     line: int
     column: int
     message: str
+    about: tuple = ()
 
     def format(self, source: str) -> str:
         if self.line <= 0:  # about the file as a whole (unreadable, too large)
@@ -332,9 +335,10 @@ class Reader:
     def __init__(self):
         self.problems: list[Problem] = []
 
-    def problem(self, node, message: str) -> None:
+    def problem(self, node, message: str, about: tuple = ()) -> None:
         mark = node.start_mark if node is not None else None
-        self.problems.append(Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0, message))
+        self.problems.append(Problem(mark.line + 1 if mark else 0, mark.column + 1 if mark else 0, message,
+                                     tuple(about)))
 
     # scalars
     def number(self, node, what: str):

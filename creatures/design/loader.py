@@ -48,6 +48,8 @@ from evolution.bodygenes import NO_GENES, BodyGenes, Gene, Switch
 from evolution.bodygenes import pieces as connected_pieces
 from evolution.yamlread import Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line, read_text
 
+from .schema import EVOLVABLE, ITEM_LIMITS, ITEMS, LISTS, RANGE_BOUNDS, RANGE_KEYS, REQUIRED, Key, bounds_text
+
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 
 #: designs larger than this are refused before parsing (a creature is a few kilobytes)
@@ -84,51 +86,24 @@ class Design:
                 "joints": len(b.joints), "clusters": len(b.clusters)}
 
 
-# --- the format -------------------------------------------------------------------------------
-# Each item kind maps a key to (kind of value, default). Kinds: "str", "bool", "number", "point",
-# "ref" (an id), "refs2" (two ids), "refs" (two or more ids), "muscle", "kind".
-_REQUIRED = object()
+# --- the format: read from its one declaration (:mod:`.schema`) ----------------------------------
+#: each item's keys: key -> (kind of value, default)
+ITEM_KEYS = {item: {k.name: (k.kind, k.default) for k in keys.values()}
+             for item, keys in ITEMS.items() if item != "design"}
+MUSCLE_KEYS = ITEM_KEYS["muscle"]
+TOP_KEYS = {k.name: k.kind for k in ITEMS["design"].values()}
+JOINT_KINDS = ITEMS["joint"]["kind"].choices
 
-SPHERE_KEYS = {"id": ("str", _REQUIRED), "position": ("point", _REQUIRED), "radius": ("number", 0.1),
-               "mass": ("number", 1.0), "friction": ("number", 0.8), "kinetic_friction": ("number", None),
-               "restitution": ("number", 0.0), "fixed": ("bool", False), "optional": ("bool", False)}
-BONE_KEYS = {"id": ("str", None), "spheres": ("refs2", _REQUIRED), "compliance": ("number", 0.0),
-             "muscle": ("muscle", None), "optional": ("bool", False), "width": ("number", None),
-             "wing": ("bool", False)}
-MUSCLE_KEYS = {"range": ("number", 0.2), "strength": ("number", 150.0), "speed": ("number", 2.0)}
-JOINT_KEYS = {"id": ("str", None), "sphere": ("ref", _REQUIRED), "bones": ("refs2", _REQUIRED),
-              "kind": ("kind", "hinge"), "min": ("number", -180.0), "max": ("number", 180.0),
-              "stiffness": ("number", 0.0), "optional": ("bool", False)}
-CLUSTER_KEYS = {"id": ("str", None), "spheres": ("refs", _REQUIRED), "stiffness": ("number", 1.0)}
-TOP_KEYS = {"name": "str", "description": "str", "author": "str", "licence": "str",
-            "self_collision": "bool", "defaults": "defaults", "spheres": "list", "bones": "list",
-            "joints": "list", "clusters": "list"}
-ITEM_KEYS = {"sphere": SPHERE_KEYS, "bone": BONE_KEYS, "muscle": MUSCLE_KEYS, "joint": JOINT_KEYS,
-             "cluster": CLUSTER_KEYS}
-JOINT_KINDS = ("hinge", "free")
-#: the keys of each item whose numbers may be ranges (``{evolve: [low, high]}``); a position
-#: evolves component by component (genes ``x`` and ``y``)
-EVOLVABLE = {"sphere": ("position", "radius", "mass", "friction"), "bone": ("compliance", "width"),
-             "muscle": ("strength", "range", "speed"), "joint": ("min", "max", "stiffness"), "cluster": ()}
+
+def _shown(item: str) -> str:
+    names = ["position (x, y)" if k == "position" else k for k in EVOLVABLE[item]]
+    if item == "bone":
+        names.append(f"and a muscle's {', '.join(EVOLVABLE['muscle'])}")
+    return ", ".join(names)
+
+
 #: what a message says may evolve, by item
-EVOLVABLE_SHOWN = {"sphere": "position (x, y), radius, mass, friction",
-                   "bone": "compliance, width, and a muscle's strength, range, speed",
-                   "muscle": "strength, range, speed", "joint": "min, max, stiffness"}
-#: the keys of a range
-RANGE_KEYS = ("evolve", "start")
-#: where each evolvable value's range must stay, in the design's units (joint limits in degrees):
-#: (lowest, highest, whether the lowest itself is refused). The engine's bounds
-#: (``evolution.bodygenes``); positions are bounded as every coordinate is (limits.MAX_COORDINATE).
-RANGE_BOUNDS = {("sphere", "radius"): (0.0, 1e6, True), ("sphere", "mass"): (0.0, 1e6, True),
-                ("sphere", "friction"): (0.0, 1e6, False), ("bone", "compliance"): (0.0, 1e6, False),
-                ("bone", "width"): (0.0, 1e6, True),
-                ("muscle", "strength"): (0.0, 1e9, True),
-                ("muscle", "range"): (0.0, physics.MAX_MUSCLE_RANGE, True),
-                ("muscle", "speed"): (0.0, 1e6, True), ("joint", "min"): (-180.0, 180.0, False),
-                ("joint", "max"): (-180.0, 180.0, False), ("joint", "stiffness"): (0.0, 1e9, False)}
-#: how many of each item a design may have (:mod:`evolution.limits`)
-ITEM_LIMITS = {"sphere": limits.MAX_SPHERES, "bone": limits.MAX_BONES, "joint": limits.MAX_JOINTS,
-               "cluster": limits.MAX_CLUSTERS}
+EVOLVABLE_SHOWN = {item: _shown(item) for item, keys in EVOLVABLE.items() if keys}
 
 
 @dataclass
@@ -255,7 +230,7 @@ def _read_item(r: Reader, node, kind: str, index: int, defaults: dict) -> _Item 
     values, nodes = {}, {}
     for key, (kind_of, default) in spec.items():
         if key not in entries:
-            if default is _REQUIRED:
+            if default is REQUIRED:
                 r.problem(node, f"{where} needs '{key}'")
                 values[key] = None
             else:
@@ -301,7 +276,7 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict, part
         return r.string(vnode, label)
     if kind_of == "bool":
         return r.boolean(vnode, label)
-    if kind_of == "kind":
+    if kind_of == "choice":
         value = r.string(vnode, label)
         if value is not None and value not in JOINT_KINDS:
             r.problem(vnode, f"{label} must be one of {', '.join(JOINT_KINDS)}, not '{value}'"
@@ -358,7 +333,7 @@ def _read_defaults(r: Reader, node) -> dict:
         return out
     later = []   # a bone default that makes muscles: read once the muscle defaults are known
     for kind, (knode, vnode) in entries.items():
-        spec = {k: v for k, v in ITEM_KEYS[kind].items() if v[1] is not _REQUIRED and k != "id"}
+        spec = {k: v for k, v in ITEM_KEYS[kind].items() if v[1] is not REQUIRED and k != "id"}
         sub = r.mapping(vnode, f"defaults.{kind}", spec)
         if sub is None:
             continue
@@ -383,7 +358,12 @@ def _read_defaults(r: Reader, node) -> dict:
 def parse_design(text: str, source: str = "<design>", root=None) -> Design:
     """Parse and check a design's YAML text. Raises :class:`DesignError` with every problem.
     ``root``: the text's node tree if the caller has composed it already
-    (``evolution.yamlread.compose(text, ...)``; the editor does, for every edit); it is only read."""
+    (``evolution.yamlread.compose(text, ...)``; the editor does, for every edit); it is only read.
+
+    The stages, in order: the top-level keys and the metadata, every item's keys and values
+    (defaults applied), the items' ids, then each kind of item checked against the others, then
+    the body as a whole; a design with any problem stops there, else it is built and handed to
+    the engine's own checks."""
     if root is None:
         root = compose(text, source, MAX_DESIGN_BYTES, DesignError, "design")
     r = Reader()
@@ -392,40 +372,130 @@ def parse_design(text: str, source: str = "<design>", root=None) -> Design:
     top = r.mapping(root, "the design", TOP_KEYS)
     if top is None:
         raise DesignError(source, r.problems)
+    p = _Parse(r, root, top, source)
+    _read_meta(p)
+    _read_items(p)
+    _name_items(p)
+    _check_spheres(p)
+    _check_bones(p)
+    _check_joints(p)
+    _check_clusters(p)
+    _check_whole(p)
+    if r.problems:
+        raise DesignError(source, r.problems)
+    return _design(p, text)
 
-    defaults = _read_defaults(r, top["defaults"][1]) if "defaults" in top else {k: {} for k in ITEM_KEYS}
-    muscle_defaults = dict(defaults["muscle"])
 
-    def meta(key, default=""):
+@dataclass
+class _Parse:
+    """A design being read: its top-level entries, the problems found so far (in ``r``), and
+    what each stage found for the next."""
+
+    r: Reader
+    root: object
+    top: dict
+    source: str
+    meta: dict = field(default_factory=dict)
+    #: kind -> the items read, in file order
+    items: dict = field(default_factory=dict)
+    #: kind -> the items' ids, and id -> the index of the first item of that id
+    ids: dict = field(default_factory=dict)
+    index: dict = field(default_factory=dict)
+    #: per bone: its two sphere indices (None where they are wrong); the muscles' ids
+    bone_ends: list = field(default_factory=list)
+    muscle_ids: list = field(default_factory=list)
+    #: per joint: (its values, its sphere's index, the far ends of its two bones)
+    joints: list = field(default_factory=list)
+    #: per cluster: its spheres' indices (None where they are wrong)
+    members: list = field(default_factory=list)
+
+    def problem(self, node, message: str, *about) -> None:
+        """A problem at ``node`` about the items ``about``, (kind, id) pairs."""
+        self.r.problem(node, message, about)
+
+    def ref(self, pair, what: str, kind: str, about: tuple):
+        """The index of the ``kind`` an (id, node) ``pair`` names, or None (a problem)."""
+        ident, node = pair
+        if ident is None:
+            return None
+        table = self.index[kind]
+        if ident not in table:
+            self.problem(node, f"{what} refers to {kind} '{ident}', which does not exist"
+                               f"{did_you_mean(ident, table)}", *about)
+            return None
+        return table[ident]
+
+    def pos(self, i: int):
+        """Sphere ``i``'s position (None where it is wrong)."""
+        return self.items["sphere"][i].values["position"]
+
+
+def _out_of_bounds(k: Key, value: float) -> str | None:
+    """What is wrong with ``value`` of the number key ``k`` (None: it is within its bounds)."""
+    low, high, open_low = k.bounds
+    if open_low and high < limits.MAX_VALUE:   # (0, high]: a fraction the engine can hold
+        if not low < value <= high:
+            return f"{value:g} is outside what the engine can hold, {bounds_text(k.bounds)}"
+        return None
+    if open_low and not value > low:
+        return f"must be positive, not {value:g}" if low == 0 else f"must be above {low:g}, not {value:g}"
+    if value < low:
+        return "must not be negative" if low == 0 else f"must be at least {low:g}, not {value:g}"
+    if value > high:
+        return f"must be at most {high:g}"
+    return None
+
+
+def _check_numbers(p: _Parse, kind: str, values: dict, nodes, label: str, about: tuple, skip=()) -> None:
+    """Every number of an item within its key's bounds (:mod:`.schema`). ``nodes``: key -> the
+    node to point at; ``label``: the item, as a problem names it."""
+    for k in ITEMS[kind].values():
+        value = values.get(k.name)
+        if k.kind == "number" and value is not None and k.name not in skip:
+            wrong = _out_of_bounds(k, value)
+            if wrong:
+                p.problem(nodes(k.name), f"{label}{k.name} {wrong}", *about)
+
+
+def _read_meta(p: _Parse) -> None:
+    """The design's name, description, author, licence and self_collision."""
+    r, top = p.r, p.top
+    for key in ("name", "description", "author", "licence"):
+        p.meta[key] = ""
         if key not in top:
             if key == "name":
-                r.problem(root, "the design needs a 'name'")
-            return default
-        value = r.string(top[key][1], f"'{key}'")
-        if value is not None:  # printed by commands: printable text, of a sensible length
-            text = value.replace("\n", " ").replace("\t", " ") if key == "description" else value
-            try:
-                limits.check_text(text, f"'{key}'", 10 * limits.MAX_TEXT if key == "description" else limits.MAX_TEXT)
-            except ValueError as exc:
-                r.problem(top[key][1], str(exc))
-                return default
-            if key == "name" and ("/" in value or "\\" in value or value.startswith(".")):
-                r.problem(top[key][1], "'name' names files and run directories: it may not hold '/' or "
-                                       "'\\' nor start with '.'")
-                return default
-        return default if value is None else value
-
-    name = meta("name")
-    description, author, licence = meta("description"), meta("author"), meta("licence")
-    self_collision = False
+                r.problem(p.root, "the design needs a 'name'")
+            continue
+        node = top[key][1]
+        value = r.string(node, f"'{key}'")
+        if value is None:
+            continue
+        text = value.replace("\n", " ").replace("\t", " ") if key == "description" else value
+        try:  # printed by commands: printable text, of a sensible length
+            limits.check_text(text, f"'{key}'", 10 * limits.MAX_TEXT if key == "description" else limits.MAX_TEXT)
+        except ValueError as exc:
+            r.problem(node, str(exc))
+            continue
+        if key == "name" and ("/" in value or "\\" in value or value.startswith(".")):
+            r.problem(node, "'name' names files and run directories: it may not hold '/' or '\\' nor start with '.'")
+            continue
+        p.meta[key] = value
+    p.meta["self_collision"] = False
     if "self_collision" in top:
-        self_collision = bool(r.boolean(top["self_collision"][1], "'self_collision'"))
+        p.meta["self_collision"] = bool(r.boolean(top["self_collision"][1], "'self_collision'"))
 
-    def items(key, kind):
+
+def _read_items(p: _Parse) -> None:
+    """Every sphere, bone, joint and cluster: its keys and values, the defaults applied."""
+    r, top = p.r, p.top
+    defaults = _read_defaults(r, top["defaults"][1]) if "defaults" in top else {k: {} for k in ITEM_KEYS}
+    muscle_defaults = dict(defaults["muscle"])
+    for kind, key in LISTS.items():
+        p.items[kind] = []
         if key not in top:
             if key == "spheres":
-                r.problem(root, "the design needs 'spheres'")
-            return []
+                r.problem(p.root, "the design needs 'spheres'")
+            continue
         d = dict(defaults[kind])
         if kind == "bone":
             d["__muscle__"] = muscle_defaults
@@ -433,243 +503,223 @@ def parse_design(text: str, source: str = "<design>", root=None) -> Design:
         limit = ITEM_LIMITS[kind]
         if len(seq) > limit:  # refused at once: checking more would take long, and say nothing new
             mark = top[key][1].start_mark
-            raise DesignError(source, [Problem(mark.line + 1, mark.column + 1,
-                                               f"'{key}' holds {len(seq)} {key}; a design has at most {limit}")])
-        return [it for i, n in enumerate(seq) if (it := _read_item(r, n, kind, i, d)) is not None]
+            raise DesignError(p.source, [Problem(mark.line + 1, mark.column + 1,
+                                                 f"'{key}' holds {len(seq)} {key}; a design has at most {limit}")])
+        p.items[kind] = [it for i, n in enumerate(seq) if (it := _read_item(r, n, kind, i, d)) is not None]
 
-    spheres = items("spheres", "sphere")
-    bones = items("bones", "bone")
-    joints = items("joints", "joint")
-    clusters = items("clusters", "cluster")
 
-    # ids: unique within their kind; unnamed bones/joints/clusters get a name from their parts
-    def index_ids(items_, kind, auto):
+def _auto_id(kind: str, it: _Item, k: int) -> str:
+    """The id of an item that has none: a bone's is its spheres' ids (``hip-knee``)."""
+    if kind == "bone":
+        return "-".join(str(s[0]) for s in (it.values["spheres"] or [])) or f"bone{k + 1}"
+    return f"{kind}{k + 1}"
+
+
+def _name_items(p: _Parse) -> None:
+    """Each item's id, unique within its kind (an unnamed one gets one from its parts)."""
+    for kind, items in p.items.items():
         ids, seen = [], {}
-        for k, it in enumerate(items_):
-            ident = it.values.get("id") or auto(it, k)
+        for k, it in enumerate(items):
+            ident = it.values.get("id") or _auto_id(kind, it, k)
             if ident in seen:
-                r.problem(it.nodes["id"], f"{kind} id '{ident}' is used twice (first on line {seen[ident]})")
+                p.problem(it.nodes["id"], f"{kind} id '{ident}' is used twice (first on line {seen[ident]})",
+                          (kind, ident))
             else:
                 seen[ident] = it.nodes["id"].start_mark.line + 1
             ids.append(ident)
-        return ids
+        p.ids[kind] = ids
+        p.index[kind] = {}
+        for i, ident in enumerate(ids):
+            p.index[kind].setdefault(ident, i)
 
-    sphere_ids = index_ids(spheres, "sphere", lambda it, k: f"sphere{k + 1}")
-    sphere_index = {}
-    for i, s in enumerate(sphere_ids):
-        sphere_index.setdefault(s, i)
 
-    def ref(pair, what, table, kind):
-        ident, node = pair
-        if ident is None:
-            return None
-        if ident not in table:
-            r.problem(node, f"{what} refers to {kind} '{ident}', which does not exist"
-                            f"{did_you_mean(ident, table)}")
-            return None
-        return table[ident]
+def _check_spheres(p: _Parse) -> None:
+    for sid, it in zip(p.ids["sphere"], p.items["sphere"]):
+        v, n, about = it.values, it.nodes, ("sphere", sid)
+        _check_numbers(p, "sphere", v, n.get, f"sphere '{sid}': ", (about,))
+        if v["kinetic_friction"] is not None and v["friction"] is not None and v["kinetic_friction"] > v["friction"]:
+            p.problem(n["kinetic_friction"], f"sphere '{sid}': kinetic_friction must not exceed friction "
+                                             f"({v['friction']:g})", about)
 
-    bone_ids = index_ids(bones, "bone", lambda it, k: "-".join(
-        str(p[0]) for p in (it.values["spheres"] or [])) or f"bone{k + 1}")
-    bone_index = {}
-    for i, b in enumerate(bone_ids):
-        bone_index.setdefault(b, i)
-    joint_ids = index_ids(joints, "joint", lambda it, k: f"joint{k + 1}")
-    cluster_ids = index_ids(clusters, "cluster", lambda it, k: f"cluster{k + 1}")
 
-    # spheres: physical values
-    body_spheres = []
-    for sid, it in zip(sphere_ids, spheres):
-        v, n = it.values, it.nodes
-        for key in ("radius", "mass"):
-            if v[key] is not None and not v[key] > 0:
-                r.problem(n[key], f"sphere '{sid}': {key} must be positive, not {v[key]:g}")
-        for key in ("friction", "kinetic_friction", "restitution"):
-            if v[key] is not None and v[key] < 0:
-                r.problem(n[key], f"sphere '{sid}': {key} must not be negative")
-        if v["restitution"] is not None and v["restitution"] > 1:
-            r.problem(n["restitution"], f"sphere '{sid}': restitution must be at most 1")
-        if (v["kinetic_friction"] is not None and v["friction"] is not None
-                and v["kinetic_friction"] > v["friction"]):
-            r.problem(n["kinetic_friction"], f"sphere '{sid}': kinetic_friction must not exceed friction "
-                                             f"({v['friction']:g})")
-        body_spheres.append(v)
-
-    def pos(i):
-        p = body_spheres[i]["position"]
-        return p if p is not None else None
-
-    # bones and muscles
-    body_bones, muscle_ids, bone_ends = [], [], []
-    for bid, it in zip(bone_ids, bones):
-        v, n = it.values, it.nodes
-        ends = [ref(p, f"bone '{bid}'", sphere_index, "sphere") for p in (v["spheres"] or [])]
-        bone_ends.append(ends if len(ends) == 2 and None not in ends else None)
-        if bone_ends[-1] is not None:
+def _check_bones(p: _Parse) -> None:
+    """Bones join two different spheres apart from each other, no two the same two; and their
+    muscles' values."""
+    names = p.ids["sphere"]
+    for bid, it in zip(p.ids["bone"], p.items["bone"]):
+        v, n, about = it.values, it.nodes, ("bone", bid)
+        ends = [p.ref(s, f"bone '{bid}'", "sphere", (about,)) for s in (v["spheres"] or [])]
+        p.bone_ends.append(ends if len(ends) == 2 and None not in ends else None)
+        if p.bone_ends[-1] is not None:
             a, b = ends
             if a == b:
-                r.problem(n["spheres"], f"bone '{bid}' joins sphere '{sphere_ids[a]}' to itself")
-                bone_ends[-1] = None
-            elif pos(a) is not None and pos(b) is not None and math.dist(pos(a), pos(b)) < 1e-6:
-                r.problem(n["spheres"], f"bone '{bid}' has zero length: spheres '{sphere_ids[a]}' and "
-                                        f"'{sphere_ids[b]}' are at the same position")
-                bone_ends[-1] = None
-        if v["compliance"] is not None and v["compliance"] < 0:
-            r.problem(n["compliance"], f"bone '{bid}': compliance must not be negative")
-        if v["width"] is not None and not v["width"] > 0:
-            r.problem(n["width"], f"bone '{bid}': width must be positive (metres across the plate the "
-                                  f"fluid pushes on)")
+                p.problem(n["spheres"], f"bone '{bid}' joins sphere '{names[a]}' to itself", about)
+                p.bone_ends[-1] = None
+            elif p.pos(a) is not None and p.pos(b) is not None and math.dist(p.pos(a), p.pos(b)) < 1e-6:
+                p.problem(n["spheres"], f"bone '{bid}' has zero length: spheres '{names[a]}' and "
+                                        f"'{names[b]}' are at the same position", about)
+                p.bone_ends[-1] = None
+        _check_numbers(p, "bone", v, n.get, f"bone '{bid}': ", (about,))
         m = v["muscle"]
         if m is not None:
             mnode = m.get("__node__", n["muscle"])
-            rng = m.get("range")
-            if rng is not None and not (0 < rng <= physics.MAX_MUSCLE_RANGE):
-                r.problem(mnode, f"bone '{bid}': muscle range {rng:g} is outside what the engine can "
-                                 f"hold, (0, {physics.MAX_MUSCLE_RANGE:g}]")
-            for key in ("strength", "speed"):
-                if m.get(key) is not None and not m[key] > 0:
-                    r.problem(mnode, f"bone '{bid}': muscle {key} must be positive")
-            muscle_ids.append(bid)
-        body_bones.append(v)
-
-    seen_pairs = {}
-    for bid, it, ends in zip(bone_ids, bones, bone_ends):
+            _check_numbers(p, "muscle", m, lambda key: mnode, f"bone '{bid}': muscle ", (about,))
+            p.muscle_ids.append(bid)
+    seen = {}
+    for bid, it, ends in zip(p.ids["bone"], p.items["bone"], p.bone_ends):
         if ends is None:
             continue
         pair = (min(ends), max(ends))
-        if pair in seen_pairs:
-            r.problem(it.nodes["spheres"], f"bones '{seen_pairs[pair]}' and '{bid}' both join "
-                                           f"'{sphere_ids[pair[0]]}' and '{sphere_ids[pair[1]]}'")
+        if pair in seen:
+            p.problem(it.nodes["spheres"], f"bones '{seen[pair]}' and '{bid}' both join '{names[pair[0]]}' and "
+                                           f"'{names[pair[1]]}'", ("bone", seen[pair]), ("bone", bid))
         else:
-            seen_pairs[pair] = bid
+            seen[pair] = bid
 
-    # joints: the two bones must meet at the joint's sphere
-    body_joints = []
-    for jid, it in zip(joint_ids, joints):
-        v, n = it.values, it.nodes
-        c = ref(v["sphere"], f"joint '{jid}'", sphere_index, "sphere") if v["sphere"] else None
-        bs = [ref(p, f"joint '{jid}'", bone_index, "bone") for p in (v["bones"] or [])]
-        others = None
-        if c is not None and len(bs) == 2 and None not in bs:
-            ends = [bone_ends[b] for b in bs]
-            if bs[0] == bs[1]:
-                r.problem(n["bones"], f"joint '{jid}' names bone '{bone_ids[bs[0]]}' twice")
-            elif None not in ends:
-                missing = [bone_ids[b] for b, e in zip(bs, ends) if c not in e]
-                if missing:
-                    r.problem(n["bones"], f"joint '{jid}': bone{'s' if len(missing) > 1 else ''} "
-                                          f"{' and '.join(repr(m) for m in missing)} do"
-                                          f"{'' if len(missing) > 1 else 'es'} not meet at sphere "
-                                          f"'{sphere_ids[c]}'")
-                else:
-                    others = [e[1] if e[0] == c else e[0] for e in ends]
-                    if others[0] == others[1]:
-                        r.problem(n["bones"], f"joint '{jid}': its two bones join the same two spheres")
-                        others = None
+
+def _check_joints(p: _Parse) -> None:
+    """A joint's two bones meet at its sphere; a hinge's limits hold its first angle."""
+    for jid, it in zip(p.ids["joint"], p.items["joint"]):
+        v, n, about = it.values, it.nodes, ("joint", jid)
+        c = p.ref(v["sphere"], f"joint '{jid}'", "sphere", (about,)) if v["sphere"] else None
+        bs = [p.ref(b, f"joint '{jid}'", "bone", (about,)) for b in (v["bones"] or [])]
+        others = _joint_ends(p, jid, n, c, bs) if c is not None and len(bs) == 2 and None not in bs else None
+        if v["kind"] == "free" and (n["min"] is not it.node or n["max"] is not it.node):
+            key = "min" if n["min"] is not it.node else "max"
+            p.problem(n[key], f"joint '{jid}': a free joint has no limits; '{key}' applies to hinges (kind: hinge)",
+                      about)
+        _check_numbers(p, "joint", v, n.get, f"joint '{jid}': ", (about,), skip=("min", "max"))
         lo, hi = v["min"], v["max"]
-        if v["kind"] == "free" and (it.nodes["min"] is not it.node or it.nodes["max"] is not it.node):
-            key = "min" if it.nodes["min"] is not it.node else "max"
-            r.problem(it.nodes[key], f"joint '{jid}': a free joint has no limits; "
-                                     f"'{key}' applies to hinges (kind: hinge)")
         if v["kind"] == "hinge" and lo is not None and hi is not None:
             if not (-180 <= lo <= hi <= 180):
-                r.problem(n["min"], f"joint '{jid}': need -180 <= min <= max <= 180 degrees "
-                                    f"(min {lo:g}, max {hi:g})")
-            elif others is not None and None not in (pos(others[0]), pos(c), pos(others[1])):
-                (ax, ay), (cx, cy), (bx, by) = pos(others[0]), pos(c), pos(others[1])
+                p.problem(n["min"], f"joint '{jid}': need -180 <= min <= max <= 180 degrees (min {lo:g}, max {hi:g})",
+                          about)
+            elif others is not None and None not in (p.pos(others[0]), p.pos(c), p.pos(others[1])):
+                (ax, ay), (cx, cy), (bx, by) = p.pos(others[0]), p.pos(c), p.pos(others[1])
                 ux, uy, wx, wy = ax - cx, ay - cy, bx - cx, by - cy
                 angle = math.degrees(math.atan2(ux * wy - uy * wx, ux * wx + uy * wy))
                 if not (lo - 1e-6 <= angle <= hi + 1e-6):
-                    r.problem(n["min"], f"joint '{jid}': its initial angle {angle:.1f} degrees is outside "
-                                        f"its limits [{lo:g}, {hi:g}]")
-        if v["stiffness"] is not None and v["stiffness"] < 0:
-            r.problem(n["stiffness"], f"joint '{jid}': stiffness must not be negative")
-        body_joints.append((v, c, others))
+                    p.problem(n["min"], f"joint '{jid}': its initial angle {angle:.1f} degrees is outside its "
+                                        f"limits [{lo:g}, {hi:g}]", about)
+        p.joints.append((v, c, others))
 
-    # clusters
-    body_clusters = []
-    for kid, it in zip(cluster_ids, clusters):
-        v, n = it.values, it.nodes
-        members = [ref(p, f"cluster '{kid}'", sphere_index, "sphere") for p in (v["spheres"] or [])]
+
+def _joint_ends(p: _Parse, jid: str, n: dict, c: int, bs: list):
+    """The far ends of a joint's two bones, which must be two and meet at its sphere ``c`` (None
+    when they do not: a problem)."""
+    about = ("joint", jid)
+    ends = [p.bone_ends[b] for b in bs]
+    if bs[0] == bs[1]:
+        p.problem(n["bones"], f"joint '{jid}' names bone '{p.ids['bone'][bs[0]]}' twice", about)
+        return None
+    if None in ends:
+        return None
+    missing = [p.ids["bone"][b] for b, e in zip(bs, ends) if c not in e]
+    if missing:
+        p.problem(n["bones"], f"joint '{jid}': bone{'s' if len(missing) > 1 else ''} "
+                              f"{' and '.join(repr(m) for m in missing)} do{'' if len(missing) > 1 else 'es'} not "
+                              f"meet at sphere '{p.ids['sphere'][c]}'", about, *(("bone", m) for m in missing))
+        return None
+    others = [e[1] if e[0] == c else e[0] for e in ends]
+    if others[0] == others[1]:
+        p.problem(n["bones"], f"joint '{jid}': its two bones join the same two spheres", about)
+        return None
+    return others
+
+
+def _check_clusters(p: _Parse) -> None:
+    for kid, it in zip(p.ids["cluster"], p.items["cluster"]):
+        v, n, about = it.values, it.nodes, ("cluster", kid)
+        members = [p.ref(s, f"cluster '{kid}'", "sphere", (about,)) for s in (v["spheres"] or [])]
         if None not in members and len(set(members)) != len(members):
-            r.problem(n["spheres"], f"cluster '{kid}' names a sphere twice")
-        if v["stiffness"] is not None and not (0 < v["stiffness"] <= 1):
-            r.problem(n["stiffness"], f"cluster '{kid}': stiffness must be within (0, 1]")
-        body_clusters.append(members if None not in members else None)
+            p.problem(n["spheres"], f"cluster '{kid}' names a sphere twice", about)
+        _check_numbers(p, "cluster", v, n.get, f"cluster '{kid}': ", (about,))
+        p.members.append(members if None not in members else None)
 
-    # optional spheres: evolution switches them off, so nothing may hold them in place
-    in_cluster = {m for members in body_clusters if members for m in members}
-    for i, (sid, it) in enumerate(zip(sphere_ids, spheres)):
-        if it.values["optional"]:
+
+def _check_whole(p: _Parse) -> None:
+    """The body as a whole: optional spheres nothing holds in place, one connected piece, and
+    no overlapping spheres when they collide with each other."""
+    spheres, names = p.items["sphere"], p.ids["sphere"]
+    in_cluster = {m for members in p.members if members for m in members}
+    for i, (sid, it) in enumerate(zip(names, spheres)):
+        if it.values["optional"]:   # evolution switches it off, so nothing may hold it in place
             if i in in_cluster:
-                r.problem(it.nodes["optional"], f"sphere '{sid}': a sphere in a cluster cannot be optional")
+                p.problem(it.nodes["optional"], f"sphere '{sid}': a sphere in a cluster cannot be optional",
+                          ("sphere", sid))
             elif it.values["fixed"]:
-                r.problem(it.nodes["optional"], f"sphere '{sid}': a fixed sphere cannot be optional")
-
-    # the body must hold together: one connected piece through bones and clusters
+                p.problem(it.nodes["optional"], f"sphere '{sid}': a fixed sphere cannot be optional",
+                          ("sphere", sid))
     P = len(spheres)
-    if P == 0 and "spheres" in top and isinstance(top["spheres"][1], yaml.SequenceNode):
-        r.problem(top["spheres"][1], "the design needs at least one sphere")
-    whole = all(e is not None for e in bone_ends) and len(set(sphere_ids)) == len(sphere_ids)
-    if P > 1 and whole and all(s["position"] is not None for s in body_spheres):
-        roots = connected_pieces(P, [e for e in bone_ends if e is not None], [m for m in body_clusters if m])
+    if P == 0 and "spheres" in p.top and isinstance(p.top["spheres"][1], yaml.SequenceNode):
+        p.problem(p.top["spheres"][1], "the design needs at least one sphere")
+    whole = all(e is not None for e in p.bone_ends) and len(set(names)) == len(names)
+    if P > 1 and whole and all(p.pos(i) is not None for i in range(P)):
+        roots = connected_pieces(P, [e for e in p.bone_ends if e is not None], [m for m in p.members if m])
         pieces: dict[int, list[str]] = {}
         for i in range(P):
-            pieces.setdefault(roots[i], []).append(sphere_ids[i])
+            pieces.setdefault(roots[i], []).append(names[i])
         if len(pieces) > 1:
-            desc = "; ".join("{" + ", ".join(p[:4]) + (", ..." if len(p) > 4 else "") + "}"
-                             for p in pieces.values())
-            r.problem(top["spheres"][0], f"the body falls apart into {len(pieces)} pieces not joined by "
-                                         f"bones or clusters: {desc}")
+            desc = "; ".join("{" + ", ".join(s[:4]) + (", ..." if len(s) > 4 else "") + "}" for s in pieces.values())
+            p.problem(p.top["spheres"][0], f"the body falls apart into {len(pieces)} pieces not joined by "
+                                           f"bones or clusters: {desc}")
+    if p.meta["self_collision"]:
+        _check_overlaps(p)
 
-    # overlapping spheres, when they collide with each other
-    if self_collision and all(s["position"] is not None and s["radius"] is not None for s in body_spheres):
-        linked = {tuple(sorted(e)) for e in bone_ends if e is not None}
-        for v, c, others in body_joints:
-            if others is not None:
-                linked.add(tuple(sorted(others)))
-        for members in body_clusters:
-            if members:
-                linked |= {(min(a, b), max(a, b)) for a in members for b in members}
-        for i in range(P):
-            for k in range(i + 1, P):
-                if (i, k) in linked:
-                    continue
-                gap = math.dist(pos(i), pos(k)) - body_spheres[i]["radius"] - body_spheres[k]["radius"]
-                if gap < -1e-9:
-                    r.problem(spheres[k].nodes["position"],
-                              f"spheres '{sphere_ids[i]}' and '{sphere_ids[k]}' overlap by "
-                              f"{-gap * 1000:.1f} mm and self_collision is on (move them apart, or link "
-                              f"them with a bone)")
 
-    if r.problems:
-        raise DesignError(source, r.problems)
+def _check_overlaps(p: _Parse) -> None:
+    """Spheres that overlap and are not linked (by a bone, a joint or a cluster): with
+    self_collision on they would push each other apart at the first step."""
+    spheres, names = p.items["sphere"], p.ids["sphere"]
+    if not all(s.values["position"] is not None and s.values["radius"] is not None for s in spheres):
+        return
+    linked = {tuple(sorted(e)) for e in p.bone_ends if e is not None}
+    for _, _, others in p.joints:
+        if others is not None:
+            linked.add(tuple(sorted(others)))
+    for members in p.members:
+        if members:
+            linked |= {(min(a, b), max(a, b)) for a in members for b in members}
+    for i in range(len(spheres)):
+        for k in range(i + 1, len(spheres)):
+            if (i, k) in linked:
+                continue
+            gap = math.dist(p.pos(i), p.pos(k)) - spheres[i].values["radius"] - spheres[k].values["radius"]
+            if gap < -1e-9:
+                p.problem(spheres[k].nodes["position"],
+                          f"spheres '{names[i]}' and '{names[k]}' overlap by {-gap * 1000:.1f} mm and "
+                          f"self_collision is on (move them apart, or link them with a bone)",
+                          ("sphere", names[i]), ("sphere", names[k]))
 
+
+def _design(p: _Parse, text: str) -> Design:
+    """The checked design built: its physics body and genes, handed to the engine's own checks."""
+    spheres = [it.values for it in p.items["sphere"]]
     body = physics.Body(
-        spheres=[physics.Sphere(tuple(s["position"]), s["radius"], s["mass"], s["friction"],
-                                s["kinetic_friction"], s["restitution"], s["fixed"], bool(s["optional"]))
-                 for s in body_spheres],
+        spheres=[physics.Sphere(tuple(s["position"]), s["radius"], s["mass"], s["friction"], s["kinetic_friction"],
+                                s["restitution"], s["fixed"], bool(s["optional"])) for s in spheres],
         bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
                             muscle=None if v["muscle"] is None else physics.Muscle(
                                 v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]),
                             optional=bool(v["optional"]), width=v["width"], wing=bool(v["wing"]))
-               for v, e in zip(body_bones, bone_ends)],
+               for v, e in zip((it.values for it in p.items["bone"]), p.bone_ends)],
         joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),
-                              max_angle=math.radians(v["max"]), stiffness=v["stiffness"],
-                              optional=bool(v["optional"]))
-                for v, c, o in body_joints],
-        clusters=[physics.Cluster(m, v.values["stiffness"]) for m, v in zip(body_clusters, clusters)],
-        self_collision=self_collision, name=name)
-    genes = _body_genes(spheres, sphere_ids, bones, bone_ids, joints, joint_ids)
+                              max_angle=math.radians(v["max"]), stiffness=v["stiffness"], optional=bool(v["optional"]))
+                for v, c, o in p.joints],
+        clusters=[physics.Cluster(m, it.values["stiffness"]) for m, it in zip(p.members, p.items["cluster"])],
+        self_collision=p.meta["self_collision"], name=p.meta["name"])
+    genes = _body_genes(p.items["sphere"], p.ids["sphere"], p.items["bone"], p.ids["bone"], p.items["joint"],
+                        p.ids["joint"])
     try:
         limits.check_body(body)
         physics.build_model(body, batch=1)  # the engine's own last checks
         genes.check(body)
     except ValueError as exc:
-        raise DesignError(source, [Problem(1, 1, f"the engine cannot hold this design: {exc}")]) from None
-    return Design(name=name, body=body, description=description, author=author, licence=licence,
-                  sphere_ids=sphere_ids, bone_ids=bone_ids, muscle_ids=muscle_ids, joint_ids=joint_ids,
-                  cluster_ids=cluster_ids, source=source, text=text, genes=genes)
+        raise DesignError(p.source, [Problem(1, 1, f"the engine cannot hold this design: {exc}")]) from None
+    return Design(name=p.meta["name"], body=body, description=p.meta["description"], author=p.meta["author"],
+                  licence=p.meta["licence"], sphere_ids=p.ids["sphere"], bone_ids=p.ids["bone"],
+                  muscle_ids=p.muscle_ids, joint_ids=p.ids["joint"], cluster_ids=p.ids["cluster"], source=p.source,
+                  text=text, genes=genes)
 
 
 def _body_genes(spheres, sphere_ids, bones, bone_ids, joints, joint_ids) -> BodyGenes:

@@ -42,8 +42,9 @@ from evolution.files import WriteError, write_atomic
 from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
 
-from ..design.loader import ITEM_KEYS, MAX_DESIGN_BYTES, MUSCLE_KEYS, RANGE_BOUNDS, DesignError, parse_design
-from .text import (FIELDS, FLOW_UNSAFE, KINDS, PAIRS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
+from ..design import MAX_DESIGN_BYTES, DesignError, parse_design
+from ..design.schema import ITEMS, RANGE_BOUNDS
+from .text import (FIELDS, FLOW_UNSAFE, KINDS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
                    builtin_default, entries_of, is_range, makes_muscle, node_end, range_of, short_number, sketch_of,
                    start_value, word_of, yaml_scalar)
 
@@ -194,9 +195,9 @@ class DesignDocument:
             self.problems = self._issues(exc.problems, tree)
 
     def _issues(self, problems, tree) -> list:
-        """The loader's problems as :class:`Issue` s, each with the items whose span holds its
-        line and column (and both spheres of an overlap, both bones joining the same spheres:
-        the loader points at the second only)."""
+        """The loader's problems as :class:`Issue` s, each with the item whose span holds its
+        line and column and the items the problem is about (both spheres of an overlap, both
+        bones joining the same spheres: the loader points at the second only)."""
         text = self.text
         line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         spans = sorted((it.start, it.end, kind, it.id) for kind in KINDS
@@ -211,10 +212,7 @@ class DesignDocument:
                 k = bisect.bisect_right(starts, index) - 1
                 if k >= 0 and index <= spans[k][1]:
                     items.append(spans[k][2:])
-                for pattern, kind in PAIRS:
-                    m = pattern.match(p.message)
-                    if m:
-                        items += [(kind, i) for i in m.groups() if (kind, i) not in items]
+            items += [item for item in p.about if item not in items]
             out.append(Issue(message, p.line, p.column, tuple(items)))
         return out
 
@@ -289,7 +287,7 @@ class DesignDocument:
         """The item written again in flow style on one line: its keys in their order, the text of
         those not in ``changes`` as it was, ``changes`` (key -> value text, None to drop it)
         applied; a new key goes where the format lists it among the item's keys."""
-        order = list(ITEM_KEYS[it.kind])
+        order = list(ITEMS[it.kind])
         rank = {k: i for i, k in enumerate(order)}
         entries = []  # [key, key text, value text]
         for k, v in it.node.value:
@@ -635,7 +633,7 @@ class DesignDocument:
                 [k.value, self._flow(k), self._flow(v)] for k, v in m.value]
             entries = [e for e in entries if e[0] != sub]
             if value is not None:
-                order = list(MUSCLE_KEYS)
+                order = list(ITEMS["muscle"])
                 at = next((i for i, e in enumerate(entries)
                            if e[0] in order and order.index(e[0]) > order.index(sub)), len(entries))
                 entries.insert(at, [sub, sub, value])

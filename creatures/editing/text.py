@@ -15,14 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import yaml
 
-import physics
-from evolution import limits
 from render.game import GameError, Sketch
 
-from ..design.loader import ITEM_KEYS
+from ..design.schema import ITEMS, LISTS, REQUIRED, Key, bounds_text, evolves
 
-KINDS = ("sphere", "bone", "joint", "cluster")
-_LIST_KEY = {"sphere": "spheres", "bone": "bones", "joint": "joints", "cluster": "clusters"}
+KINDS = tuple(LISTS)
+_LIST_KEY = LISTS
 _LIST_KEYS = tuple(_LIST_KEY.values())
 _INDENT = 2
 ScalarNode, SeqNode, MapNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
@@ -30,9 +28,7 @@ _RESOLVER = yaml.resolver.Resolver()
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 #: what a plain scalar may not hold to be copied into a flow mapping as it is
 FLOW_UNSAFE = re.compile(r"[,\[\]{}]|: |\s#")
-#: the loader's messages about two items, of which it points at the second only
-PAIRS = ((re.compile(r"spheres '(.+?)' and '(.+?)' overlap"), "sphere"),
-          (re.compile(r"bones '(.+?)' and '(.+?)' both join"), "bone"))
+
 
 
 # --- what can be edited: the side panel's fields ---------------------------------------------------
@@ -57,70 +53,39 @@ class Spec:
 
 def builtin_default(kind: str, key: str):
     """The loader's built-in default of an item's key."""
-    return ITEM_KEYS[kind][key][1]
+    return ITEMS[kind][key].default
 
 
-_C = limits.MAX_COORDINATE
-_V = limits.MAX_VALUE
+def _spec(item: str, k: Key, name: str | None = None, gene: tuple | None = None, about: str | None = None) -> Spec:
+    """The editor's field for key ``k`` of an ``item`` (:mod:`creatures.design.schema`)."""
+    hint = about or k.about
+    if k.kind == "number" and k.bounds is not None:
+        hint += f", {bounds_text(k.bounds)}"
+    elif k.kind == "bool":
+        hint += ": true or false"
+    may_evolve = evolves(item, k.name)
+    if may_evolve:
+        hint += "; may evolve (low..high)"
+    required = k.default is REQUIRED
+    kind = {"choice": "kind", "point": "number"}.get(k.kind, k.kind)   # a point: one field per coordinate
+    shown_default = None if required or k.kind == "str" else k.default
+    return Spec(name or k.name, kind, k.unit, hint, k.bounds if kind == "number" else None, may_evolve,
+                shown_default, gene, required)
+
+
+#: what the editor's panel shows of each kind of item: every key of the format but the ids and
+#: the references (drawn and edited on the canvas); a position as x and y, a muscle's keys as
+#: ``muscle.KEY`` beside its bone's
+_ON_CANVAS = ("id", "position", "spheres", "sphere", "bones", "muscle")
+_POSITION = ITEMS["sphere"]["position"]
 FIELDS = {
-    "sphere": [
-        Spec("x", "number", "m", "centre, from the left; may evolve (low..high)", (-_C, _C, False), True,
-              gene=("sphere", "x"), required=True),
-        Spec("y", "number", "m", "centre, height above the ground line; may evolve (low..high)", (-_C, _C, False),
-              True, gene=("sphere", "y"), required=True),
-        Spec("radius", "number", "m", "above 0; may evolve (low..high)", (0.0, _V, True), True,
-              builtin_default("sphere", "radius")),
-        Spec("mass", "number", "kg", "above 0; may evolve (low..high)", (0.0, _V, True), True,
-              builtin_default("sphere", "mass")),
-        Spec("friction", "number", "", "static friction coefficient, 0 or more; may evolve (low..high)",
-              (0.0, _V, False), True, builtin_default("sphere", "friction")),
-        Spec("kinetic_friction", "number", "", "sliding friction, 0 up to friction (default: friction)",
-              (0.0, _V, False)),
-        Spec("restitution", "number", "", "bounce off the ground, 0..1", (0.0, 1.0, False), False,
-              builtin_default("sphere", "restitution")),
-        Spec("fixed", "bool", "", "pinned in place: true or false", default=False),
-        Spec("optional", "bool", "", "evolution may switch it off (and its bones and joints): true or false",
-              default=False),
-    ],
-    "bone": [
-        Spec("compliance", "number", "m/N", "stretch per newton, 0 for rigid; may evolve (low..high)",
-              (0.0, _V, False), True, builtin_default("bone", "compliance")),
-        Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
-        Spec("width", "number", "m", "in water or air: the plate's width, above 0 (default: the spheres' "
-              "mean diameter); may evolve", (0.0, _V, True), True),
-        Spec("wing", "bool", "", "a broad plate in water or air: true or false", default=False),
-    ],
-    "muscle": [
-        Spec("muscle.range", "number", "", "length within rest x (1 +- range), (0, "
-              f"{physics.MAX_MUSCLE_RANGE:g}]; may evolve (low..high)", (0.0, physics.MAX_MUSCLE_RANGE, True),
-              True, builtin_default("muscle", "range")),
-        Spec("muscle.strength", "number", "N", "largest pull, above 0; may evolve (low..high)", (0.0, _V, True),
-              True, builtin_default("muscle", "strength")),
-        Spec("muscle.speed", "number", "1/s", "rest lengths per second, above 0; may evolve (low..high)",
-              (0.0, _V, True), True, builtin_default("muscle", "speed")),
-    ],
-    "joint": [
-        Spec("kind", "kind", "", "hinge (held within min..max) or free", default="hinge"),
-        Spec("min", "number", "deg", "a hinge's least angle from the first bone to the second, counter-"
-              "clockwise, -180..180; may evolve (low..high)", (-180.0, 180.0, False), True,
-              builtin_default("joint", "min")),
-        Spec("max", "number", "deg", "a hinge's greatest angle, -180..180, at least min; may evolve",
-              (-180.0, 180.0, False), True, builtin_default("joint", "max")),
-        Spec("stiffness", "number", "N m/rad", "springs it back to its first angle, 0 or more; may evolve",
-              (0.0, _V, False), True, builtin_default("joint", "stiffness")),
-        Spec("optional", "bool", "", "evolution may switch it off: true or false", default=False),
-    ],
-    "cluster": [
-        Spec("stiffness", "number", "", "how hard its shape is kept, (0, 1]", (0.0, 1.0, True), False,
-              builtin_default("cluster", "stiffness")),
-    ],
-    "design": [
-        Spec("name", "str", "", "names runs and files: no '/' or '\\', not starting with '.'", required=True),
-        Spec("description", "str", "", "what it is, one paragraph"),
-        Spec("author", "str", "", "who made it"),
-        Spec("licence", "str", "", "e.g. CC0-1.0"),
-        Spec("self_collision", "bool", "", "its spheres collide with each other: true or false", default=False),
-    ],
+    "sphere": [_spec("sphere", _POSITION, "x", ("sphere", "x"), "its centre, from the left"),
+               _spec("sphere", _POSITION, "y", ("sphere", "y"), "its centre, above the ground line")]
+              + [_spec("sphere", k) for k in ITEMS["sphere"].values() if k.name not in _ON_CANVAS],
+    **{item: [_spec(item, k) for k in ITEMS[item].values() if k.name not in _ON_CANVAS]
+       for item in ("bone", "joint", "cluster")},
+    "muscle": [_spec("muscle", k, f"muscle.{k.name}") for k in ITEMS["muscle"].values()],
+    "design": [_spec("design", k) for k in ITEMS["design"].values() if k.kind in ("str", "bool")],
 }
 
 

@@ -292,15 +292,15 @@ def test_a_free_joint_does_not_evolve_limits_it_has_not_got():
 
 
 def test_the_ranges_the_loader_allows_are_the_engines():
-    from creatures.design.loader import RANGE_BOUNDS
-    from evolution.bodygenes import _BOUNDS, _POSITIVE
+    from creatures.design.schema import RANGE_BOUNDS
+    from evolution.bodygenes import BOUNDS, POSITIVE
 
     for (part, field), (low, high, open_low) in RANGE_BOUNDS.items():
-        lo, hi = _BOUNDS[(part, field)]
+        lo, hi = BOUNDS[(part, field)]
         if part == "joint" and field in ("min", "max"):
             low, high = math.radians(low), math.radians(high)
         assert math.isclose(low, lo, abs_tol=1e-9) and math.isclose(high, hi, abs_tol=1e-9), (part, field)
-        assert open_low == (field in _POSITIVE), (part, field)
+        assert open_low == (field in POSITIVE), (part, field)
 
 
 #: a sphere line to put a mistake in: line 3 of the design

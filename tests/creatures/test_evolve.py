@@ -311,7 +311,7 @@ def test_the_champions_body_shows_angles_in_degrees_and_parts_switched_off(tmp_p
     (tmp_path / "best" / "gen_0007.json").write_text(json.dumps(record))
     assert body_summary(SimpleNamespace(genes=genes, dir=tmp_path), 7) == [
         "the champion's body (generation 7) against the design's start:",
-        "  knee.min   -28.65 -> -42.97   [-85.94, 0] degrees",
+        "  knee.min   -28.65 -> -42.97   [-85.94, 0] deg",
         "  brace          on -> off",
         "  tail           on -> on"]
     assert body_summary(SimpleNamespace(genes=genes, dir=tmp_path), 8) == []     # no such file: nothing

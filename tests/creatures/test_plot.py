@@ -510,7 +510,7 @@ def test_the_body_chart_has_a_panel_per_value_and_part_in_their_units(tmp_path):
     assert [ax.get_title(loc="left") for ax in axes] == [
         "knee.min", "foot.radius", "brace (optional): % on", "tail (optional): % on"]
     knee, foot, brace, tail = axes
-    assert knee.get_ylabel() == "degrees" and foot.get_ylabel() == "m"
+    assert knee.get_ylabel() == "deg" and foot.get_ylabel() == "m"
     # the knee's limit in degrees: median, champion, the design's start; the range is the y axis
     np.testing.assert_allclose(_line(knee, "median").get_ydata(), np.degrees(np.median(values[..., 0], axis=1)))
     np.testing.assert_allclose(_line(knee, "the generation's champion").get_ydata(),

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 import yaml
 
-from creatures.design import DESIGN_DIR, builtin_names, parse_design
+from creatures.design import DESIGN_DIR, DesignError, builtin_names, parse_design
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "creatures" / "design.schema.json").read_text())
 
@@ -78,3 +78,62 @@ def test_schema_rejects_optional_in_defaults():
     design["defaults"]["sphere"]["optional"] = True
     with pytest.raises(jsonschema.ValidationError, match="optional"):
         jsonschema.validate(design, SCHEMA)
+
+
+# --- one declaration of the format (creatures.design.schema) ---------------------------------------
+
+def test_the_shipped_schema_is_the_one_the_format_declares():
+    from creatures.design.schema import SCHEMA_FILE, json_schema_text
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == json_schema_text(), (
+        "the format changed: rewrite the file with python -c 'from creatures.design.schema import "
+        "write_json_schema; write_json_schema()'")
+
+
+def _number_keys():
+    from creatures.design.schema import ITEMS
+    for item in ("sphere", "bone", "muscle", "joint", "cluster"):
+        for key in ITEMS[item].values():
+            if key.kind == "number" and key.bounds is not None:
+                yield item, key
+
+
+def _with(item, key, value):
+    """A small valid design (a triangle with a muscle, a hinge and a cluster) with ``key`` of its
+    first ``item`` set to ``value``."""
+    design = {"name": "t",
+              "spheres": [{"id": "a", "position": [0, 0.5]}, {"id": "b", "position": [0.4, 0.5]},
+                          {"id": "c", "position": [0.2, 0.9]}],
+              "bones": [{"id": "ab", "spheres": ["a", "b"], "muscle": {}}, {"id": "bc", "spheres": ["b", "c"]},
+                        {"id": "ca", "spheres": ["c", "a"]}],
+              "joints": [{"id": "j", "sphere": "c", "bones": ["bc", "ca"], "min": -180, "max": 180}],
+              "clusters": [{"id": "k", "spheres": ["a", "b", "c"]}]}
+    if item == "muscle":
+        design["bones"][0]["muscle"][key] = value
+    else:
+        design[{"sphere": "spheres", "bone": "bones", "joint": "joints", "cluster": "clusters"}[item]][0][key] = value
+    return design
+
+
+@pytest.mark.parametrize("item, key", [(i, k.name) for i, k in _number_keys()])
+def test_the_loader_and_the_schema_take_the_same_numbers(item, key):
+    """Each number of the format at its bounds is taken by both, and just outside them refused
+    by both: the loader checks the bounds the schema declares, and the JSON Schema is made from
+    the same declaration."""
+    from creatures.design.schema import ITEMS
+    low, high, open_low = ITEMS[item][key].bounds
+    inside = [low + (1e-3 if open_low else 0.0), min(high, 1e6)]
+    outside = [low - 1.0] + ([low] if open_low else []) + ([high + 0.5] if high < 1e9 else [])
+    if key in ("min", "max"):   # a hinge's limits must also hold its first angle (-53.1 degrees here)
+        inside = [-180.0, -60.0] if key == "min" else [-50.0, 180.0]
+    if key == "kinetic_friction":   # at most the friction (0.8 here)
+        inside = [0.0, 0.8]
+    for value in inside:
+        design = _with(item, key, value)
+        jsonschema.validate(design, SCHEMA)
+        parse_design(yaml.safe_dump(design), "t.yaml")
+    for value in outside:
+        design = _with(item, key, value)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(design, SCHEMA)
+        with pytest.raises(DesignError):
+            parse_design(yaml.safe_dump(design), "t.yaml")
