@@ -47,7 +47,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import count
 from pathlib import Path
 
@@ -100,7 +100,13 @@ _LEGACY_STATS_FIELDS = STATS_FIELDS[:14]
 @dataclass
 class RunSettings:
     """Every setting of a run. ``design_text`` is the design's YAML, so the run does not depend on
-    the design file staying as it was."""
+    the design file staying as it was.
+
+    Made with what a user asks for; :meth:`Run.create` records what it resolved from that in a
+    copy (:meth:`resolved`): the plug-ins found (``plugins``), the sensors in input order, what
+    the fitness ``measures``, and ``sim`` with the task's ground and the medium applied. The
+    run's ``settings`` (and its ``settings.json``) are that copy; the object given stays as
+    asked."""
 
     design_name: str
     design_text: str
@@ -216,11 +222,15 @@ class RunSettings:
         except (KeyError, TypeError) as exc:
             raise PluginError(f"the run's recorded plug-ins are damaged ({exc})") from None
 
-    def record_plugins(self, task: Plugin, terrain: Plugin, sensors: list) -> None:
-        self.sensors = [s.name for s in sensors]
-        self.plugins = {"task": task.ref.to_dict(), "terrain": terrain.ref.to_dict(),
-                        "sensors": [s.ref.to_dict() for s in sensors]}
-        self.measures = str(task.sample.measures)
+    def resolved(self, task: Plugin, terrain: Plugin, sensors: list, sim: physics.SimParams | None = None) -> "RunSettings":
+        """These settings with what was resolved from them recorded (a new object: ``self``
+        stays what was asked): each plug-in's PluginRef, the sensors' names in input order, what
+        the task's fitness measures and, given, the simulation settings worked out from the
+        asked ones, the task and the medium."""
+        return replace(self, sensors=[s.name for s in sensors],
+                       plugins={"task": task.ref.to_dict(), "terrain": terrain.ref.to_dict(),
+                                "sensors": [s.ref.to_dict() for s in sensors]},
+                       measures=str(task.sample.measures), sim=self.sim if sim is None else sim.to_dict())
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -420,13 +430,12 @@ class Run:
         are not built in), then write the run directory's first files. Raises
         :class:`PluginError` for a plug-in that cannot be found or fails."""
         plugins = settings.resolve_plugins(recorded=False)
-        settings.record_plugins(*plugins)
         sim = task_sim(plugins[0].sample, physics.SimParams.from_dict(settings.sim), settings.medium)
         try:
             limits.check_sim(sim, settings.seconds)
         except ValueError as exc:
             raise ValueError(f"the setting medium: {exc}") from None
-        settings.sim = sim.to_dict()
+        settings = settings.resolved(*plugins, sim=sim)   # the caller's settings stay as asked
         run = cls(directory, settings, body, plugins=plugins, genes=genes)
         run.check_plugins()
         directory = Path(directory)
@@ -470,7 +479,7 @@ class Run:
             history = cls._history_of(directory)
             plugins = settings.resolve_plugins(recorded=not reload_plugins)
             if reload_plugins and settings.plugins:
-                settings.record_plugins(*plugins)
+                settings = settings.resolved(*plugins)
             run = cls(directory, settings, body, neat_text, terrain, plugins, genes)
             if reload_plugins:
                 run.check_plugins()

@@ -61,6 +61,20 @@ def test_settings_json_holds_every_setting_and_the_design_text(base):
     assert RunSettings.from_json((directory / "settings.json").read_text()) == run.settings
 
 
+def test_a_run_records_what_it_resolved_and_leaves_what_was_asked_as_it_was(tmp_path):
+    """Run.create works out the plug-ins, the sensors' order, what the fitness measures and the
+    simulation settings (the task's ground, the medium); the run's settings hold them, and the
+    settings it was given stay what the user asked for."""
+    asked = tiny_settings(task="swim", medium="water")
+    before = RunSettings.from_json(asked.to_json())
+    run = Run.create(tmp_path, asked, design("eel").body)
+    assert asked == before and asked.plugins is None and asked.measures is None and asked.sensors is None
+    got = run.settings
+    assert got is not asked and got.plugins["task"]["name"] == "swim" and got.measures
+    assert got.sensors == got.sensor_names and got.sim["fluid_density"] == 1000.0 and not got.sim["ground"]
+    assert RunSettings.read(tmp_path / "settings.json") == got
+
+
 def test_neat_cfg_is_the_config_the_run_uses(base):
     directory, run = base[:2]
     text = (directory / "neat.cfg").read_text()
