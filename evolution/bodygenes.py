@@ -282,7 +282,7 @@ class BodyGenes:
         if refused[0]:
             values, parts = self.start_values(), self.start_parts()
             model, _ = self.model(body, [values], [parts])
-        raw = model.__dict__.get("_unmasked", {})
+        raw = model.unmasked or {}
 
         def get(name):
             return (raw[name] if name in raw else getattr(model, name))[0]

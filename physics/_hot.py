@@ -67,9 +67,10 @@ Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS +
 
 
 def hot_of(model: Model) -> Hot:
-    """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array), cached.
-    Its arrays are views into three flat buffers (:func:`packed_hot_of`)."""
-    hot = model.__dict__.get("_hot")
+    """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array), made once
+    (``model.prepared.hot``). Its arrays are views into three flat buffers (:func:`packed_hot_of`)."""
+    prepared = model.prepared
+    hot = prepared.hot
     if hot is None:
         soft = model.bone_soft  # a topology: the same whatever creatures share the batch
         derived = {"soft_bones": np.flatnonzero(soft).astype(np.int64),
@@ -105,8 +106,7 @@ def hot_of(model: Model) -> Hot:
             view[...] = a
             views.append(view)
         hot = Hot(*views)
-        object.__setattr__(model, "_hot", hot)
-        object.__setattr__(model, "_hot_packed", buffers + (layout,))
+        prepared.hot, prepared.packed = hot, buffers + (layout,)
     return hot
 
 
@@ -138,7 +138,7 @@ def packed_hot_of(model: Model) -> tuple:
     """``(floats, ints, bools, layout)``: the buffers :func:`hot_of`'s arrays are views of, and
     where each lies (row k: buffer, offset, shape), for :func:`unpack_hot`."""
     hot_of(model)
-    return model.__dict__["_hot_packed"]
+    return model.prepared.packed
 
 
 @njit(cache=True, error_model="numpy")
@@ -181,7 +181,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
     """Scratch arrays for one step of ``model``'s batch in chunks of ``lanes``, one slice per
     chunk, allocated once and reused: allocating them every step costs page faults (they are
     above glibc's mmap threshold for large batches) that were measured to halve the speed."""
-    cache = model.__dict__.setdefault("_work", {})
+    cache = model.prepared.work
     work = cache.get(lanes)
     if work is None:
         B, P, E, J = model.batch, model.n_spheres, model.n_bones, model.n_joints

@@ -418,17 +418,17 @@ def ground_touching(x, touching, inv_mass, radius, table, blocks, slop):
 def contact_arrays(model) -> tuple:
     """Creature-major arrays the contact kernels read, made writeable and contiguous once per
     model (a read-only array is another numba type, and compiles the kernels again)."""
-    arrays = model.__dict__.get("_dem_arrays")
+    arrays = model.prepared.dem
     if arrays is None:
         arrays = tuple(np.array(a, order="C", copy=True) for a in
                        (model.inv_mass, model.radius, model.kinetic_friction, model.pair_a, model.pair_b))
-        object.__setattr__(model, "_dem_arrays", arrays)
+        model.prepared.dem = arrays
     return arrays
 
 
 def scratch(model, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
-    """A scratch array cached on the model (allocated once, reused every step)."""
-    cache = model.__dict__.setdefault("_dem_scratch", {})
+    """A scratch array kept with the model (allocated once, reused every step)."""
+    cache = model.prepared.scratch
     a = cache.get(name)
     if a is None or a.shape != shape or a.dtype != dtype:
         a = np.zeros(shape, dtype)

@@ -174,6 +174,32 @@ class Body:
                    self_collision=bool(data["self_collision"]), name=str(data["name"]))
 
 
+@dataclass
+class Prepared:
+    """What stepping a model needs that is made from it once and then kept with it
+    (:attr:`Model.prepared`): never pickled (a copy in another process makes its own on use) and
+    never shared (``with_values`` and ``replace`` give the new model an empty one). Each solver
+    fills its part on first use:
+
+    - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/_hot.py);
+    - ``work``: the PBD kernels' workspace, per chunk size (lanes);
+    - ``plans``: per (settings, parallel, threads), what a step needs (:func:`physics.prepare_step`),
+      and ``last``: the one used last, with what it was asked for (found by identity, first);
+    - ``witkin``, ``witkin_work``: the Witkin solver's arrays and scratch (physics/witkin.py);
+    - ``dem``, ``scratch``: the DEM contacts' arrays and scratch (physics/dem.py).
+    """
+
+    hot: object = None
+    packed: tuple | None = None
+    work: dict = field(default_factory=dict)
+    plans: dict = field(default_factory=dict)
+    last: tuple | None = None
+    witkin: object = None
+    witkin_work: object = None
+    dem: tuple | None = None
+    scratch: dict = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Model:
     """Static arrays of a batch of creatures sharing one topology.
@@ -274,6 +300,11 @@ class Model:
     sphere_on: np.ndarray = None
     bone_on: np.ndarray = None
     joint_on: np.ndarray = None
+    #: with parts switched off (``with_values``): the per-creature values as they were set,
+    #: before the masks zeroed the parts' (to switch them on again); None when nothing is masked
+    unmasked: dict | None = field(default=None, compare=False, repr=False)
+    #: what the solvers made from this model for stepping it (:class:`Prepared`)
+    prepared: Prepared = field(default_factory=Prepared, init=False, compare=False, repr=False)
 
     @property
     def batch(self) -> int:
@@ -326,19 +357,16 @@ class Model:
                 value.flags.writeable = False
 
     def __getstate__(self):
-        # the fields only: what is cached on the model (the hot copy, workspaces) is rebuilt on
-        # use; and the values of parts switched off (with_values)
-        state = {f.name: getattr(self, f.name) for f in fields(self)}
-        if "_unmasked" in self.__dict__:
-            state["_unmasked"] = self.__dict__["_unmasked"]
-        return state
+        # the fields but what is prepared for stepping (rebuilt on use)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "prepared"}
 
     def __setstate__(self, state):
+        if "_unmasked" in state:   # pickled before 'unmasked' was a field
+            state = {**state, "unmasked": state["_unmasked"]}
         for f in fields(self):
             object.__setattr__(self, f.name, state.get(f.name))
+        object.__setattr__(self, "prepared", Prepared())
         self.__post_init__()
-        if "_unmasked" in state:
-            object.__setattr__(self, "_unmasked", state["_unmasked"])
 
     def with_values(self, **values) -> "Model":
         """A new model of the same creatures with some per-creature values changed.
@@ -374,7 +402,7 @@ class Model:
                                  f"{shape}") from None
             if dtype is np.float64 and not np.all(np.isfinite(new[name])):
                 raise ValueError(f"{name} must be finite")
-        base = self.__dict__.get("_unmasked", {})
+        base = self.unmasked or {}
 
         def get(name):  # a value as set, before the masks
             if name in new:
@@ -481,12 +509,10 @@ class Model:
         rigid = np.all((changed.get("bone_compliance", self.bone_compliance) == 0.0) & np.isinf(bone_force),
                        axis=0)
         changed["bone_soft"] = np.array(self.bone_soft | ~rigid, copy=True)
-        model = replace(self, **changed)
         if masks:
             for a in raw.values():
                 a.flags.writeable = False
-            object.__setattr__(model, "_unmasked", raw)
-        return model
+        return replace(self, **changed, unmasked=raw if masks else None)
 
 
 def plate_widths(width, wing, radius, rest, bone_a, bone_b) -> np.ndarray:

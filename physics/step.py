@@ -57,6 +57,8 @@ both, serial and threaded.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -76,7 +78,7 @@ from .params import SimParams
 from .state import State
 from .terrain import Terrain, is_straight
 
-__all__ = ["step", "rollout", "substeps_for"]
+__all__ = ["step", "rollout", "substeps_for", "prepare_step", "StepPlan", "StepArgs"]
 
 #: Jacobi sweeps over a creature's colliding sphere pairs per iteration, after the skeleton's
 #: solve: a sphere pressed between two others is pushed both ways at once by one sweep; with two,
@@ -308,19 +310,77 @@ def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_c
                        bounce_speed, push_speed, slop, ground, self_collision, fluid)
 
 
-def _step_args(params: SimParams) -> tuple:
-    """A SimParams' kernel arguments, converted once (kept on the params, which are frozen):
-    ``(pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground,
-    self_collision, arena, fluid)`` (fluid: physics/medium.py's coefficients)."""
-    scalars = params.__dict__.get("_step_args")
-    if scalars is None or not scalars[-1].flags.writeable:   # none yet, or unpickled (read-only)
-        scalars = (params.solver == "pbd" and params.contacts == "pbd",
-                   float(params.dt), int(params.substeps), int(params.iterations), float(params.gravity),
-                   float(params.damping), float(params.bounce_speed), float(params.push_out_speed),
-                   float(params.contact_slop), bool(params.ground), bool(params.self_collision),
-                   bool(params.arena_collision), coefficients(params))
-        object.__setattr__(params, "_step_args", scalars)
-    return scalars
+class StepArgs(NamedTuple):
+    """A SimParams as the PBD kernels take it: plain numbers, and the medium's coefficients."""
+
+    pbd: bool            # the PBD solver with PBD contacts (else Witkin or DEM steps)
+    dt: float
+    substeps: int
+    iterations: int
+    gravity: float
+    damping: float
+    bounce: float        # bounce_speed
+    push: float          # push_out_speed
+    slop: float          # contact_slop
+    ground: bool
+    self_collision: bool
+    arena: bool          # arena_collision
+    fluid: np.ndarray    # physics/medium.py's coefficients
+
+
+def step_args(params: SimParams) -> StepArgs:
+    return StepArgs(params.solver == "pbd" and params.contacts == "pbd", float(params.dt), int(params.substeps),
+                    int(params.iterations), float(params.gravity), float(params.damping),
+                    float(params.bounce_speed), float(params.push_out_speed), float(params.contact_slop),
+                    bool(params.ground), bool(params.self_collision), bool(params.arena_collision),
+                    coefficients(params))
+
+
+class StepPlan(NamedTuple):
+    """Everything a step of one model with one SimParams on some threads needs, made once
+    (:func:`prepare_step`), in the order the kernels take it: ``arrays``, the model's packed
+    arrays (:func:`physics._hot.packed_hot_of`: floats, ints, bools, layout) and the workspace
+    for its chunks; ``solver``, the settings after the time step and the substeps (iterations,
+    gravity, damping, bounce, push, slop, ground, self-collision where the model has pairs, the
+    medium's coefficients). Both are None for the Witkin and DEM solvers, which keep their own
+    (``model.prepared``)."""
+
+    args: StepArgs
+    parallel: bool
+    arrays: tuple | None
+    solver: tuple | None
+    #: the batch's creatures, spheres and muscles
+    sizes: tuple
+
+
+def prepare_step(model: Model, params: SimParams | None = None, parallel: bool | None = None) -> StepPlan:
+    """The plan for stepping ``model``'s whole batch with ``params`` (:func:`step`'s
+    ``parallel``), made on first use and kept in ``model.prepared.plans`` by (settings, parallel,
+    threads): one explicit place, so that nothing prepared for one setting is used for another.
+    The plan used last is found first by identity (a step of one creature costs ~40 us, and
+    hashing the settings ~1)."""
+    params = params or _DEFAULT
+    prepared = model.prepared
+    threads = 1 if parallel is False else numba.get_num_threads()
+    last = prepared.last
+    if last is not None and last[0] is params and last[1] is parallel and last[2] == threads:
+        return last[3]
+    use = threads > 1 and model.batch >= 16 * threads if parallel is None else bool(parallel)
+    key = (params, use, threads if use else 1)
+    plan = prepared.plans.get(key)
+    if plan is None:
+        args = step_args(params)
+        if args.pbd:
+            lanes = chunk_lanes(model.batch, key[2])
+            solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
+                      args.self_collision and model.pair_a.shape[0] > 0, args.fluid)
+            plan = StepPlan(args, use, packed_hot_of(model) + (workspace_of(model, lanes),), solver,
+                            (model.batch, model.n_spheres, model.n_muscles))
+        else:
+            plan = StepPlan(args, use, None, None, (model.batch, model.n_spheres, model.n_muscles))
+        prepared.plans[key] = plan
+    prepared.last = (params, parallel, threads, plan)
+    return plan
 
 
 def _writable(a: np.ndarray) -> np.ndarray:
@@ -328,41 +388,6 @@ def _writable(a: np.ndarray) -> np.ndarray:
     with one compiled the whole step once more (a minute and a half, the first time). Arrays come
     read-only out of pickle's buffers (Ray's object store) and from ``np.broadcast_to``."""
     return a if a.flags.writeable else a.copy()
-
-
-def _terrain_arrays(terrain: Terrain) -> tuple:
-    """``(table, blocks)`` of ``terrain`` as the kernels read them, made once per terrain."""
-    arrays = terrain.__dict__.get("_kernel_arrays")
-    if arrays is None or not arrays[0].flags.writeable:
-        arrays = (_writable(terrain.table), _writable(terrain.blocks))
-        object.__setattr__(terrain, "_kernel_arrays", arrays)
-    return arrays
-
-
-def _plans(model: Model) -> dict:
-    """What stepping ``model`` needs, made once per model: its sizes, and per (parallel,
-    threads) the hot buffers and the workspace."""
-    plans = model.__dict__.get("_plans")
-    if plans is None:
-        plans = {}
-        object.__setattr__(model, "_plans", plans)
-        plans["sizes"] = (model.batch, model.n_spheres, model.n_muscles, model.pair_a.shape[0] > 0)
-    return plans
-
-
-def _plan(model: Model, plans: dict, B: int, parallel) -> tuple:
-    """``(parallel, floats, ints, bools, layout, work)`` for a step of ``B`` creatures."""
-    if parallel is None:
-        threads = numba.get_num_threads()
-        parallel = threads > 1 and B >= 16 * threads
-    else:
-        threads = numba.get_num_threads() if parallel else 1
-    key = (parallel, threads)
-    plan = plans.get(key)
-    if plan is None:
-        lanes = chunk_lanes(B, threads if parallel else 1)
-        plan = plans[key] = (parallel, *packed_hot_of(model), workspace_of(model, lanes))
-    return plan
 
 
 def step(model: Model, state: State, commands, params: SimParams | None = None,
@@ -396,9 +421,9 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     params = params or _DEFAULT
     terrain = terrain or _FLAT
     pos = state.pos
+    plan = prepare_step(model, params, parallel)
     B, P = pos.shape[0], pos.shape[1]
-    plans = _plans(model)
-    batch, spheres, M, pairs = plans["sizes"]
+    batch, spheres, M = plan.sizes
     if B != batch or P != spheres:
         raise ValueError(f"state is for {B} creatures of {P} spheres, model for {batch} of {spheres}")
     if commands is None:
@@ -407,26 +432,23 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
         cmd = _writable(np.ascontiguousarray(commands, dtype=np.float64))
         if cmd.shape != (B, M):
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
-    scalars = _step_args(params)
-    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena, fluid = scalars
-    if not pbd:
+    a = plan.args
+    if not a.pbd:
         if params.solver == "witkin":
             return witkin.step(model, state, cmd, params, terrain, parallel)
         return dem.step(model, state, cmd, params, terrain, parallel)
-    parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
-    kernel = _rollout_parallel if parallel else _rollout_serial
-    table, blocks = _terrain_arrays(terrain)
+    dt, substeps = a.dt, a.substeps
+    kernel = _rollout_parallel if plan.parallel else _rollout_serial
+    table, blocks = _writable(terrain.table), _writable(terrain.blocks)
     # a rollout of one step, written straight into the new state's arrays
     out_pos = np.empty((1,) + pos.shape)
     out_vel = np.empty((1,) + state.vel.shape)
     out_len = np.empty((1,) + state.muscle_len.shape)
     out_contact = np.empty((B, P), dtype=np.bool_)
     cmds = cmd.reshape(1, B, M)
-    if not (arena and B > 1):
+    if not (a.arena and B > 1):
         kernel(_writable(pos), _writable(state.vel), _writable(state.muscle_len), cmds, out_pos, out_vel, out_len,
-               out_contact, _NO_FRAMES, 0,
-               hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, damping,
-               bounce, push, slop, ground, self_coll and pairs, fluid)
+               out_contact, _NO_FRAMES, 0, *plan.arrays, table, blocks, dt, substeps, *plan.solver)
         return State(out_pos[0], out_vel[0], out_len[0], out_contact, state.time + dt)
     # A shared arena couples the creatures, so each substep is a step of its own for the kernel
     # (dt / substeps, one substep: the muscles move at the same rate, the contacts are found
@@ -437,8 +459,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     touched = np.zeros((B, P), dtype=np.bool_)
     for s in range(substeps):
         kernel(pos, vel, length, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
-               hf, hi, hb, hl, work, table, blocks, h, 1, iterations, gravity, damping,
-               bounce, push, slop, ground, self_coll and pairs, fluid)
+               *plan.arrays, table, blocks, h, 1, *plan.solver)
         collide_arena(out_pos[0], out_vel[0], model.mass, model.inv_mass, model.radius, ARENA_PASSES)
         touched |= out_contact
         pos, vel, length = out_pos[0].copy(), out_vel[0].copy(), out_len[0].copy()
@@ -474,20 +495,19 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
         return _rollout_by_steps(model, state, f, T, params, terrain, every, parallel)
     seq = _writable(np.ascontiguousarray(commands, dtype=np.float64))
     T = seq.shape[0]
-    pbd, dt, substeps, iterations, gravity, damping, bounce, push, slop, ground, self_coll, arena, fluid = \
-        _step_args(params)
+    plan = prepare_step(model, params, parallel)
+    a = plan.args
     B, P = state.pos.shape[0], state.pos.shape[1]
-    plans = _plans(model)
-    batch, spheres, M, pairs = plans["sizes"]
-    if not pbd or (arena and B > 1) or T == 0:
+    batch, spheres, M = plan.sizes
+    if not a.pbd or (a.arena and B > 1) or T == 0:
         return _rollout_by_steps(model, state, lambda t, s: seq[t], T, params, terrain, every, parallel)
     if B != batch or P != spheres:
         raise ValueError(f"state is for {B} creatures of {P} spheres, model for {batch} of {spheres}")
     if seq.shape != (T, B, M):
         raise ValueError(f"commands must have shape {(T, B, M)}, not {seq.shape}")
-    parallel, hf, hi, hb, hl, work = _plan(model, plans, B, parallel)
-    kernel = _rollout_parallel if parallel else _rollout_serial
-    table, blocks = _terrain_arrays(terrain)
+    dt = a.dt
+    kernel = _rollout_parallel if plan.parallel else _rollout_serial
+    table, blocks = _writable(terrain.table), _writable(terrain.blocks)
     buf_pos = np.empty((2,) + state.pos.shape)
     buf_vel = np.empty((2,) + state.vel.shape)
     buf_len = np.empty((2,) + state.muscle_len.shape)
@@ -496,8 +516,7 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     frames[0] = state.pos
     kernel(_writable(state.pos), _writable(state.vel), _writable(state.muscle_len), seq, buf_pos, buf_vel, buf_len,
            contact, frames,
-           int(every), hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations,
-           gravity, damping, bounce, push, slop, ground, self_coll and pairs, fluid)
+           int(every), *plan.arrays, table, blocks, dt, a.substeps, *plan.solver)
     time = state.time
     for _ in range(T):
         time = time + dt   # as T calls of step() add it

@@ -80,6 +80,14 @@ class Terrain:
             top[lo[k]:hi[k] + 1] = np.maximum(top[lo[k]:hi[k] + 1], seg_top)
         object.__setattr__(self, "blocks", np.concatenate([[start, nb, top.max()], top]))
 
+    def __setstate__(self, state):
+        # arrays out of pickle's buffers (Ray's object store) are read-only: another numba type
+        # for the kernels that read table and blocks (a read-only one compiled the step again)
+        for name, value in state.items():
+            if isinstance(value, np.ndarray) and not value.flags.writeable:
+                value = value.copy()
+            object.__setattr__(self, name, value)
+
     # constructors ------------------------------------------------------------------------
     @classmethod
     def flat(cls, height: float = 0.0, extent: float = 1000.0) -> "Terrain":

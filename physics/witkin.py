@@ -147,7 +147,7 @@ def check_model(model) -> None:
 def arrays_of(model) -> Arrays:
     """The model's arrays as this solver reads them (creature-major, writeable, contiguous),
     plus every cluster's sphere pairs and their rest distances; built and checked once per model."""
-    arrays = model.__dict__.get("_witkin")
+    arrays = model.prepared.witkin
     if arrays is not None:
         return arrays
     check_model(model)
@@ -177,13 +177,13 @@ def arrays_of(model) -> Arrays:
         c(model.restitution), c(model.bone_rest), c(model.bone_compliance), c(model.bone_max_force),
         cp_rest, c(model.joint_rest), c(model.joint_min), c(model.joint_max), stiff,
         c(model.muscle_rest), c(model.muscle_range), c(model.muscle_speed))
-    object.__setattr__(model, "_witkin", arrays)
+    model.prepared.witkin = arrays
     return arrays
 
 
 def work_of(model, arrays: Arrays) -> Work:
     """Scratch arrays for the per-creature solves, allocated once per model."""
-    work = model.__dict__.get("_witkin_work")
+    work = model.prepared.witkin_work
     if work is None:
         B, P = model.batch, model.n_spheres
         # bones, cluster pairs, both limits of every joint, a contact per sphere
@@ -194,7 +194,7 @@ def work_of(model, arrays: Arrays) -> Work:
                     np.zeros((B, R), np.bool_), f(R), np.zeros((B, R), np.int64), f(R),
                     np.zeros((B, R), np.bool_), np.zeros((B, R), np.bool_), np.zeros((B, R), np.int64),
                     f(P), np.zeros((B, R), np.int64), np.zeros(B, np.int64))
-        object.__setattr__(model, "_witkin_work", work)
+        model.prepared.witkin_work = work
     return work
 
 

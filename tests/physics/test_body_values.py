@@ -99,7 +99,7 @@ def test_a_varied_creature_does_not_depend_on_its_batch_mates(name, numba_thread
     idx = 37
     keys = ("rest_pos", "radius", "mass", "friction", "kinetic_friction", "bone_compliance", "muscle_range",
             "muscle_speed", "joint_min", "joint_max", "sphere_on", "bone_on", "joint_on")
-    raw = model.__dict__["_unmasked"]
+    raw = model.unmasked
     one = {k: (raw[k] if k in raw else getattr(model, k))[idx:idx + 1] for k in keys}
     one["muscle_strength"] = raw["bone_max_force"][idx:idx + 1, model.muscle_bone]
     one["joint_stiffness"] = np.where(raw["joint_spring"], 1.0 / np.where(raw["joint_spring"],

@@ -174,3 +174,42 @@ def test_the_kernels_rebuild_the_hot_tuple_from_its_packed_buffers_exactly():
             assert a.dtype == b.dtype and a.shape == b.shape, name
             np.testing.assert_array_equal(a, b, err_msg=name)
             assert b.size == 0 or np.shares_memory(b, (floats, ints, bools)[layout[k, 0]]), name
+
+
+def test_what_is_prepared_for_stepping_is_kept_in_one_place_per_settings_and_threads():
+    """physics.prepare_step makes a model's step plan once per (settings, parallel, threads) and
+    keeps it in model.prepared; equal settings share it, other settings get their own; a model
+    made by with_values starts with nothing prepared."""
+    model = physics.build_model(physics.examples.walker(), batch=4)
+    assert model.prepared.plans == {} and model.prepared.hot is None
+    a = physics.prepare_step(model, physics.SimParams(), parallel=False)
+    assert physics.prepare_step(model, physics.SimParams(), parallel=False) is a
+    assert a.args.substeps == physics.SimParams().substeps and a.args.pbd and not a.parallel
+    b = physics.prepare_step(model, physics.SimParams(substeps=5), parallel=False)
+    assert b is not a and b.args.substeps == 5
+    assert all(x is y for x, y in zip(a.arrays, b.arrays))         # the model's arrays and workspace, once
+    witkin = physics.prepare_step(model, physics.SimParams(solver="witkin"), parallel=False)
+    assert not witkin.args.pbd and witkin.arrays is None
+    assert len(model.prepared.plans) == 3 and model.prepared.hot is not None
+    new = model.with_values(mass=2.0)
+    assert new.prepared is not model.prepared and new.prepared.plans == {} and new.prepared.hot is None
+
+
+def test_a_pickled_model_and_terrain_come_back_ready_to_step():
+    """Pickled with out-of-band buffers (as Ray's object store does: arrays come back read-only),
+    a terrain's kernel arrays are writable again and a model brings its masked parts' values but
+    none of what was prepared for stepping; both step as the originals, bit for bit."""
+    model = physics.build_model(physics.examples.walker(), batch=2).with_values(
+        bone_on=[[True] * 14, [True] * 13 + [False]])
+    terrain = physics.Terrain.hills(seed=3)
+    state = physics.initial_state(model)
+    cmd = np.full((2, model.n_muscles), 0.3)
+    ref = physics.step(model, state, cmd, physics.SimParams(), terrain, parallel=False)
+    buffers = []
+    data = pickle.dumps((model, terrain), protocol=5, buffer_callback=buffers.append)
+    model2, terrain2 = pickle.loads(data, buffers=[memoryview(bytes(b.raw())) for b in buffers])  # read-only
+    assert terrain2.table.flags.writeable and terrain2.blocks.flags.writeable
+    assert model2.prepared.hot is None and model2.prepared.plans == {}
+    assert set(model2.unmasked) == set(model.unmasked)
+    out = physics.step(model2, state, cmd, physics.SimParams(), terrain2, parallel=False)
+    assert np.array_equal(out.pos, ref.pos) and np.array_equal(out.vel, ref.vel)
