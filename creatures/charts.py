@@ -417,7 +417,7 @@ def _builtin(task: str, attribute: str) -> str | None:
     return str(getattr(plugin.sample, attribute))
 
 
-def _fitness_label(measures: str | None, height_px: int, dpi: float) -> str:
+def fitness_label(measures: str | None, height_px: int, dpi: float) -> str:
     """The y label, from what the task's fitness measures, wrapped to the chart's height."""
     if not measures:
         return "fitness"
@@ -475,7 +475,7 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.grid(color="0.88", lw=0.8)
     ax.set_axisbelow(True)
-    ax.set_ylabel(_fitness_label(run.measures, size[1] * (5 / 6 if failures else 1), dpi))
+    ax.set_ylabel(fitness_label(run.measures, size[1] * (5 / 6 if failures else 1), dpi))
     subtitle = run.progress()
     if failures:
         failed_ax.bar(g, 100.0 * share, width=1.0, color=COLOURS["failed"], lw=0)

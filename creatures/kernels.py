@@ -17,7 +17,7 @@ import os
 COMPILING = "compiling the physics kernels (first run only, about two minutes)"
 
 
-def _dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
+def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
     """The top-level kernels an evaluation worker calls from Python (numba caches each with
     everything it inlines): the physics step of the run's solver, the networks, the episode's
     rules. Names that do not exist (any more) are skipped."""
@@ -59,5 +59,5 @@ def kernels_to_compile(sim: dict | None = None, network: str = "feedforward") ->
     """True when the kernels a run with these physics settings (``SimParams.to_dict()``) and
     network kind needs are not all in numba's cache: the first generation compiles them."""
     sim = sim or {}
-    kernels = _dispatchers(sim.get("solver", "pbd"), sim.get("contacts", "pbd"), network)
+    kernels = dispatchers(sim.get("solver", "pbd"), sim.get("contacts", "pbd"), network)
     return any(cached(k) is False for k in kernels)

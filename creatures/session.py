@@ -200,7 +200,13 @@ class PlaySession:
         self._read_progress()
         self.state = "finished" if self.done >= self.total else "paused"
 
+    @property
+    def pid(self) -> int | None:
+        """The background run's process id (None: no background process was started)."""
+        return None if self._proc is None else self._proc.pid
+
     # --- reading the run directory ---------------------------------------------------------
+
     def _read_settings(self) -> None:
         path = Path(self.run_dir) / "settings.json"
         try:

@@ -302,8 +302,12 @@ class EpisodeRun:
         self.warnings: list[str] = []
         offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes
                   else physics.standing_offset(self.model, self.terrain))
-        self._start = physics.initial_state(self.model, episode.sim, offset=offset)
+        self.start_state = physics.initial_state(self.model, episode.sim, offset=offset)
         self.reset()
+
+    def input_slices(self) -> list[tuple]:
+        """``(plugin, slice)`` per sensor, in input order: which of the brain's inputs each fills."""
+        return [(plugin, sl) for plugin, _, _, sl in self._reads]
 
     # --- calling plug-ins -----------------------------------------------------------------
     def input_bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -366,9 +370,9 @@ class EpisodeRun:
         """Creatures ``which`` (bool, shape (B,)) back to their start; the others go on. The
         brains are not reset (``reset()`` resets them all)."""
         if which.all():
-            self.state = self._start
+            self.state = self.start_state
         else:
-            s, s0 = self.state, self._start
+            s, s0 = self.state, self.start_state
             pos, vel, length, contact = s.pos.copy(), s.vel.copy(), s.muscle_len.copy(), s.contact.copy()
             pos[which], vel[which] = s0.pos[which], s0.vel[which]
             length[which], contact[which] = s0.muscle_len[which], s0.contact[which]

@@ -533,12 +533,12 @@ class Run:
         s = self.settings
         # Checkpoints are encoded and written by a thread while the next generation is
         # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms.
-        with self._lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
+        with self.lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
                                backend=s.backend, address=s.address) as evaluator:
             self._writer = writer
             self._generation_start = time.perf_counter()  # the first generation's wall: from here
-            population = self._start()  # seeds or restores the random generators: after Ray's start
+            population = self.start_population()  # seeds or restores the random generators: after Ray's start
 
             def evaluate(genomes, config):
                 if self._pending is not None and self._pending.done():
@@ -573,7 +573,7 @@ class Run:
             self._writer = None
         return population.best_genome
 
-    def _start(self) -> neat.Population:
+    def start_population(self) -> neat.Population:
         """The population to go on from: the checkpoint's, with the files trimmed back to it,
         or a new one from the seed. Its breeding and speciation measure distances on arrays
         (:class:`evolution.breeding.SpeciationScope`)."""
@@ -671,7 +671,7 @@ class Run:
         return history
 
     @contextmanager
-    def _lock(self):
+    def lock(self):
         """One process evolves a run directory at a time."""
         try:
             lock = open(self.dir / ".lock", "w")

@@ -55,10 +55,10 @@ def test_a_function_numba_does_not_cache_is_not_counted():
 
 
 def test_the_kernels_checked_are_the_workers_own():
-    names = {k.py_func.__name__ for k in kernels._dispatchers()}
+    names = {k.py_func.__name__ for k in kernels.dispatchers()}
     assert names == {"_rollout_serial", "_step_networks", "_after_step"}
-    assert {k.py_func.__name__ for k in kernels._dispatchers(solver="witkin")} >= {"_witkin_serial"}
-    assert {k.py_func.__name__ for k in kernels._dispatchers(contacts="dem")} >= {"_pbd_dem_serial"}
+    assert {k.py_func.__name__ for k in kernels.dispatchers(solver="witkin")} >= {"_witkin_serial"}
+    assert {k.py_func.__name__ for k in kernels.dispatchers(contacts="dem")} >= {"_pbd_dem_serial"}
 
 
 def test_an_empty_numba_cache_means_compiling(tmp_path):

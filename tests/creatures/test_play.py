@@ -388,7 +388,7 @@ def test_a_killed_window_does_not_leave_its_run_evolving(tmp_path, run_creatures
         "s = PlaySession(workers=1)\n"
         "start(s, Path(sys.argv[1]), resolve_design('walker'), task='run', terrain=None, sensors=None,\n"
         "      seconds=1.0, generations=1000, population=16, seed=0, workers=0)\n"
-        "print(s._proc.pid, flush=True)\n"
+        "print(s.pid, flush=True)\n"
         "time.sleep(600)\n")
     run_dir = tmp_path / "run"
     window = subprocess.Popen([sys.executable, str(script), str(run_dir)], stdout=subprocess.PIPE, text=True)

@@ -263,7 +263,7 @@ def test_a_single_generation_is_plotted_as_points(capsys, tmp_path):
 
 def test_fitness_axis_says_what_the_task_measures():
     run = chartlib.RunData(Path("x"), {"task": "jump"}, {}, np.zeros(0), np.zeros(0), np.zeros((0, 0)))
-    assert "highest centre-of-mass rise while airborne in metres" in chartlib._fitness_label(run.measures, 700, 100)
+    assert "highest centre-of-mass rise while airborne in metres" in chartlib.fitness_label(run.measures, 700, 100)
 
 
 # --- the species chart ---------------------------------------------------------------------------

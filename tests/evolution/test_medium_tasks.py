@@ -300,7 +300,7 @@ def test_fly_scores_nothing_before_the_second_half():
     steps = 10
     run = _episode_run("fly", steps, 1)
     for t in range(1, steps // 2 + 1):
-        run.observe(_state(run._start.pos + np.array([0.0, 3.0]), run.model))
+        run.observe(_state(run.start_state.pos + np.array([0.0, 3.0]), run.model))
         assert run.fitness()[0] == 0.0
 
 
@@ -309,7 +309,7 @@ def test_fly_counts_an_odd_number_of_steps_by_its_second_half():
     steps = 7
     run = _episode_run("fly", steps, 1)
     for t in range(1, steps + 1):
-        run.observe(_state(run._start.pos + np.array([0.0, 0.01 * t]), run.model))
+        run.observe(_state(run.start_state.pos + np.array([0.0, 0.01 * t]), run.model))
     assert run.fitness()[0] == pytest.approx(0.01 * (4 + 5 + 6 + 7) / 4, rel=1e-12)
 
 
@@ -317,7 +317,7 @@ def test_fly_restarts_a_creature_from_nothing():
     steps = 6
     run = _episode_run("fly", steps, 2)
     for _ in range(steps):
-        run.observe(_state(run._start.pos + np.array([0.0, 0.5]), run.model))
+        run.observe(_state(run.start_state.pos + np.array([0.0, 0.5]), run.model))
     assert run.fitness() == pytest.approx([0.5, 0.5])
     run.restart(np.array([True, False]))
     assert run.fitness() == pytest.approx([0.0, 0.5])
@@ -345,7 +345,7 @@ def test_a_stick_thrown_up_in_a_vacuum_flies_its_parabola():
     assert episode.sim.fluid_density == 0.0 and episode.sim.ground
     run = EpisodeRun(episode, _Still(0), 1)
     v0 = 6.0
-    run.state = physics.initial_state(run.model, episode.sim, offset=(0.0, float(run._start.pos[0, 0, 1] - 0.1)),
+    run.state = physics.initial_state(run.model, episode.sim, offset=(0.0, float(run.start_state.pos[0, 0, 1] - 0.1)),
                                       velocity=(0.0, v0))
     heights = []
     while not run.done:
@@ -365,7 +365,7 @@ def test_swim_fitness_is_the_distance_to_the_right():
     assert run.episode.sim.ground is False
     shift = np.array([[0.7, 0.3], [-0.4, -2.0], [0.0, 5.0]])
     for t in range(1, steps + 1):
-        run.observe(_state(run._start.pos + (shift * t / steps)[:, None, :], run.model))
+        run.observe(_state(run.start_state.pos + (shift * t / steps)[:, None, :], run.model))
     assert not run.failed.any()
     np.testing.assert_allclose(run.fitness(), shift[:, 0], rtol=1e-12, atol=1e-12)
 
@@ -376,7 +376,7 @@ def test_swim_and_run_score_the_same_motion_alike():
     for t in range(1, steps + 1):
         shift = np.array([[0.2 * t, 0.0], [-0.1 * t, 0.0]])[:, None, :]
         for r in (swim, run):
-            r.observe(_state(r._start.pos + shift, r.model))
+            r.observe(_state(r.start_state.pos + shift, r.model))
     assert np.array_equal(bits(swim.fitness()), bits(run.fitness()))
 
 

@@ -90,7 +90,7 @@ def test_resuming_from_a_checkpoint_older_than_the_files_drops_the_newer_generat
 def test_a_fresh_run_killed_before_its_first_generation_resumes_from_generation_zero(straight, tmp_path):
     run = _create(tmp_path, GENERATIONS)
     # what evolve writes before evaluating anything: the generation-0 checkpoint
-    population = run._start()
+    population = run.start_population()
     assert population.generation == 0 and (tmp_path / "checkpoint.json").exists()
     Run.open(tmp_path).evolve()
     assert run_files(tmp_path) == run_files(straight[0])
@@ -168,7 +168,7 @@ def test_a_run_an_earlier_engine_evolved_is_not_resumed(tmp_path):
 
 def test_two_processes_cannot_evolve_one_run_at_once(tmp_path):
     run = _create(tmp_path, 1)
-    with run._lock():
+    with run.lock():
         with pytest.raises(RunError, match="another process is evolving"):
             Run.open(tmp_path).evolve()
 

@@ -338,7 +338,7 @@ def test_a_run_started_from_a_genome_holds_it_and_its_mutants(base, tmp_path):
     assert checkpoint.loads((tmp_path / "a" / "checkpoint.json").read_text())["generation"] == 1
     # generation 0 of the same settings, as the run made it
     b = Run.create(tmp_path / "b", tiny_settings(start_genome=start, generations=1), design("walker").body)
-    genomes = b._population().population     # generation 0 of the same settings
+    genomes = b.start_population().population     # generation 0 of the same settings
     copies = [genome_to_dict(g) for g in genomes.values()]
     strip = (lambda d: {k: v for k, v in d.items() if k not in ("key", "fitness")})  # noqa: E731
     assert strip(copies[0]) == strip(start)
@@ -348,7 +348,7 @@ def test_a_run_started_from_a_genome_holds_it_and_its_mutants(base, tmp_path):
            if (c["in"], c["out"]) not in {(d["in"], d["out"]) for d in start["connections"]}]
     assert all(i > top for i in new)
     c = Run.create(tmp_path / "c", tiny_settings(start_genome=start, generations=1), design("walker").body)
-    assert [genome_to_dict(g) for g in c._population().population.values()] == copies
+    assert [genome_to_dict(g) for g in c.start_population().population.values()] == copies
     # taken on from its checkpoint to generation 2: the files of a straight run of 2
     reopened = Run.open(tmp_path / "a")
     reopened.set_generations(2)

@@ -37,7 +37,7 @@ class Sensing:
 
     def part(self, inputs, name):
         """The columns of one sensor."""
-        for plugin, _, _, sl in self.run._reads:
+        for plugin, sl in self.run.input_slices():
             if plugin.name == name:
                 return inputs[:, sl]
         raise KeyError(name)
@@ -91,7 +91,7 @@ def test_the_default_sensors_are_the_inputs_in_order():
     sensing = Sensing(physics.examples.walker())
     assert [p.name for p in sensing.run.episode.sensors] == list(DEFAULT_SENSORS) == [
         "clock", "muscles", "joints", "contacts", "tilt", "height", "velocity"]
-    widths = [sl.stop - sl.start for _, _, _, sl in sensing.run._reads]
+    widths = [sl.stop - sl.start for _, sl in sensing.run.input_slices()]
     m = sensing.model
     assert widths == [2, m.n_muscles, m.n_joints, m.n_spheres, 2, 1, 2]
 
@@ -330,7 +330,7 @@ def test_each_builtin_sensor_says_its_bounds():
     episode = Episode.make(design("worm").body, "run", sensors="rays")
     run = EpisodeRun(episode, _Still(), 1)
     low, high = run.input_bounds()
-    for plugin, _, _, sl in run._reads:
+    for plugin, sl in run.input_slices():
         bounds = BUILTIN_BOUNDS[plugin.name]
         expected = (-np.inf, np.inf) if bounds is None else bounds
         assert (low[sl] == expected[0]).all() and (high[sl] == expected[1]).all(), plugin.name
