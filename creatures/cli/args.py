@@ -77,3 +77,17 @@ def not_a_design(targets) -> None:
         if path.suffix.lower() in (".yaml", ".yml") or (t in builtin_names() and not path.exists()):
             raise ChampionError(f"{t} is a design, not a champion: to see it move, creatures preview "
                                 f"{shlex.quote(t)}; to evolve a brain for it, creatures evolve {shlex.quote(t)}")
+
+
+def champion_source(args, race_example: str, follow: bool = False):
+    """What ``creatures watch`` and ``record`` show: the champion files or run directories
+    named (a shipped champion by name; none: the shipped default), or with ``--race`` the
+    generations of one run raced. Raises ValueError or :class:`ChampionError` with a one-line
+    reason (``race_example``: the command line that --race wants)."""
+    not_a_design(args.targets)
+    from ..sources import load_sources
+    generations = race_generations(args)
+    if generations is not None and not args.targets:
+        raise ChampionError(f"--race needs a run directory: {race_example}")
+    return load_sources(args.targets or default_targets(), follow=follow, plugins=args.plugin,
+                        generations=generations)

@@ -8,7 +8,7 @@ import sys
 
 from evolution.champion import ChampionError
 
-from .args import add_plugin_argument, add_race_argument, default_targets, not_a_design, parse_size, race_generations
+from .args import add_plugin_argument, add_race_argument, champion_source, parse_size
 
 EXAMPLES = """examples:
   creatures record walker-run --out walker.gif       a shipped champion, by name
@@ -53,12 +53,7 @@ def run(args) -> int:
         return _fail("--speed must be between 1/16 and 64")
     try:
         size = parse_size(args.size)
-        not_a_design(args.targets)
-        from ..sources import load_sources
-        generations = race_generations(args)
-        if generations is not None and not args.targets:
-            raise ChampionError("--race needs a run directory: creatures record RUN_DIR --race 1,last --out race.gif")
-        source = load_sources(args.targets or default_targets(), plugins=args.plugin, generations=generations)
+        source = champion_source(args, "creatures record RUN_DIR --race 1,last --out race.gif")
     except (ValueError, ChampionError) as exc:
         return _fail(str(exc))
     os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported: render offscreen

@@ -14,7 +14,7 @@ from evolution.champion import ChampionError
 
 from ..display import has_display
 from ..shipped import DEFAULT_SAVE
-from .args import add_plugin_argument, add_race_argument, default_targets, not_a_design, parse_size, race_generations
+from .args import add_plugin_argument, add_race_argument, champion_source, parse_size
 
 EXAMPLES = """examples:
   creatures watch                                  a shipped champion (walker-run)
@@ -40,13 +40,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     try:
         size = parse_size(args.size)
-        not_a_design(args.targets)
-        from ..sources import load_sources
-        generations = race_generations(args)
-        if generations is not None and not args.targets:
-            raise ChampionError("--race needs a run directory: creatures watch RUN_DIR --race 1,last")
-        source = load_sources(args.targets or default_targets(), follow=args.follow, plugins=args.plugin,
-                              generations=generations)
+        source = champion_source(args, "creatures watch RUN_DIR --race 1,last", follow=args.follow)
     except (ValueError, ChampionError) as exc:
         print(f"creatures watch: {exc}", file=sys.stderr)
         return 2
