@@ -26,6 +26,7 @@ from .editor_theme import (BUTTON, BUTTON_OFF_TEXT, BUTTON_ON, BUTTON_TEXT, ERRO
 from .text import FONT, one_line  # noqa: E402
 from .textpool import TextPool  # noqa: E402
 from .theme import PANEL_BACK, TEXT  # noqa: E402
+from .widgets import Buttons  # noqa: E402
 
 __all__ = ["Bars", "MessageLine", "MESSAGE_SECONDS", "TOOL_HINTS"]
 
@@ -59,7 +60,9 @@ class Bars:
     ui_batch, toolbar_batch, canvas_batch : pyglet.graphics.Batch
         The texts: the panel's and the status strip's; the buttons' labels (shown during the
         live test too); the tool's hint.
-    button_texts : dict of str -> arcade.Text
+    buttons : render.widgets.Buttons
+        The toolbar's buttons where the layout put them, with their labels (the layout itself
+        tells which button a point is on).
     status_text : arcade.Text
     problem_texts : TextPool
     tool_hint : arcade.Text
@@ -81,9 +84,7 @@ class Bars:
         self.ui_batch = pyglet.graphics.Batch()          # the panel and the status strip
         self.toolbar_batch = pyglet.graphics.Batch()     # the buttons' labels (shown while live too)
         self.canvas_batch = pyglet.graphics.Batch()
-        self.button_texts = {name: arcade.Text(name, 0, 0, BUTTON_TEXT, 10, font_name=FONT, anchor_x="center",
-                                               anchor_y="center", batch=self.toolbar_batch)
-                             for name in BUTTONS}
+        self.buttons = Buttons(self.toolbar_batch, BUTTON_TEXT, whole=round)
         self.status_text = arcade.Text("", 0, 0, TEXT, 10, anchor_y="top", font_name=FONT, batch=self.ui_batch)
         self.problem_texts = TextPool(self.ui_batch, color=PROBLEM_TEXT, font_size=9, font_name=FONT,
                                       anchor_y="top")
@@ -99,12 +100,9 @@ class Bars:
     def relayout(self) -> None:
         """The layout changed: the buttons' labels where it put them, everything built again."""
         layout = self.layout
+        self.buttons.clear()
         for name in BUTTONS:
-            t = self.button_texts[name]
-            t.text = layout.labels[name]
-            t.font_size = layout.label_size
-            l, b, bw, bh = layout.buttons[name]
-            t.position = (round(l + bw / 2), round(b + bh / 2))
+            self.buttons.place(name, layout.buttons[name], layout.labels[name], layout.label_size)
         self.ui_key = None
         self._text_keys = {}
 
@@ -154,15 +152,10 @@ class Bars:
             self.ui_key = key
             active = {"snap": snap, "test": live, "help": show_help}
             boxes, colors = [layout.toolbar], [TOOLBAR_BACK]
-            for name in BUTTONS:
-                boxes.append(layout.buttons[name])
-                on = (name == tool and not live) or active.get(name, False)
-                colors.append(BUTTON_ON if on else BUTTON)
-                t = self.button_texts[name]
-                off = (name == "undo" and not undo) or (name == "redo" and not redo)
-                color = BUTTON_OFF_TEXT if off else BUTTON_TEXT
-                if tuple(t.color) != color:
-                    t.color = color
+            self.buttons.backs(boxes, colors,
+                               lambda name: BUTTON_ON if (name == tool and not live) or active.get(name) else BUTTON)
+            self.buttons.set_color("undo", BUTTON_TEXT if undo else BUTTON_OFF_TEXT)
+            self.buttons.set_color("redo", BUTTON_TEXT if redo else BUTTON_OFF_TEXT)
             if not live:
                 strip = layout.strip
                 boxes += [layout.panel, strip, (strip[0], strip[3] - 1, strip[2], 1)]

@@ -413,10 +413,12 @@ class StartView(arcade.View):
         """A button as (left, bottom, width, height) in window units: ``start``, ``open``,
         ``help``, ``task<``, ``task>``, ``terrain<``... ``seed>`` (:data:`BUTTONS`), and while the
         entry is open ``entry-open`` and ``entry-cancel``."""
-        self.picture.ensure_layout()
-        if name not in self.picture.buttons:
+        p = self.picture
+        p.ensure_layout()
+        rect = p.buttons.get(name) or p.entry_buttons.get(name)
+        if rect is None:
             raise KeyError(f"no button {name!r}; there are {', '.join(BUTTONS)}")
-        return self.picture.buttons[name]
+        return rect
 
     # drawing -----------------------------------------------------------------------------------
     def on_draw(self) -> None:
@@ -443,13 +445,13 @@ class StartView(arcade.View):
         p = self.picture
         p.ensure_layout()
         if self.entry_text is not None:
-            for name in ("entry-open", "entry-cancel"):
-                if _inside(p.buttons[name], x, y):
-                    return ("button", name)
-            return ("entry", None) if _inside(p.entry_box, x, y) else None
-        for name, rect in p.buttons.items():
-            if not name.startswith("entry-") and _inside(rect, x, y):
+            name = p.entry_buttons.at(x, y)
+            if name is not None:
                 return ("button", name)
+            return ("entry", None) if _inside(p.entry_box, x, y) else None
+        name = p.buttons.at(x, y)
+        if name is not None:
+            return ("button", name)
         if _inside(p.gallery, x, y):
             for i, (l, b, w, h) in enumerate(p.cards):
                 if _inside((l, b + self.scroll, w, h), x, y):

@@ -38,6 +38,7 @@ from .bodies import part_mask  # noqa: E402
 from .text import FONT, Fonts  # noqa: E402
 from .textpool import TextPool  # noqa: E402
 from .theme import BONE_RIGID, BONE_SOFT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SPHERE, TEXT  # noqa: E402
+from .widgets import Buttons  # noqa: E402
 
 __all__ = ["StartPicture", "ROWS", "BUTTONS"]
 
@@ -205,8 +206,11 @@ class StartPicture:
         ``scroll``).
     gallery : (float, float, float, float)
         The gallery's area (under the header, left of the panel).
-    buttons : dict
-        Each button's rect by name (:data:`BUTTONS`).
+    buttons : render.widgets.Buttons
+        The header's buttons, the settings rows' ``<`` ``>`` (their arrows drawn here) and Start:
+        each one's rect by name (:data:`BUTTONS`), and the labels of the first three.
+    entry_buttons : render.widgets.Buttons
+        The file entry's ``entry-open`` and ``entry-cancel`` (drawn while the entry is open).
     entry_box : (float, float, float, float)
         The file entry's box (drawn while the entry is open).
     columns : int
@@ -249,12 +253,10 @@ class StartPicture:
         self._header_title = arcade.Text("creatures", 0, 0, PANEL_TEXT, 17, bold=True,
                                          anchor_y="center", **panel)
         self._header_sub = arcade.Text("", 0, 0, PANEL_LABEL, 10, anchor_y="center", **panel)
-        self._button_texts = {name: arcade.Text(label, 0, 0, PANEL_TEXT, size, bold=bold,
-                                                anchor_x="center", anchor_y="center", **panel)
-                              for name, label, size, bold in (
-                                  ("open", "Open a file (O)", 10, False),
-                                  ("help", "Keys (H)", 10, False),
-                                  ("start", "Start evolving (ENTER)", 13, True))}
+        self.buttons = Buttons(self._panel_batch, PANEL_TEXT)
+        for name, label, size, bold in (("open", "Open a file (O)", 10, False), ("help", "Keys (H)", 10, False),
+                                        ("start", "Start evolving (ENTER)", 13, True)):
+            self.buttons.label(name, label, size, bold)
         self._row_labels = TextPool(self._panel_batch, color=PANEL_LABEL, font_size=LINE_SIZE,
                                      font_name=FONT, anchor_y="top")
         self._row_keys = TextPool(self._panel_batch, color=KEY_HINT, font_size=SMALL_SIZE,
@@ -280,11 +282,10 @@ class StartPicture:
             "field": arcade.Text("", 0, 0, TEXT, 11, anchor_y="center", **entry),
             "hint": arcade.Text("a YAML file (a path from here); ENTER opens, ESC cancels", 0, 0,
                                 PANEL_LABEL, SMALL_SIZE + 1, anchor_y="center", **entry),
-            "entry-open": arcade.Text("Open", 0, 0, PANEL_TEXT, 11, bold=True, anchor_x="center",
-                                      anchor_y="center", **entry),
-            "entry-cancel": arcade.Text("Cancel", 0, 0, PANEL_TEXT, 11, anchor_x="center",
-                                        anchor_y="center", **entry),
         }
+        self.entry_buttons = Buttons(self._batches["entry"], PANEL_TEXT, 11)
+        self.entry_buttons.label("entry-open", "Open", bold=True)
+        self.entry_buttons.label("entry-cancel", "Cancel")
 
     # what the view tells -----------------------------------------------------------------------
     @property
@@ -335,8 +336,9 @@ class StartPicture:
         self.view.scroll = float(min(max(self.view.scroll, 0.0), self.max_scroll))
         # header buttons, right to left
         bh = HEADER - 18
-        self.buttons = {"open": (w - PAD - 150, top + 9, 150, bh)}
-        self.buttons["help"] = (w - PAD - 150 - 10 - 90, top + 9, 90, bh)
+        self.buttons.clear()
+        self.buttons.place("open", (w - PAD - 150, top + 9, 150, bh))
+        self.buttons.place("help", (w - PAD - 150 - 10 - 90, top + 9, 90, bh))
         self._layout_panel()
         self._layout_entry()
 
@@ -368,15 +370,15 @@ class StartPicture:
         for name, *_ in ROWS:
             n_lines = n_pick if name in PICKS else n_other
             by = y - (0 if beside else label_h) - button_h
-            self.buttons[f"{name}<"] = (px + 10 + label_w, by, bw, button_h)
-            self.buttons[f"{name}>"] = (px + pw - 10 - bw, by, bw, button_h)
+            self.buttons.place(f"{name}<", (px + 10 + label_w, by, bw, button_h))
+            self.buttons.place(f"{name}>", (px + pw - 10 - bw, by, bw, button_h))
             rows[name] = {"label_y": by + (button_h + label_h) / 2 if beside else y, "beside": beside,
                           "value": (px + (pw + label_w) / 2, by + button_h / 2),
                           "value_width": pw - 20 - label_w - 2 * bw - 12,
                           "lines": [by - 4 - k * line_h for k in range(n_lines)]}
             y = by - 4 - n_lines * line_h - gap
         self._rows = rows
-        self.buttons["start"] = (px + 10, pb + 10, pw - 20, start_h)
+        self.buttons.place("start", (px + 10, pb + 10, pw - 20, start_h))
         # what Start will do, above it, where there is room
         self._summary_y = pb + 10 + start_h + 10 if y - (pb + 10 + start_h) > 40 else None
 
@@ -386,8 +388,9 @@ class StartPicture:
         ex, ey = (w - ew) // 2, (h - eh) // 2
         self.entry_box = (ex, ey, ew, eh)
         self._entry_field = (ex + 110, ey + eh - 72, ew - 126, 30)
-        self.buttons["entry-open"] = (ex + ew - 16 - 96, ey + 12, 96, 30)
-        self.buttons["entry-cancel"] = (ex + ew - 16 - 96 - 10 - 96, ey + 12, 96, 30)
+        self.entry_buttons.clear()
+        self.entry_buttons.place("entry-open", (ex + ew - 16 - 96, ey + 12, 96, 30))
+        self.entry_buttons.place("entry-cancel", (ex + ew - 16 - 96 - 10 - 96, ey + 12, 96, 30))
 
     # building (on layout, selection or setting changes; never per frame) ----------------------
     def _build(self) -> None:
@@ -489,15 +492,8 @@ class StartPicture:
         startable = item is not None and not item.problem
         boxes = [(0, top, w, HEADER), self._panel]
         colors = [HEADER_BACK, PANEL_BACK]
-        for name in ("open", "help"):
-            boxes.append(self.buttons[name])
-            colors.append(BUTTON_LIGHT)
-        for name, *_ in ROWS:
-            for s in "<>":
-                boxes.append(self.buttons[name + s])
-                colors.append(BUTTON)
-        boxes.append(self.buttons["start"])
-        colors.append(START if startable else START_OFF)
+        backs = {"open": BUTTON_LIGHT, "help": BUTTON_LIGHT, "start": START if startable else START_OFF}
+        self.buttons.backs(boxes, colors, lambda name: backs.get(name, BUTTON))      # the rows' < > in BUTTON
         v = [rects(boxes, colors)]
         v += [_chevron(self.buttons[name + s], s == ">", PANEL_TEXT) for name, *_ in ROWS for s in "<>"]
         self._ui.set(np.concatenate(v))
@@ -508,12 +504,9 @@ class StartPicture:
         sub = "pick a creature, a task and a terrain, then start evolving"
         self._header_sub.text = fonts.fit(sub, room, 10) if room > 30 else ""
         self._header_sub.position = (sub_x, top + HEADER / 2 - 1)
-        for name, t in self._button_texts.items():
-            l, b, bw, bh = self.buttons[name]
-            t.position = (l + bw / 2, b + bh / 2)
-        self._button_texts["start"].text = next(
+        self.buttons.label("start", next(
             (s for s in ("Start evolving (ENTER)", "Start evolving") if fonts.width(s, 13, True) <= pw - 30),
-            "Start")
+            "Start"))
         summary = self._summary
         if self._summary_y is not None and item is not None:
             summary.text = fonts.fit(f"{item.title}: {view.setup.population} creatures, {view.setup.generations} "
@@ -585,9 +578,9 @@ class StartPicture:
         w, h = self.view.draw_size
         ex, ey, ew, eh = self.entry_box
         fx, fy, fw, fh = self._entry_field
-        boxes = [(0, 0, w, h), (ex, ey, ew, eh), (fx - 1, fy - 1, fw + 2, fh + 2), self._entry_field,
-                 self.buttons["entry-open"], self.buttons["entry-cancel"]]
-        colors = [SHADE, PANEL_BACK[:3] + (250,), HIGHLIGHT + (255,), FIELD, START, BUTTON]
+        boxes = [(0, 0, w, h), (ex, ey, ew, eh), (fx - 1, fy - 1, fw + 2, fh + 2), self._entry_field]
+        colors = [SHADE, PANEL_BACK[:3] + (250,), HIGHLIGHT + (255,), FIELD]
+        self.entry_buttons.backs(boxes, colors, {"entry-open": START, "entry-cancel": BUTTON}.get)
         self._boxes["entry"].set(rects(boxes, colors))
         t = self._entry_texts
         t["title"].position = (ex + 16, ey + eh - 12)
@@ -595,9 +588,6 @@ class StartPicture:
         t["field"].text = self._fonts.fit_tail((self.view.entry_text or "") + "|", fw - 12, 11)
         t["field"].position = (fx + 6, fy + fh / 2)
         t["hint"].position = (fx, fy - 14)
-        for name in ("entry-open", "entry-cancel"):
-            l, b, bw, bh = self.buttons[name]
-            t[name].position = (l + bw / 2, b + bh / 2)
 
     def _build_scrollbar(self) -> None:
         key = (self.view.scroll, self._layout_key)

@@ -40,6 +40,7 @@ second).
 
 from __future__ import annotations
 
+import math
 import time
 
 import arcade
@@ -55,6 +56,7 @@ from .scene import Frame, Scene
 from .text import Fonts
 from .text import FONT
 from .viewer import Viewer
+from .widgets import Buttons
 
 __all__ = ["PlayView", "PLAY_KEYS", "MIN_WATCH", "DONE_HOLD", "TOUR_SIZE", "tour_generations"]
 
@@ -180,6 +182,8 @@ class PlayView(arcade.View):
     boxes : dict of str -> rectangle
         Where the last frame drew the ``chart``, the ``buttons`` row and the ``status``,
         ``hint`` and ``message`` lines (left, bottom, width, height).
+    buttons : render.widgets.Buttons
+        The row of buttons: each one's rectangle by name (:meth:`button_rect`), and its label.
     """
 
     def __init__(self, session, window=None, on_quit=None, poll_interval: float = POLL_INTERVAL,
@@ -219,8 +223,7 @@ class PlayView(arcade.View):
         self._lines = {name: arcade.Text("", 0, 0, color, 11 if name != "hint" else 10, font_name=FONT,
                                          batch=self._batch, anchor_y="bottom")
                        for name, color in (("status", STATUS_TEXT), ("hint", HINT_TEXT), ("message", STATUS_TEXT))}
-        self._button_texts = {}
-        self.buttons = {}
+        self.buttons = Buttons(self._batch, BUTTON_TEXT, 11, whole=math.floor)
         self._layout()
 
     # --- what plays -----------------------------------------------------------------------------
@@ -493,22 +496,14 @@ class PlayView(arcade.View):
         if self.session.state == "champion":
             names = [("evolve", "E  evolve it further"), ("help", "H  keys")]
         x = MARGIN
-        self.buttons = {}
+        buttons, off = self.buttons, self._buttons_off()
+        buttons.clear()
         for name, label in names:
-            t = self._button_texts.get(name)
-            if t is None:
-                t = self._button_texts[name] = arcade.Text(label, 0, 0, BUTTON_TEXT, 11, font_name=FONT,
-                                                           batch=self._batch, anchor_x="center",
-                                                           anchor_y="center")
-            t.text = label
-            colour = BUTTON_TEXT_OFF if name in self._buttons_off() else BUTTON_TEXT
-            if tuple(t.color) != colour:
-                t.color = colour
-            bw = max(int(t.content_width) + 22, 70)
-            self.buttons[name] = (x, MARGIN, bw, BUTTON_HEIGHT)
+            bw = max(int(buttons.label(name, label).content_width) + 22, 70)     # as wide as its label
+            buttons.place(name, (x, MARGIN, bw, BUTTON_HEIGHT))
+            buttons.set_color(name, BUTTON_TEXT_OFF if name in off else BUTTON_TEXT)
             x += bw + 8
-        for name, t in self._button_texts.items():
-            t.visible = name in self.buttons
+        buttons.hide_unplaced()
         self._buttons_right = x - 8
         cw, ch = int(min(470, 0.4 * w)), int(min(300, 0.44 * h))
         above = MARGIN + BUTTON_HEIGHT + 8
@@ -570,7 +565,7 @@ class PlayView(arcade.View):
         self.viewer.reserved = list(self.boxes.values())
 
     def on_draw(self) -> None:
-        if "pause" in self.buttons and self._button_texts["pause"].text != self._pause_label():
+        if "pause" in self.buttons and self.buttons.texts["pause"].text != self._pause_label():
             self._layout()      # the button's width follows its label, and the chart the buttons
         self._place_lines()
         self.viewer.on_draw()
@@ -587,12 +582,8 @@ class PlayView(arcade.View):
         active = {"pause": self.session.state in ("paused", "pausing"), "ghosts": self.mode == "ghosts",
                   "race": self.mode == "race", "help": self.viewer.show_help}
         off = self._buttons_off()
-        for name, (x, y, bw, bh) in self.buttons.items():
-            boxes.append((x, y, bw, bh))
-            colors.append(BUTTON_OFF if name in off else BUTTON_ON if active.get(name) else BUTTON)
-            t = self._button_texts[name]
-            if (t.x, t.y) != (x + bw // 2, y + bh // 2):
-                t.position = (x + bw // 2, y + bh // 2)
+        self.buttons.backs(boxes, colors,
+                           lambda name: BUTTON_OFF if name in off else BUTTON_ON if active.get(name) else BUTTON)
         self._boxes.set(rects(boxes, colors))
         self._boxes.draw()
         self._batch.draw()
@@ -644,14 +635,8 @@ class PlayView(arcade.View):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.viewer.on_key_release(symbol, modifiers)
 
-    def _button_at(self, x, y):
-        for name, (bx, by, bw, bh) in self.buttons.items():
-            if bx <= x <= bx + bw and by <= y <= by + bh:
-                return name
-        return None
-
     def on_mouse_press(self, x, y, button, modifiers) -> None:
-        name = self._button_at(x, y)
+        name = self.buttons.at(x, y)
         if name is not None:
             {"pause": self.toggle_evolution, "ghosts": lambda: self.on_key_press(arcade.key.G, 0),
              "race": self.show_race, "save": self.save_or_evolve, "evolve": self.save_or_evolve,

@@ -227,11 +227,11 @@ def test_once_the_run_has_finished_the_pause_button_is_faded_and_says_so(window,
     session = FakeSession([1, 2, 3], total=3)
     view = make_view(window, session)
     view.on_draw()
-    assert view._button_texts["pause"].text == "P  pause"
+    assert view.buttons.texts["pause"].text == "P  pause"
     session.finish(3)
     run(view, clock, 0.1)
     view.on_draw()
-    label = view._button_texts["pause"]
+    label = view.buttons.texts["pause"]
     assert label.text == "finished" and tuple(label.color) == play_module.BUTTON_TEXT_OFF
     x, _, width, _ = view.button_rect("pause")
     assert label.content_width < width and view.button_rect("ghosts")[0] > x + width
