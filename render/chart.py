@@ -586,6 +586,29 @@ class Chart:
         return int(min(max(g, 1), self._last))
 
     # drawing -----------------------------------------------------------------------------------
+    def drawing(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(triangles, segments)``: what the chart draws (its fills and its lines, as the
+        shaders take them), built first if the numbers changed since."""
+        self._ensure()
+        return self._triangles, self._segments
+
+    def texts(self) -> dict:
+        """The texts the chart shows now (built first if the numbers changed): ``title``,
+        ``last`` (the newest generation's label), ``message`` (before the first generation) and
+        ``note`` (failed creatures below the chart), "" where not shown, and ``y_labels``, the
+        fitness axis's labels bottom up."""
+        self._ensure()
+        shown = {name: (t.text if t.visible else "") for name, t in (
+            ("title", self._title_text), ("last", self._last_text), ("message", self._message_text),
+            ("note", self._note_text))}
+        shown["y_labels"] = [t.text for t in self._y_labels.items[:self._y_labels.used]]
+        return shown
+
+    @property
+    def has_picture(self) -> bool:
+        """Whether the chart holds its offscreen picture (made by drawing, freed by :meth:`close`)."""
+        return self._picture is not None
+
     def draw(self) -> None:
         """Draw the chart into the framebuffer in use, through the camera in use (screen
         pixels). What changed is built (and its picture drawn) first; otherwise three draw

@@ -442,7 +442,7 @@ class PlayView(arcade.View):
                     f"a race: generation 1's champion against generation {self._raced}'s")
         return ""
 
-    def _status_lines(self) -> list[str]:
+    def status_lines(self) -> list[str]:
         """The status line, longest first: what is on screen, how far the run is and where it
         is; without where; both in fewer words. The first that fits is drawn."""
         s = self.session
@@ -454,10 +454,21 @@ class PlayView(arcade.View):
         return [long + (f"  |  {s.run_dir}" if s.run_dir else ""), long,
                 f"{self._watching(short=True)}  |  {s.done}/{s.total} done, {state}"]
 
-    def _status_line(self) -> str:
-        return self._status_lines()[0]
+    def status_line(self) -> str:
+        """The status line in full (what is drawn is the longest of :meth:`status_lines` that fits)."""
+        return self.status_lines()[0]
 
-    def _hint_line(self) -> str:
+    @property
+    def replays(self) -> int:
+        """How many times the episode shown has played again (a finished run's champions, or the
+        newest while the next generation evolves)."""
+        return self._replays
+
+    def drawn_line(self, name: str) -> str:
+        """The text drawn now on the ``status``, ``hint`` or ``message`` line (cut to fit)."""
+        return self._lines[name].text
+
+    def hint_line(self) -> str:
         """Which keys do what now."""
         s = self.session
         if s.state == "champion":
@@ -538,7 +549,7 @@ class PlayView(arcade.View):
         chart = self._chart_box if self._chart_shown() else None
         right = (chart[0] if chart else w) - 8
         message = self.message if self.message and time.perf_counter() - self._message_at < MESSAGE_SECONDS else ""
-        self.hint = self._hint_line()
+        self.hint = self.hint_line()
         error = self.session.state == "failed" or message.startswith(("cannot", "no ", "evolution stopped"))
         colour = ERROR_TEXT if error else STATUS_TEXT
         if tuple(self._lines["message"].color) != colour:
@@ -547,7 +558,7 @@ class PlayView(arcade.View):
         self.boxes = {"buttons": (MARGIN - 2, MARGIN - 2, self._buttons_right - MARGIN + 4, BUTTON_HEIGHT + 4)}
         if chart:
             self.boxes["chart"] = chart
-        options = self._status_lines()
+        options = self.status_lines()
         self.status = options[0]
         room = right - 16 - 16
         status = next((o for o in options if self._fits(o, room, 11)), options[-1])

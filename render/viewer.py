@@ -354,7 +354,18 @@ class Viewer(arcade.View):
         self.camera.pan(self._held, delta_time)
         self._update_camera(delta_time)
 
-    def _drawn_positions(self) -> np.ndarray:
+    @property
+    def positions(self) -> np.ndarray:
+        """The spheres' positions of the frame stepped last, (creatures, spheres, 2)."""
+        return self._pos
+
+    @property
+    def message_shown(self) -> str:
+        """The text of the message box drawn over the view ("" when there is none)."""
+        return self._message_box.text.text
+
+    def drawn_positions(self) -> np.ndarray:
+        """The spheres' positions as drawn: between the last two steps while interpolating."""
         if (self.interpolate and not self.paused and not self.frame.done and self._prev_pos is not None
                 and self._prev_pos.shape == self._pos.shape):
             alpha = min(max(self._acc, 0.0), 1.0)
@@ -364,7 +375,7 @@ class Viewer(arcade.View):
     def _drawn_time(self) -> float:
         """The simulated time of what is drawn: between the last two steps when interpolating."""
         t = float(self.frame.time)
-        if self._drawn_positions() is not self._pos:
+        if self.drawn_positions() is not self._pos:
             t -= (1.0 - min(max(self._acc, 0.0), 1.0)) * self.scene.dt
         return t
 
@@ -377,7 +388,7 @@ class Viewer(arcade.View):
         if n == 0 or self._pos.shape[0] == 0:
             return None
         i = min(max(int(self.frame.leader), 0), n - 1)
-        return self.camera.aim(self.bodies.points(i, self._drawn_positions()))
+        return self.camera.aim(self.bodies.points(i, self.drawn_positions()))
 
     def snap_camera(self, force: bool = False) -> None:
         """Put the camera on the leader at once (when following, or with ``force``)."""
@@ -503,7 +514,7 @@ class Viewer(arcade.View):
         self._update_hud()
         cam, backdrop, bodies = self.camera, self.backdrop, self.bodies
         pixel = 1.0 / cam.zoom
-        pos = self._drawn_positions()
+        pos = self.drawn_positions()
         # world ----------------------------------------------------------------------------------
         cam.use_world()
         if backdrop.fluid == "water":

@@ -81,9 +81,9 @@ def inside(pixels, box):
 
 
 def geometry_is_finite(chart) -> bool:
-    chart._ensure()
-    return bool(np.isfinite(chart._triangles["pos"]).all() and np.isfinite(chart._segments["seg"]).all()
-                and np.isfinite(chart._segments["width"]).all())
+    triangles, segments = chart.drawing()
+    return bool(np.isfinite(triangles["pos"]).all() and np.isfinite(segments["seg"]).all()
+                and np.isfinite(segments["width"]).all())
 
 
 # mapping ------------------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def test_no_generation_yet_says_it_is_waiting(window):
     chart = make_chart(window, Progress.empty("metres to the right"), total=50, selected=3)
     assert chart.generation_at(*chart.generation_x(1).reshape(1), chart.plot_box[1] + 5) is None
     assert all(pts.shape == (0, 2) for pts in chart.lines.values())
-    assert chart._message_text.visible and chart._message_text.text == "waiting for the first generation"
+    assert chart.texts()["message"] == "waiting for the first generation"
     assert geometry_is_finite(chart)
     pixels = render(window, chart)
     assert count(inside(pixels, chart.plot_box), BEST) == 0     # (the legend's "best" is orange)
@@ -172,11 +172,11 @@ def test_no_generation_yet_says_it_is_waiting(window):
 def test_one_generation_is_drawn_as_points(window):
     chart = make_chart(window, make_progress(1), total=50)
     pixels = render(window, chart)
-    assert not chart._message_text.visible
+    assert chart.texts()["message"] == ""
     assert chart.lines["best"].shape == (1, 2)
-    chart._ensure()
-    seg = chart._segments["seg"]
-    discs = chart._segments[(seg[:, 0] == seg[:, 2]) & (seg[:, 1] == seg[:, 3])]
+    segments = chart.drawing()[1]
+    seg = segments["seg"]
+    discs = segments[(seg[:, 0] == seg[:, 2]) & (seg[:, 1] == seg[:, 3])]
     assert len(discs) == 5                                # a disc (a segment of no length) a line
     x, y = chart.lines["best"][0]
     assert tuple(pixels[int(y), int(x)]) == BEST[:3]
@@ -187,9 +187,9 @@ def test_many_generations_and_species_stay_a_few_thousand_shapes(window):
     p = make_progress(2000, K=300, seed=3)
     chart = make_chart(window, p, total=2000, selected=1500)
     assert chart.lines["best"].shape == (2000, 2)
-    chart._ensure()
+    segments = chart.drawing()[1]
     columns = int(chart.plot_box[2])
-    assert chart._segments.size < 5 * 2 * columns + 200          # thinned: two points a pixel column
+    assert segments.size < 5 * 2 * columns + 200          # thinned: two points a pixel column
     alive = int((p.species_sizes > 0).sum(axis=0).max())
     assert chart.species_rects.shape[0] <= 2 * alive * columns  # averaged into pixel columns
     assert geometry_is_finite(chart)
@@ -201,12 +201,12 @@ def test_negative_fitness_gets_negative_ticks_and_a_zero_line(window):
     chart = make_chart(window, make_progress(30, offset=-8.0))
     lo, hi = chart.y_range
     assert lo < -5.0 and hi > 0.0
-    labels = [t.text for t in chart._y_labels.items[:chart._y_labels.used]]
+    labels = chart.texts()["y_labels"]
     values = [float(s) for s in labels]
     assert any(s.startswith("-") for s in labels) and 0.0 in values
     assert values == sorted(values)
     assert all(lo <= v <= hi for v in values)
-    seg = chart._segments
+    seg = chart.drawing()[1]
     zero = seg[np.all(seg["color"] == ZERO, axis=1)]
     assert len(zero) == 1 and zero["seg"][0, 1] == pytest.approx(chart.fitness_y(0.0), abs=0.5)
 
@@ -216,7 +216,7 @@ def test_failed_creatures_are_left_below_the_chart(window):
     p = dataclasses.replace(p, worst=np.full(20, WORST_FITNESS))
     chart = make_chart(window, p)
     assert chart.y_range[0] > p.p10.min() - 2.0                 # fitted to the others
-    assert chart._note_text.visible
+    assert chart.texts()["note"]
     np.testing.assert_allclose(chart.lines["worst"][:, 1], chart.plot_box[1])    # along the bottom
 
 
@@ -236,7 +236,7 @@ def test_the_percentiles_of_the_creatures_that_did_not_fail_are_drawn(window):
     share = np.where(np.arange(20) % 2, 0.5, 0.0)
     chart = make_chart(window, with_failures(p, share))
     np.testing.assert_allclose(chart.lines["median"][:, 1], chart.fitness_y(p.median))
-    assert chart.y_range[0] > p.worst.min() - 2.0 and not chart._note_text.visible
+    assert chart.y_range[0] > p.worst.min() - 2.0 and not chart.texts()["note"]
 
 
 def test_the_share_that_failed_is_a_strip_of_its_own_under_the_fitness(window):
@@ -370,7 +370,7 @@ def test_closing_frees_the_picture_and_drawing_again_makes_it(window):
     chart = make_chart(window, make_progress(10))
     render(window, chart)
     chart.close()
-    assert chart._picture is None
+    assert not chart.has_picture
     assert count(inside(render(window, chart), chart.plot_box), BEST) > 0
 
 
@@ -406,7 +406,7 @@ def test_geometry_is_rebuilt_only_when_the_numbers_change(window):
     chart.set_progress(p)                                 # a new generation
     render(window, chart)
     assert chart.lines is not lines and chart.lines["best"].shape == (31, 2)
-    assert chart._last_text.text == "gen 31"
+    assert chart.texts()["last"] == "gen 31"
 
 
 def test_title_and_legend(window):
@@ -414,7 +414,7 @@ def test_title_and_legend(window):
     assert chart.title == "fitness: metres to the right"
     chart.title = "walker: run"
     render(window, chart)
-    assert chart._title_text.text == "walker: run"
+    assert chart.texts()["title"] == "walker: run"
     assert [label for label, _ in chart.legend] == ["best", "90%", "median", "10%", "worst"]
     assert chart.legend == LEGEND and dict(LEGEND)["best"] == BEST
 

@@ -124,12 +124,12 @@ def test_no_generation_no_tour():
 def test_the_first_generation_is_shown_as_soon_as_it_is_done(window, clock):
     session = FakeSession([1, 2, 3], total=10)
     view = make_view(window, session)
-    assert view.shown == 0 and "waiting for generation 1" in view._status_line()
+    assert view.shown == 0 and "waiting for generation 1" in view.status_line()
     session.finish(1)
     run(view, clock, 0.1)
     assert (view.mode, view.shown) == ("live", 1) and view.chart.selected == 1
-    assert view._status_line().startswith("generation 1's champion, the newest")
-    assert "1 of 10 generations done, evolving" in view._status_line()
+    assert view.status_line().startswith("generation 1's champion, the newest")
+    assert "1 of 10 generations done, evolving" in view.status_line()
 
 
 def test_generations_faster_than_one_can_watch_are_skipped_and_the_status_says_so(window, clock):
@@ -139,7 +139,7 @@ def test_generations_faster_than_one_can_watch_are_skipped_and_the_status_says_s
     run(view, clock, 0.1)
     session.finish(9)                        # eight more while generation 1 plays
     run(view, clock, 1.0)
-    assert view.shown == 1 and "(next: generation 9, in 3 s)" in view._status_line()
+    assert view.shown == 1 and "(next: generation 9, in 3 s)" in view.status_line()
     run(view, clock, 3.2)                    # its minimum watch is over: the newest, not the next
     assert view.shown == 9 and session.asked == [1, 9]
     assert "skipped ahead to generation 9: generations 2-8" in view.message
@@ -152,8 +152,8 @@ def test_a_champion_that_played_to_its_end_plays_again_while_the_next_evolves(wi
     run(view, clock, 0.6)
     assert view.viewer.frame.done and view.viewer.status == "DONE"
     run(view, clock, 1.6)                    # DONE stays a moment, then it plays again
-    assert not view.viewer.frame.done and view.shown == 1 and view._replays == 1
-    assert "playing again while generation 2 evolves" in view._status_line()
+    assert not view.viewer.frame.done and view.shown == 1 and view.replays == 1
+    assert "playing again while generation 2 evolves" in view.status_line()
 
 
 def test_a_finished_run_tours_its_best_champions_round_and_round(window, clock):
@@ -169,9 +169,9 @@ def test_a_finished_run_tours_its_best_champions_round_and_round(window, clock):
     assert [s[0] for s in seen] == ["tour"] * 8
     assert [s[1] for s in seen] == [1, 2, 4, 1, 2, 4, 1, 2]      # the generations that beat all before
     assert all(g == selected for _, g, selected in seen)        # the chart's handle follows
-    status = view._status_line()
+    status = view.status_line()
     assert "of the run's 3 best, in turn" in status and "4 of 4 generations done, finished" in status
-    assert "PAGE UP/DOWN" in view.hint or "PAGE UP/DOWN" in view._hint_line()
+    assert "PAGE UP/DOWN" in view.hint or "PAGE UP/DOWN" in view.hint_line()
 
 
 def test_nothing_stays_on_done(window, clock):
@@ -214,10 +214,10 @@ def test_t_starts_the_tour_and_end_goes_back_to_the_newest(window, clock):
 def test_the_keys_line_says_what_to_press(window, clock):
     session = FakeSession([1, 2], total=10)
     view = make_view(window, session)
-    assert view._hint_line() == "P: pause   H: all keys"
+    assert view.hint_line() == "P: pause   H: all keys"
     session.finish(2)
     run(view, clock, 0.1)
-    hint = view._hint_line()
+    hint = view.hint_line()
     assert "PAGE UP/DOWN" in hint and "G:" in hint and "T: the best in turn" in hint and "H: all keys" in hint
 
 
@@ -262,8 +262,8 @@ def test_the_chart_buttons_lines_and_the_viewers_boxes_stay_apart(window, clock,
             assert not intersects(ra, rb), (size, a, ra, b, rb)
         for name in ("chart", "buttons", "status", "hint", "message"):
             assert within(boxes[name], (0, 0, *size)), (size, name)
-        drawn = view._lines["status"].text                   # whole, in fewer words when narrow
-        assert drawn in view._status_lines() or drawn.endswith("\u2026")
+        drawn = view.drawn_line("status")                   # whole, in fewer words when narrow
+        assert drawn in view.status_lines() or drawn.endswith("\u2026")
         assert drawn.startswith(("generation 10", "gen 10") if ghosts else ("generation 3's", "gen 3's"))
 
 

@@ -364,7 +364,7 @@ def test_a_message_is_shown_over_the_last_scene(window):
     left, bottom, width, height = (int(v) for v in viewer.overlays["message"])
     box = (slice(bottom + 2, bottom + height - 2), slice(left + 2, left + width - 2))
     assert np.abs(shown[box].astype(int) - before[box]).sum(axis=2).mean() > 30
-    assert viewer._message_box.text.text == source.message
+    assert viewer.message_shown == source.message
     i, (x, y) = lone_sphere(viewer)
     sx, sy = viewer.world_to_screen(x, y)
     assert near(pixel(shown, sx, sy), SPHERE)           # the scene is still drawn behind it
@@ -399,13 +399,13 @@ def test_drawing_interpolates_between_the_last_two_steps(window):
     source = PhysicsSource(duration=None)
     viewer = make_viewer(window, source, interpolate=True)
     viewer.on_update(1 / 60)
-    before = viewer._pos.copy()
+    before = viewer.positions.copy()
     viewer.on_update(1.5 / 60)               # one more step, half a step owed
-    after = viewer._pos
+    after = viewer.positions
     assert viewer.frame.step == 2
-    np.testing.assert_allclose(viewer._drawn_positions(), before + 0.5 * (after - before), atol=1e-9)
+    np.testing.assert_allclose(viewer.drawn_positions(), before + 0.5 * (after - before), atol=1e-9)
     viewer.on_key_press(K.SPACE, 0)          # paused: the frame itself
-    np.testing.assert_array_equal(viewer._drawn_positions(), after)
+    np.testing.assert_array_equal(viewer.drawn_positions(), after)
 
 
 def test_failed_creatures_with_non_finite_positions_are_skipped(window):
