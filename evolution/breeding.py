@@ -191,7 +191,7 @@ class DefaultGenome(neat.DefaultGenome):
     # --- crossover -----------------------------------------------------------------------------
 
     def configure_crossover(self, genome1, genome2, config):
-        self._configure_crossover(genome1, genome2, config)
+        self.brain_crossover(genome1, genome2, config)
         genes = getattr(config, "body_genes", None)
         if genes:
             parent1, parent2 = (genome1, genome2) if genome1.fitness > genome2.fitness else (genome2, genome1)
@@ -201,7 +201,8 @@ class DefaultGenome(neat.DefaultGenome):
             self.body_parts = [a if random() > 0.5 else b
                                for a, b in zip(parent1.body_parts, parent2.body_parts)]
 
-    def _configure_crossover(self, genome1, genome2, config):
+    def brain_crossover(self, genome1, genome2, config):
+        """The crossover of the brain's genes alone (neat-python's, drawing the same random numbers)."""
         if not getattr(config, FAST, False) or self.connections or self.nodes:
             return super().configure_crossover(genome1, genome2, config)
         if genome1.fitness > genome2.fitness:
@@ -281,7 +282,7 @@ class DefaultGenome(neat.DefaultGenome):
     # --- mutation ------------------------------------------------------------------------------
 
     def mutate(self, config):
-        self._mutate(config)
+        self.brain_mutate(config)
         genes = getattr(config, "body_genes", None)
         if genes:
             random, gauss = _random, _gauss
@@ -295,7 +296,8 @@ class DefaultGenome(neat.DefaultGenome):
                 if random() < flip:
                     parts[k] = not parts[k]
 
-    def _mutate(self, config):
+    def brain_mutate(self, config):
+        """The mutation of the brain's genes alone (neat-python's, drawing the same random numbers)."""
         if not getattr(config, FAST, False):
             return super().mutate(config)
         random = _random
@@ -333,7 +335,7 @@ class DefaultGenome(neat.DefaultGenome):
     # --- speciation ----------------------------------------------------------------------------
 
     def distance(self, other, config):
-        d = self._distance(other, config)
+        d = self.brain_distance(other, config)
         genes = getattr(config, "body_genes", None)
         if genes:
             d += config.compatibility_body_coefficient * self.body_distance(other, genes)
@@ -351,7 +353,8 @@ class DefaultGenome(neat.DefaultGenome):
                 total += 1.0
         return total / max(1, genes.n_values + genes.n_parts)
 
-    def _distance(self, other, config):
+    def brain_distance(self, other, config):
+        """The compatibility distance of the brains alone (neat-python's)."""
         if not getattr(config, FAST, False):
             return super().distance(other, config)
         scope = getattr(config, SCOPE, None)

@@ -96,7 +96,7 @@ def test_body_genes_breed_within_their_ranges_and_parts_flip(tmp_path):
     child.configure_crossover(a, b, g)
     assert all(v in (x, y) for v, x, y in zip(child.body_values, a.body_values, b.body_values))
     # the body term of the compatibility distance
-    assert a.distance(b, g) > a._distance(b, g)
+    assert a.distance(b, g) > a.brain_distance(b, g)
     assert a.body_distance(a, genes) == 0.0
 
 
@@ -118,8 +118,8 @@ def test_a_genome_without_body_genes_breeds_with_the_same_random_draws(tmp_path)
     a2.configure_new(g)
     a2.fitness = 0.5
     child2 = DefaultGenome(2)
-    child2._configure_crossover(a2, a2, g)
-    child2._mutate(g)
+    child2.brain_crossover(a2, a2, g)
+    child2.brain_mutate(g)
     assert random.getstate() == after and child.body_values == [] and child.body_parts == []
 
 
