@@ -202,8 +202,10 @@ def test_a_file_plugin_travels_to_workers_as_its_text(tmp_path):
 def test_text_that_does_not_match_its_hash_is_refused(tmp_path):
     path = tasks_file(tmp_path)
     plugin = resolve("task", f"{path}:Rise")
+    data = pickle.dumps(plugin)                      # as it travels to a worker, then changed on the way
+    assert data.count(b"metres of rise") == 1
     with pytest.raises(PluginError, match="does not match its hash"):
-        plugins._plugin_from_text(plugin.ref, plugin._text + "\n# changed\n")
+        pickle.loads(data.replace(b"metres of rise", b"metres of fall"))
 
 
 # --- modules ------------------------------------------------------------------------------------------
