@@ -16,9 +16,11 @@ import numpy as np  # noqa: E402
 from .editor_layout import PANEL_TITLE, ROW, set_text  # noqa: E402
 from .editor_theme import FIELD, PANEL_ERROR, PANEL_LABEL, PANEL_MUTED, ROW_FOCUS, ROW_HOVER  # noqa: E402
 from .game import GameError  # noqa: E402
+from .parts import part_property  # noqa: E402
 from .text import FONT, one_line  # noqa: E402
 from .textpool import TextPool  # noqa: E402
 from .theme import PANEL_TEXT, TEXT  # noqa: E402
+from .widgets import TextEntry  # noqa: E402
 
 __all__ = ["SidePanel"]
 
@@ -47,11 +49,14 @@ class SidePanel:
         The row TAB moved to (-1: none).
     hover : int
         The row under the mouse (-1: none).
+    entry : render.widgets.TextEntry
+        The entry a value is typed into: what is typed, and whether it is open.
     entry_text : str or None
-        The value being typed into row :attr:`entry_row`; None while no entry is open.
+        The value being typed into row :attr:`entry_row` (``entry.text``); None while no entry
+        is open.
     entry_row : int
     entry_fresh : bool
-        The first key typed replaces the value shown.
+        The first key typed replaces the value shown (``entry.fresh``).
     error : str or None
         Why the value typed was refused (shown under the rows).
     title_text : arcade.Text
@@ -68,9 +73,8 @@ class SidePanel:
         self.scroll = 0
         self.focus = -1
         self.hover = -1
-        self.entry_text = None
+        self.entry = TextEntry()
         self.entry_row = -1
-        self.entry_fresh = False
         self.error = None
         self._key = None
         self._text_key = None
@@ -82,6 +86,9 @@ class SidePanel:
                                   anchor_y="center")
         self.hint_lines = TextPool(batch, color=PANEL_LABEL, font_size=9, font_name=FONT, anchor_y="top")
         self.error_lines = TextPool(batch, color=PANEL_ERROR, font_size=9, font_name=FONT, anchor_y="top")
+
+    entry_text = part_property("entry", "text", "The value being typed (None: no entry open).", settable=True)
+    entry_fresh = part_property("entry", "fresh", "The first key typed replaces the value shown.", settable=True)
 
     # what it shows ------------------------------------------------------------------------------
     def forget(self) -> None:
@@ -161,15 +168,13 @@ class SidePanel:
         self.focus = i
         self.reveal(i)
         self.entry_row = i
-        self.entry_text = str(self.rows[i].value)
-        self.entry_fresh = True
+        self.entry.open(str(self.rows[i].value), fresh=True)
         self.error = None
 
     def cancel(self) -> None:
         """Close the entry (nothing is set)."""
-        self.entry_text = None
+        self.entry.close()
         self.entry_row = -1
-        self.entry_fresh = False
 
     def submit(self, doc):
         """``doc.set_field`` with the typed text. Set: the entry closes, returns ``(row, key,
@@ -185,7 +190,7 @@ class SidePanel:
             doc.set_field(kind, name, field.key, text)
         except GameError as e:
             self.error = one_line(e) or f"{field.key}: not a value"
-            self.entry_fresh = False
+            self.entry.fresh = False
             return None
         self.error = None
         row = self.entry_row
@@ -206,20 +211,12 @@ class SidePanel:
                 self.focus = (self.focus + 1) % len(self.rows)
                 self.reveal(self.focus)
         elif symbol == k.BACKSPACE:
-            self.entry_text = "" if self.entry_fresh else self.entry_text[:-1]
-            self.entry_fresh = False
+            self.entry.backspace()
 
     def type(self, text: str) -> None:
-        """Typing into the entry (control characters are dropped)."""
-        if self.entry_text is None:
-            return
-        typed = "".join(c for c in text if c.isprintable())
-        if not typed:
-            return
-        if self.entry_fresh:
-            self.entry_text = ""
-            self.entry_fresh = False
-        self.entry_text += typed
+        """Typing into the entry (control characters are dropped; the first text typed replaces
+        the value shown)."""
+        self.entry.type(text)
 
     # drawing ------------------------------------------------------------------------------------
     def backs(self, boxes: list, colors: list) -> None:
@@ -265,7 +262,7 @@ class SidePanel:
             t = self.row_values.get(n)
             editing = i == self.entry_row and self.entry_text is not None
             if editing:
-                text = fonts.fit_tail(self.entry_text + ("" if self.entry_fresh else "|"), l + w - 40 - vx, 10)
+                text = fonts.fit_tail(self.entry.shown, l + w - 40 - vx, 10)
                 color = TEXT
             else:
                 text = fonts.fit(str(f.value), l + w - 40 - vx, 10)

@@ -42,8 +42,10 @@ import arcade  # noqa: E402
 from .game import GameError  # noqa: E402
 from .menu_picture import BUTTONS, PAD, StartPicture  # noqa: E402
 from .overlay import KeyHelp  # noqa: E402
+from .parts import part_property  # noqa: E402
 from .text import inside as _inside, one_line as _one_line  # noqa: E402
 from .theme import SKY  # noqa: E402
+from .widgets import TextEntry  # noqa: E402
 
 __all__ = ["StartView", "KEYS", "BUTTONS", "nice_values", "step_value"]
 
@@ -134,8 +136,10 @@ class StartView(arcade.View):
         card's ``name``. ``terrain`` is None for the task's own.
     message : str or None
         The one line shown in the red box (a design's problem, why start or open failed).
+    entry : render.widgets.TextEntry
+        The file entry: what is typed, and whether it is open.
     entry_text : str or None
-        The path being typed in the file entry; None while the entry is closed.
+        The path being typed in the file entry (``entry.text``); None while the entry is closed.
     show_help : bool
         The help overlay (H).
     scroll : float
@@ -177,14 +181,13 @@ class StartView(arcade.View):
         self.designs = list(menu.designs)
         self.setup = dataclasses.replace(menu.setup)
         self.message = None
-        self.entry_text = None
+        self.entry = TextEntry()
         self.show_help = False
         self.scroll = 0.0
         self.session = None
         self.quit_requested = False
         self._pressed = None            # what the mouse button went down on
         self._last_click = (None, -1.0)  # (card, time) of the last click on a card
-        self._swallow = None            # the O key's own on_text, which follows it
         names = [d.name for d in self.designs]
         self.selected = names.index(self.setup.design) if self.setup.design in names else 0
         if self.designs:
@@ -193,6 +196,8 @@ class StartView(arcade.View):
         self.ctx = self.window.ctx
         self.help = KeyHelp(self.ctx, KEYS)
         self.picture = StartPicture(self)
+
+    entry_text = part_property("entry", "text", "The path being typed (None: the entry is closed).", settable=True)
 
     # what is chosen ----------------------------------------------------------------------------
     @property
@@ -320,15 +325,15 @@ class StartView(arcade.View):
         self.on_start(session)
         return session
 
-    def open_entry(self) -> None:
-        """Open the file entry (empty)."""
-        self.entry_text = ""
+    def open_entry(self, skip=()) -> None:
+        """Open the file entry (empty); ``skip``: the texts of the key that opened it (the O key's
+        own text follows it and is not typed)."""
+        self.entry.open("", skip=skip)
         self.show_help = False
 
     def cancel_entry(self) -> None:
         """Close the file entry without opening anything."""
-        self.entry_text = None
-        self._swallow = None
+        self.entry.close()
 
     def submit_entry(self):
         """Open the typed path (``menu.open``): the design is added and selected and the entry
@@ -340,7 +345,7 @@ class StartView(arcade.View):
             return None
         item = self.open_path(path)
         if item is not None:
-            self.entry_text = None
+            self.entry.close()
         return item
 
     def open_path(self, path: str):
@@ -539,8 +544,7 @@ class StartView(arcade.View):
             self.start()
         elif symbol == k.O:
             self.message = None
-            self.open_entry()
-            self._swallow = time.monotonic()
+            self.open_entry(skip=("o", "O"))
         elif symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
             self.move((symbol == k.RIGHT) - (symbol == k.LEFT), (symbol == k.DOWN) - (symbol == k.UP))
         elif symbol == k.HOME:
@@ -572,18 +576,11 @@ class StartView(arcade.View):
         elif symbol in (k.RETURN, k.ENTER, k.NUM_ENTER):
             self.submit_entry()
         elif symbol == k.BACKSPACE:
-            self.entry_text = self.entry_text[:-1]
+            self.entry.backspace()
 
     def on_text(self, text: str) -> None:
         """Typing into the file entry (control characters are dropped)."""
-        if self.entry_text is None:
-            return
-        swallow, self._swallow = self._swallow, None
-        if swallow is not None and text in ("o", "O") and time.monotonic() - swallow < 0.3:
-            return                      # the O that opened the entry
-        typed = "".join(c for c in text if c.isprintable())
-        if typed:
-            self.entry_text += typed
+        self.entry.type(text)
 
     def on_file_drop(self, x, y, paths) -> None:
         """Design files dropped on the window are opened (the last one selected)."""

@@ -194,8 +194,8 @@ class StartPicture:
     ----------
     view : StartView
         What is drawn: its ``draw_size``, ``designs``, ``selected``, ``item``, ``setup``,
-        ``menu`` (and ``pick_index``), ``message``, ``entry_text``, ``show_help``, ``help`` and
-        ``scroll``; its window's GL context draws.
+        ``menu`` (and ``pick_index``), ``message``, ``entry`` (the file entry), ``show_help``,
+        ``help`` and ``scroll``; its window's GL context draws.
 
     Attributes
     ----------
@@ -571,7 +571,8 @@ class StartPicture:
 
     def _build_entry(self) -> None:
         """The file entry over a shaded screen (when the text changed)."""
-        key = (self.view.entry_text, self.view.draw_size, self._layout_key)
+        entry = self.view.entry
+        key = (entry.text, entry.fresh, self.view.draw_size, self._layout_key)
         if self._overlay_keys.get("entry") == key:
             return
         self._overlay_keys["entry"] = key
@@ -585,7 +586,7 @@ class StartPicture:
         t = self._entry_texts
         t["title"].position = (ex + 16, ey + eh - 12)
         t["label"].position = (ex + 16, fy + fh / 2)
-        t["field"].text = self._fonts.fit_tail((self.view.entry_text or "") + "|", fw - 12, 11)
+        t["field"].text = self._fonts.fit_tail(entry.shown, fw - 12, 11)
         t["field"].position = (fx + 6, fy + fh / 2)
         t["hint"].position = (fx, fy - 14)
 
@@ -636,7 +637,7 @@ class StartPicture:
         self._scrollbar.draw()
         self._ui.draw()
         self._panel_batch.draw()
-        if self.view.entry_text is not None:
+        if self.view.entry.is_open:
             self._build_entry()
             self._boxes["entry"].draw()
             self._batches["entry"].draw()

@@ -1,16 +1,22 @@
-"""The pieces of interface the screens share (:class:`Buttons`): labelled buttons, used by the
+"""The pieces of interface the screens share: labelled buttons (:class:`Buttons`), used by the
 evolution screen's row of buttons (``render.play``), the editor's toolbar (``render.editor_bars``)
-and the start screen's header, settings, Start and file-entry buttons (``render.menu_picture``).
+and the start screen's header, settings, Start and file-entry buttons (``render.menu_picture``);
+and the one-line text entry (:class:`TextEntry`), used by the start screen's file entry
+(``render.menu``) and the editor's side panel (``render.editor_panel``).
 
 A button is a rectangle in window units and a label centred on it. The screen keeps what differs
 between screens: where the buttons go, their colours and what lights them, and the drawing of
 their backs, which it does itself with its other boxes in one call (:meth:`Buttons.backs` gives
 the rectangles and their colours). The labels are texts made once in the screen's batch and
 changed only where they differ (setting a text's property lays it out again), never per frame.
+
+A text entry is only what is typed: the screen draws it (:attr:`TextEntry.shown` is the line to
+show) and decides what ENTER and ESC do, as it submits or cancels in its own way.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 from ._display import prefer_headless
@@ -21,7 +27,10 @@ import arcade  # noqa: E402
 
 from .text import FONT, inside  # noqa: E402
 
-__all__ = ["Buttons"]
+__all__ = ["Buttons", "TextEntry", "CARET"]
+
+#: drawn after the text being typed (unless the first key typed will replace it)
+CARET = "|"
 
 
 class Buttons(Mapping):
@@ -145,3 +154,92 @@ class Buttons(Mapping):
         for name, rect in self._rects.items():
             boxes.append(rect)
             colors.append(color(name))
+
+
+class TextEntry:
+    """What is typed into a one-line text entry: the text, closed (None) or open, and the keys
+    that change it. The screen hands it the window's ``on_text`` (:meth:`type`) and BACKSPACE
+    (:meth:`backspace`), and does what ENTER and ESC do itself (reading :attr:`text`, then
+    :meth:`close`).
+
+    Parameters
+    ----------
+    limit : int, optional
+        The most characters typed text may have (what is typed beyond it is dropped); None: no
+        limit. A value opened with is kept whole.
+    accept : callable, optional
+        Whether a typed character is taken (``accept(c)``); by default printable ones only
+        (``str.isprintable``), so the control characters of ENTER, TAB or BACKSPACE are dropped.
+
+    Attributes
+    ----------
+    text : str or None
+        The text being typed; None while the entry is closed.
+    fresh : bool
+        The first text typed (or BACKSPACE) replaces :attr:`text` (a value shown to be changed).
+    skip_seconds : float
+        How soon after :meth:`open` the text of the key that opened the entry comes (``skip``).
+    """
+
+    skip_seconds = 0.3
+
+    def __init__(self, limit: int | None = None, accept=str.isprintable):
+        self.limit = limit
+        self.accept = accept
+        self.text: str | None = None
+        self.fresh = False
+        self._skip = None               # (texts, time): the opening key's own text, which follows it
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the entry is open (:attr:`text` is not None)."""
+        return self.text is not None
+
+    @property
+    def shown(self) -> str:
+        """The line to draw: the text with :data:`CARET` after it (none while it is fresh)."""
+        return (self.text or "") + ("" if self.fresh else CARET)
+
+    def open(self, value: str = "", fresh: bool = False, skip=()) -> None:
+        """Open the entry with ``value``; ``fresh``: the first text typed replaces it. ``skip``:
+        the texts of the key that opened it (``("o", "O")``), whose own text follows the key
+        press: the first text typed, if it is one of them and comes within
+        :attr:`skip_seconds`, is not typed."""
+        self.text = str(value)
+        self.fresh = bool(fresh)
+        self._skip = (tuple(skip), time.monotonic()) if skip else None
+
+    def close(self) -> None:
+        """Close the entry (:attr:`text` None)."""
+        self.text = None
+        self.fresh = False
+        self._skip = None
+
+    def type(self, text: str) -> bool:
+        """Type ``text`` (the window's ``on_text``): its accepted characters are added, replacing
+        the text if it is fresh, up to the limit. Nothing happens while the entry is closed.
+        Returns whether the text changed."""
+        if self.text is None:
+            return False
+        skip, self._skip = self._skip, None
+        if skip is not None and text in skip[0] and time.monotonic() - skip[1] < self.skip_seconds:
+            return False
+        typed = "".join(c for c in text if self.accept(c))
+        if not typed:
+            return False
+        if self.fresh:
+            self.text = ""
+            self.fresh = False
+        if self.limit is not None:
+            typed = typed[:max(0, self.limit - len(self.text))]
+            if not typed:
+                return False
+        self.text += typed
+        return True
+
+    def backspace(self) -> None:
+        """BACKSPACE: the last character goes (all of a fresh text)."""
+        if self.text is None:
+            return
+        self.text = "" if self.fresh else self.text[:-1]
+        self.fresh = False

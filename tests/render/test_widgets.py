@@ -1,12 +1,14 @@
-"""The labelled buttons the screens share (render.widgets.Buttons): placed where the screen says
-with their labels centred, which one a point is on, the ones not placed again hidden, label
-colours, and the backs' rectangles and colours handed to the screen, in the order placed."""
+"""The pieces of interface the screens share (render.widgets). The labelled buttons (Buttons):
+placed where the screen says with their labels centred, which one a point is on, the ones not
+placed again hidden, label colours, and the backs' rectangles and colours handed to the screen,
+in the order placed. The one-line text entry (TextEntry): typing, BACKSPACE, a fresh value
+replaced by the first key, the characters refused, the limit and the opening key's own text."""
 
 import math
 
 import pyglet
 
-from render.widgets import Buttons
+from render.widgets import CARET, Buttons, TextEntry
 
 WHITE, GREY = (255, 255, 255, 255), (128, 128, 128, 255)
 
@@ -74,3 +76,96 @@ def test_label_colours_and_the_backs_for_the_screen(window):
     buttons.backs(boxes, colors, lambda name: (9, 9, 9, 255) if name == "redo" else (5, 5, 5, 255))
     assert boxes == [(0, 0, 100, 30), (0, 0, 40, 20), (50, 0, 40, 20)]
     assert colors == [(1, 2, 3, 255), (5, 5, 5, 255), (9, 9, 9, 255)]
+
+
+# the text entry -----------------------------------------------------------------------------------
+def test_a_closed_entry_takes_nothing_and_an_open_one_takes_what_is_typed():
+    entry = TextEntry()
+    assert entry.text is None and not entry.is_open
+    assert not entry.type("abc") and entry.text is None
+    entry.backspace()
+    assert entry.text is None
+    entry.open()
+    assert entry.text == "" and entry.is_open and not entry.fresh and entry.shown == CARET
+    assert entry.type("mine/") and entry.type("crab.yaml")
+    assert entry.text == "mine/crab.yaml" and entry.shown == "mine/crab.yaml" + CARET
+    entry.backspace()
+    entry.backspace()
+    assert entry.text == "mine/crab.ya"
+    entry.close()
+    assert entry.text is None and not entry.is_open and not entry.fresh
+
+
+def test_backspace_on_an_empty_entry_leaves_it_empty_and_open():
+    entry = TextEntry()
+    entry.open("a")
+    entry.backspace()
+    entry.backspace()
+    assert entry.text == "" and entry.is_open
+
+
+def test_the_first_text_typed_or_backspace_replaces_a_fresh_value():
+    entry = TextEntry()
+    entry.open(0.1, fresh=True)
+    assert entry.text == "0.1" and entry.fresh and entry.shown == "0.1"       # no caret while fresh
+    assert not entry.type("\r")                                              # refused: still fresh
+    assert entry.fresh
+    entry.type("0.15")
+    assert entry.text == "0.15" and not entry.fresh
+    entry.type("2")
+    assert entry.text == "0.152"
+    entry.open("0.1", fresh=True)
+    entry.backspace()
+    assert entry.text == "" and not entry.fresh
+
+
+def test_control_characters_are_refused_and_accept_chooses_the_others():
+    entry = TextEntry()
+    entry.open()
+    entry.type("a\tb\x08c\r\n")
+    assert entry.text == "abc"
+    digits = TextEntry(accept=str.isdigit)
+    digits.open()
+    assert digits.type("x1y2") and not digits.type("z")
+    assert digits.text == "12"
+
+
+def test_the_limit_drops_what_is_typed_beyond_it():
+    entry = TextEntry(limit=4)
+    entry.open()
+    entry.type("abc")
+    assert entry.type("def") and entry.text == "abcd"
+    assert not entry.type("e") and entry.text == "abcd"
+    entry.backspace()
+    entry.type("xy")
+    assert entry.text == "abcx"
+    entry.open("longer than four")                                            # kept whole
+    assert entry.text == "longer than four" and not entry.type("!")
+    entry.open("longer than four", fresh=True)
+    entry.type("123456")
+    assert entry.text == "1234"
+
+
+def test_the_text_of_the_key_that_opened_the_entry_is_not_typed():
+    entry = TextEntry()
+    entry.open(skip=("o", "O"))
+    assert not entry.type("O") and entry.text == ""
+    entry.type("o")                                                           # only the first
+    assert entry.text == "o"
+    entry.open(skip=("o", "O"))
+    entry.type("x")                                                           # something else comes first
+    entry.type("o")
+    assert entry.text == "xo"
+    entry.open(skip=("o", "O"))
+    entry.close()
+    entry.open()
+    entry.type("o")
+    assert entry.text == "o"
+
+
+def test_the_opening_key_text_is_typed_when_it_comes_late():
+    entry = TextEntry()
+    entry.skip_seconds = 0.0                                                  # whenever it comes, too late
+    entry.open(skip=("o",))
+    entry.type("o")
+    assert entry.text == "o"
