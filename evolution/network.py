@@ -32,7 +32,7 @@ Why the kernels are bit-for-bit equal to neat's Python (tested on random genomes
   LLVM rewrites ``pow(z, 2.0)`` as ``z * z`` unless told the call is not a builtin: see
   ``_c_pow``;
 - ``sum`` adds left to right from 0 as Python 3.11 does; Python 3.12 made ``sum()`` of floats
-  compensated (Neumaier), which ``_python_sum`` follows on 3.12 and later;
+  compensated (Neumaier), which ``python_sum`` follows on 3.12 and later;
 - ``median`` sorts with CPython's algorithm for short lists (the first run, then binary
   insertion), so even NaN, which compares false both ways, lands where Python puts it;
 - no fastmath (it would reorder sums), and the same libm ``exp``/``tanh``/``sin``/``log`` Python
@@ -87,7 +87,7 @@ _SELU_LAMBDA = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
 
 #: Python 3.12 made sum() of floats compensated (Neumaier); neat's sum and mean use sum()
-_COMPENSATED_SUM = sys.version_info >= (3, 12)
+COMPENSATED_SUM = sys.version_info >= (3, 12)
 
 
 # --- compiling genomes ------------------------------------------------------------------------
@@ -361,16 +361,16 @@ def _step_network(b, inputs, values, read, write, eval_count, bias, response, ac
         first = starts[n]
         count = starts[n + 1] - first
         kind = aggregation[b, n]
-        if kind == SUM and not _COMPENSATED_SUM:
-            # the common case, summed as gathered: _python_sum without the trip through x
+        if kind == SUM and not COMPENSATED_SUM:
+            # the common case, summed as gathered: python_sum without the trip through x
             s = 0.0
             for j in range(first, first + count):
                 s += src[sources[j]] * weights[j]
         else:
             for j in range(count):
                 x[j] = src[sources[first + j]] * weights[first + j]
-            s = _aggregation(kind, x, count)
-        dst[n] = _activation(activation[b, n], bias[b, n] + response[b, n] * s)
+            s = apply_aggregation(kind, x, count)
+        dst[n] = apply_activation(activation[b, n], bias[b, n] + response[b, n] * s)
     for o in range(outputs.shape[1]):
         outputs[b, o] = dst[output_slot[b, o]]
 
@@ -422,7 +422,7 @@ def _python_pow(z, p):
 
 
 @njit(cache=True)
-def _activation(kind, z):
+def apply_activation(kind, z):
     """neat's activation function ``kind`` (an index into ACTIVATIONS), as neat computes it."""
     if kind == SIGMOID:
         z = _python_max(-60.0, _python_min(60.0, 5.0 * z))
@@ -469,11 +469,11 @@ def _activation(kind, z):
 
 
 @njit(cache=True)
-def _aggregation(kind, x, n):
+def apply_aggregation(kind, x, n):
     """neat's aggregation function ``kind`` (an index into AGGREGATIONS) of ``x[:n]``, as neat
     computes it. May reorder ``x[:n]`` (median sorts it)."""
     if kind == SUM:
-        return _python_sum(x, n, _COMPENSATED_SUM)
+        return python_sum(x, n, COMPENSATED_SUM)
     if kind == PRODUCT:  # reduce(mul, x, 1.0)
         total = 1.0
         for j in range(n):
@@ -486,12 +486,12 @@ def _aggregation(kind, x, n):
     if kind == MEDIAN:
         return _python_median2(x, n)
     if kind == MEAN:
-        return _python_sum(x, n, _COMPENSATED_SUM) / n
+        return python_sum(x, n, COMPENSATED_SUM) / n
     return math.nan
 
 
 @njit(cache=True)
-def _python_sum(x, n, compensated):
+def python_sum(x, n, compensated):
     """Python's ``sum(x[:n])``: from the int 0, left to right; compensated as Python 3.12+
     (``builtin_sum_impl``: ``0 + x[0]``, then Neumaier's algorithm, the compensation added last
     unless it is zero or not finite)."""
@@ -539,7 +539,7 @@ def _python_median2(x, n):
     """neat's ``median2`` of ``x[:n]``, n >= 1: the mean of up to two, else the middle of the
     sorted list (the mean of the two middle ones for even n)."""
     if n <= 2:
-        return _python_sum(x, n, _COMPENSATED_SUM) / n
+        return python_sum(x, n, COMPENSATED_SUM) / n
     _python_sort(x, n)
     if n % 2 == 1:
         return x[n // 2]

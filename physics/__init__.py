@@ -28,7 +28,7 @@ import os
 from pathlib import Path
 
 from . import dem, examples, witkin
-from ._cache import clear_stale_cache
+from .kernel_cache import clear_stale_cache
 from .integrity import integrity, rigid_bones, verdict
 from .medium import MEDIA, MEDIUM_KEYS, medium_name, medium_settings
 from .model import MAX_MUSCLE_RANGE, WING_WIDTH, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model

@@ -63,7 +63,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ._hot import chunk_lanes, hot_of, workspace_of
+from .hot import chunk_lanes, hot_of, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import cell_hash, build_grid

@@ -181,7 +181,7 @@ class Prepared:
     never shared (``with_values`` and ``replace`` give the new model an empty one). Each solver
     fills its part on first use:
 
-    - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/_hot.py);
+    - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/hot.py);
     - ``work``: the PBD kernels' workspace, per chunk size (lanes);
     - ``plans``: per (settings, parallel, threads), what a step needs (:func:`physics.prepare_step`),
       and ``last``: the one used last, with what it was asked for (found by identity, first);

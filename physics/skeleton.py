@@ -87,7 +87,7 @@ HOLD_MASS = 100.0
 HOLD_REACH = 0.005
 _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 
-#: the plan's arrays, in the order the hot tuple holds them (physics/_hot.py)
+#: the plan's arrays, in the order the hot tuple holds them (physics/hot.py)
 SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a", "rod_b", "rod_leg",
                    "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
                    "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",

@@ -48,7 +48,7 @@ The other solvers are separate kernels, chosen here before any of the above runs
 multipliers) and ``SimParams(contacts="dem")`` with physics/dem.py (the stages above with
 spring-dashpot contact forces in place of the ground and collision stages).
 
-Every stage but the last works on one chunk of creatures at a time (``physics/_hot.py``
+Every stage but the last works on one chunk of creatures at a time (``physics/hot.py``
 says why), chunks in parallel; a creature's result does not depend on its chunk-mates, the
 number of threads, or the batch it is in. The arena stage couples creatures, so it runs on one
 thread, in a fixed order. A step is a rollout of one step: one kernel (and one compile) serves
@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from ._hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
+from .hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions

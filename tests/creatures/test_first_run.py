@@ -72,7 +72,7 @@ def test_an_empty_numba_cache_means_compiling(tmp_path):
 
 def _cache_dirs(env) -> list[Path]:
     """Where numba keeps physics' and evolution's kernels in a process with ``env``."""
-    code = ("import sys; from physics._cache import numba_cache_dir; "
+    code = ("import sys; from physics.kernel_cache import numba_cache_dir; "
             "[print(numba_cache_dir(p)) for p in sys.argv[1:]]")
     r = subprocess.run([sys.executable, "-c", code, str(REPO / "physics"), str(REPO / "evolution")],
                        cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=True)

@@ -137,7 +137,7 @@ def test_evolutions_numba_cache_is_stamped_with_physics_sources_too():
 
     import evolution
     import physics
-    from physics._cache import STAMP_NAME, numba_cache_dir, sources_digest
+    from physics.kernel_cache import STAMP_NAME, numba_cache_dir, sources_digest
 
     here, phys = Path(evolution.__file__).parent, Path(physics.__file__).parent
     evolution.prepare_process()

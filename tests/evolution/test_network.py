@@ -323,9 +323,9 @@ def test_activation_equals_neat_bit_for_bit(name):
         try:
             theirs = theirs_fn(z)
         except OverflowError:  # neat's activate would die; we give inf
-            assert math.isinf(network._activation(kind, z))
+            assert math.isinf(network.apply_activation(kind, z))
             continue
-        assert_same_bits(network._activation(kind, z), theirs, f"{name}({z!r})")
+        assert_same_bits(network.apply_activation(kind, z), theirs, f"{name}({z!r})")
 
 
 def random_lists(seed, count=3000):
@@ -353,7 +353,7 @@ def test_aggregation_equals_neat_bit_for_bit(name):
         if name == "median" and len(x) >= 64 and any(v != v for v in x):
             continue  # the one documented difference: CPython merges runs there
         theirs = theirs_fn(list(x))
-        ours = network._aggregation(kind, np.array(x + [7.0]), len(x))  # a spare slot beyond n
+        ours = network.apply_aggregation(kind, np.array(x + [7.0]), len(x))  # a spare slot beyond n
         assert_same_bits(ours, theirs, f"{name}({x!r})")
 
 
@@ -371,14 +371,14 @@ def test_compensated_sum_follows_cpython_3_12():
         return total + c if c and math.isfinite(c) else total
 
     for x in random_lists(99):
-        ours = network._python_sum(np.array(x + [7.0]), len(x), True)
+        ours = network.python_sum(np.array(x + [7.0]), len(x), True)
         assert_same_bits(ours, cpython_312_sum(x), repr(x))
 
 
 def test_python_sum_of_this_interpreter_is_the_kernels():
     """Whichever Python runs the tests, the kernel sums as its sum() does."""
     for x in random_lists(98):
-        ours = network._python_sum(np.array(x + [7.0]), len(x), network._COMPENSATED_SUM)
+        ours = network.python_sum(np.array(x + [7.0]), len(x), network.COMPENSATED_SUM)
         assert_same_bits(ours, sum(x), repr(x))
 
 
@@ -388,7 +388,7 @@ def test_glibc_square_is_not_a_product_and_we_follow_python():
     odd = [z for z in zs if z ** 2 != z * z]
     assert odd, "this C library's pow(z, 2.0) is exact: the test proves nothing here"
     for z in odd:
-        assert_same_bits(network._activation(network.SQUARE, z), z ** 2, repr(z))
+        assert_same_bits(network.apply_activation(network.SQUARE, z), z ** 2, repr(z))
 
 
 # --- refusals ------------------------------------------------------------------------------------

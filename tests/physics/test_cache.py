@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import physics
-from physics._cache import STAMP_NAME, clear_stale_cache, numba_cache_dir, sources_digest
+from physics.kernel_cache import STAMP_NAME, clear_stale_cache, numba_cache_dir, sources_digest
 
 PHYSICS = Path(physics.__file__).parent
 

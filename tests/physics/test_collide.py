@@ -104,7 +104,7 @@ def test_arena_skips_a_non_finite_sphere_instead_of_spreading_it(bad):
 def test_self_collisions_skip_a_non_finite_sphere_instead_of_spreading_it():
     """Inside a creature too: a sphere at NaN spreads it to none of the spheres it is paired with
     (other pairs may still move them)."""
-    from physics._hot import hot_of
+    from physics.hot import hot_of
     from physics.collide import solve_self_collisions
 
     model = physics.build_model(physics.examples.chain(), 1)

@@ -109,7 +109,7 @@ def test_with_values_recomputes_what_derives_from_the_values():
     rest shape is centred on its new centre of mass; muscle strength lands in bone_max_force,
     joint stiffness in joint_compliance / joint_spring; the old model is as it was, and the new
     one's hot copy is its own."""
-    from physics._hot import hot_of
+    from physics.hot import hot_of
     from physics_helpers import cluster_walker
 
     body = cluster_walker()
@@ -159,7 +159,7 @@ def test_the_kernels_rebuild_the_hot_tuple_from_its_packed_buffers_exactly():
     to numba than 32 arrays) and rebuild the tuple inside: every field, on a body with joints,
     springs, clusters and collision pairs, comes back with its dtype, shape and values, as a
     view of the buffers (no copy)."""
-    from physics._hot import Hot, hot_of, packed_hot_of, unpack_hot
+    from physics.hot import Hot, hot_of, packed_hot_of, unpack_hot
     from physics_helpers import cluster_walker
 
     springs = physics.build_model(cluster_walker(), batch=5).with_values(joint_stiffness=5.0)
