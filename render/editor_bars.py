@@ -8,7 +8,6 @@ the side panel's, drawn in one call; and the message line over the canvas (:clas
 from __future__ import annotations
 
 import os
-import time
 
 from ._display import prefer_headless
 
@@ -26,7 +25,7 @@ from .editor_theme import (BUTTON, BUTTON_OFF_TEXT, BUTTON_ON, BUTTON_TEXT, ERRO
 from .text import FONT, one_line  # noqa: E402
 from .textpool import TextPool  # noqa: E402
 from .theme import PANEL_BACK, TEXT  # noqa: E402
-from .widgets import Buttons  # noqa: E402
+from .widgets import Buttons, Toast  # noqa: E402
 
 __all__ = ["Bars", "MessageLine", "MESSAGE_SECONDS", "TOOL_HINTS"]
 
@@ -210,9 +209,11 @@ class Bars:
             self.tool_hint.position = (l + PAD, b + h - 6)
 
 
-class MessageLine:
+class MessageLine(Toast):
     """The last line for the player, in a box at the bottom of the canvas (of the window during
-    the live test), dark, or red for an error.
+    the live test), dark, or red for an error: a :class:`~render.widgets.Toast` whose error stays
+    until the next edit (another line goes after :data:`MESSAGE_SECONDS`), said on
+    ``time.monotonic()``.
 
     Parameters
     ----------
@@ -221,22 +222,13 @@ class MessageLine:
 
     Attributes
     ----------
-    text : str or None
-        The line (None: none shown).
-    error : bool
-        Whether it is an error (it stays until the next edit; another line goes after
-        :data:`MESSAGE_SECONDS`).
-    shown_at : float
-        When it was said (``time.monotonic()``).
     lines : TextPool
         The texts drawn (a long line wraps to two).
     """
 
     def __init__(self, ctx, layout):
+        super().__init__(MESSAGE_SECONDS, errors_stay=True)
         self.layout = layout
-        self.text = None
-        self.error = False
-        self.shown_at = 0.0
         self.batch = pyglet.graphics.Batch()
         self.box = Triangles(ctx)
         self.lines = TextPool(self.batch, color=MESSAGE_TEXT, font_size=10, font_name=FONT, anchor_y="top")
@@ -244,13 +236,7 @@ class MessageLine:
 
     def say(self, message, error: bool = False) -> None:
         """Show one line (``message`` None clears it)."""
-        self.text = None if message is None else (one_line(message) or str(message))
-        self.error = bool(error) and message is not None
-        self.shown_at = time.monotonic()
-
-    def expired(self) -> bool:
-        """A line that is not an error, shown longer than :data:`MESSAGE_SECONDS`."""
-        return bool(self.text and not self.error and time.monotonic() - self.shown_at > MESSAGE_SECONDS)
+        super().say(None if message is None else (one_line(message) or str(message)), error)
 
     def draw(self, live: bool) -> None:
         """Draw the line (laid out again when it or the layout changed); ``live``: over the

@@ -56,7 +56,7 @@ from .scene import Frame, Scene
 from .text import Fonts
 from .text import FONT
 from .viewer import Viewer
-from .widgets import Buttons
+from .widgets import Buttons, Toast
 
 __all__ = ["PlayView", "PLAY_KEYS", "MIN_WATCH", "DONE_HOLD", "TOUR_SIZE", "tour_generations"]
 
@@ -199,10 +199,9 @@ class PlayView(arcade.View):
         self.tour: list[int] = []
         self._tour_at = 0
         self.show_chart = True
-        self.message = None
+        self.toast = Toast(MESSAGE_SECONDS, clock=time.perf_counter)   # the message line's
         self.status = self.hint = ""
         self.boxes = {}
-        self._message_at = 0.0
         self._shown_at = time.perf_counter()
         self._done_at = None           # when the episode playing ended (None: it has not)
         self._replays = 0              # times the episode shown has played again
@@ -316,9 +315,14 @@ class PlayView(arcade.View):
     def _champion_shown(self) -> bool:
         return self.mode in ("generation", "live", "tour") and self.shown > 0
 
+    @property
+    def message(self) -> str | None:
+        """The last message (an error, what was saved, generations skipped), shown for
+        :data:`MESSAGE_SECONDS` on the message line."""
+        return self.toast.text
+
     def say(self, message: str) -> None:
-        self.message = message
-        self._message_at = time.perf_counter()
+        self.toast.say(message)
 
     # --- evolution ------------------------------------------------------------------------------
     def toggle_evolution(self) -> None:
@@ -548,7 +552,7 @@ class PlayView(arcade.View):
         w, h = self.viewer.draw_size
         chart = self._chart_box if self._chart_shown() else None
         right = (chart[0] if chart else w) - 8
-        message = self.message if self.message and time.perf_counter() - self._message_at < MESSAGE_SECONDS else ""
+        message = self.toast.current()
         self.hint = self.hint_line()
         error = self.session.state == "failed" or message.startswith(("cannot", "no ", "evolution stopped"))
         colour = ERROR_TEXT if error else STATUS_TEXT

@@ -27,7 +27,7 @@ import arcade  # noqa: E402
 
 from .text import FONT, inside  # noqa: E402
 
-__all__ = ["Buttons", "TextEntry", "CARET"]
+__all__ = ["Buttons", "TextEntry", "Toast", "CARET"]
 
 #: drawn after the text being typed (unless the first key typed will replace it)
 CARET = "|"
@@ -243,3 +243,52 @@ class TextEntry:
             return
         self.text = "" if self.fresh else self.text[:-1]
         self.fresh = False
+
+
+class Toast:
+    """A message shown for a while: what was said, when, and whether it is an error. Each screen
+    draws it its own way (the evolution screen on its status lines, the editor in a box over its
+    canvas); this holds the saying and the expiring.
+
+    Parameters
+    ----------
+    seconds : float
+        How long a message is shown.
+    errors_stay : bool
+        An error stays until something else is said (the editor's); else it expires as well.
+    clock : callable
+        The clock ``shown_at`` is read on.
+
+    Attributes
+    ----------
+    text : str or None
+        What was said last (None: nothing, or cleared).
+    error : bool
+        Whether it is an error.
+    shown_at : float
+        When it was said, on ``clock``.
+    """
+
+    def __init__(self, seconds: float, errors_stay: bool = False, clock=time.monotonic):
+        self.seconds = seconds
+        self.errors_stay = errors_stay
+        self.clock = clock
+        self.text: str | None = None
+        self.error = False
+        self.shown_at = 0.0
+
+    def say(self, text, error: bool = False) -> None:
+        """Show ``text`` from now on (None clears it)."""
+        self.text = None if text is None else str(text)
+        self.error = bool(error) and text is not None
+        self.shown_at = self.clock()
+
+    def expired(self) -> bool:
+        """Whether there is a message shown for longer than :attr:`seconds` (an error that
+        stays never expires)."""
+        return bool(self.text and not (self.error and self.errors_stay)
+                    and self.clock() - self.shown_at > self.seconds)
+
+    def current(self) -> str:
+        """The message while it is shown, else ""."""
+        return "" if not self.text or self.expired() else self.text

@@ -8,7 +8,7 @@ import math
 
 import pyglet
 
-from render.widgets import CARET, Buttons, TextEntry
+from render.widgets import CARET, Buttons, TextEntry, Toast
 
 WHITE, GREY = (255, 255, 255, 255), (128, 128, 128, 255)
 
@@ -169,3 +169,25 @@ def test_the_opening_key_text_is_typed_when_it_comes_late():
     entry.open(skip=("o",))
     entry.type("o")
     assert entry.text == "o"
+
+
+# --- Toast ----------------------------------------------------------------------------------------
+
+def test_a_toast_is_shown_for_its_seconds_and_an_error_stays_where_the_screen_wants():
+    now = [100.0]
+    toast = Toast(8.0, clock=lambda: now[0])
+    assert toast.current() == "" and not toast.expired()
+    toast.say("saved walker.yaml")
+    now[0] += 7.9
+    assert toast.current() == "saved walker.yaml" and not toast.expired()
+    now[0] += 0.2
+    assert toast.current() == "" and toast.expired() and toast.text == "saved walker.yaml"
+    toast.say("cannot write", error=True)            # on the evolution screen errors expire too
+    now[0] += 9.0
+    assert toast.error and toast.expired()
+    staying = Toast(8.0, errors_stay=True, clock=lambda: now[0])
+    staying.say("unsaved changes", error=True)
+    now[0] += 100.0
+    assert staying.current() == "unsaved changes" and not staying.expired()
+    staying.say(None, error=True)                    # None clears, and is no error
+    assert staying.text is None and not staying.error and staying.current() == ""
