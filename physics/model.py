@@ -361,8 +361,6 @@ class Model:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "prepared"}
 
     def __setstate__(self, state):
-        if "_unmasked" in state:   # pickled before 'unmasked' was a field
-            state = {**state, "unmasked": state["_unmasked"]}
         for f in fields(self):
             object.__setattr__(self, f.name, state.get(f.name))
         object.__setattr__(self, "prepared", Prepared())

@@ -150,14 +150,9 @@ class Viewer(arcade.View):
         ``PAUSED``, ``DONE`` or empty.
     ground : bool
         Whether the scene has ground (its terrain is drawn).
-    medium : str
-        The scene's medium's name (``none``, ``water``, ``air, wind 3 m/s``...).
-    fluid : str or None
-        How the medium is drawn: ``water`` (a liquid), ``air`` (a lighter fluid) or None.
-    flow : (float, float)
-        The fluid's velocity (m/s) the motes and streaks drift with.
-    background : (int, int, int)
-        The colour the view is cleared with (the sky, or the shallow water's).
+    medium, fluid, flow, background
+        The backdrop's (:class:`render.backdrop.Backdrop`): the medium's name, how it is drawn,
+        the fluid's velocity, the colour the view is cleared with.
     help : KeyHelp
         The keys' help (``render.overlay``): its ``texts`` and where it was last put (``rect``).
     reserved : list of (float, float, float, float)

@@ -44,8 +44,9 @@ from render.game import Field, GameError, Issue, Pick, Sketch
 
 from ..design import MAX_DESIGN_BYTES, DesignError, parse_design
 from ..design.schema import ITEMS, RANGE_BOUNDS
+from ..design.schema import default as builtin_default
 from .text import (FIELDS, FLOW_UNSAFE, KINDS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
-                   builtin_default, entries_of, is_range, makes_muscle, node_end, range_of, short_number, sketch_of,
+                   entries_of, is_range, makes_muscle, node_end, range_of, short_number, sketch_of,
                    start_value, word_of, yaml_scalar)
 
 __all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]

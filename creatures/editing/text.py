@@ -18,10 +18,10 @@ import yaml
 from render.game import GameError, Sketch
 
 from ..design.schema import ITEMS, LISTS, REQUIRED, Key, bounds_text, evolves
+from ..design.schema import default as builtin_default
 
 KINDS = tuple(LISTS)
-_LIST_KEY = LISTS
-_LIST_KEYS = tuple(_LIST_KEY.values())
+_LIST_KEYS = tuple(LISTS.values())
 _INDENT = 2
 ScalarNode, SeqNode, MapNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 _RESOLVER = yaml.resolver.Resolver()
@@ -49,11 +49,6 @@ class Spec:
     default: object = None
     gene: tuple | None = None
     required: bool = False
-
-
-def builtin_default(kind: str, key: str):
-    """The loader's built-in default of an item's key."""
-    return ITEMS[kind][key].default
 
 
 def _spec(item: str, k: Key, name: str | None = None, gene: tuple | None = None, about: str | None = None) -> Spec:
@@ -231,7 +226,7 @@ class Tree:
         self.items = {}
         self.by_id = {}
         for kind in KINDS:
-            seq = self.top.get(_LIST_KEY[kind], (None, None))[1]
+            seq = self.top.get(LISTS[kind], (None, None))[1]
             nodes = seq.value if seq.__class__ is SeqNode else []
             out = []
             for node in nodes:
@@ -500,7 +495,7 @@ class Patcher:
 
     def _list(self, kind: str, edit: Edit) -> None:
         t, tree = self.text, self.tree
-        key = _LIST_KEY[kind]
+        key = LISTS[kind]
         changed = {i: v for (k, i), v in edit.items.items() if k == kind}
         added = edit.added[kind]
         if not changed and not added:
