@@ -52,8 +52,9 @@ def _flies(design) -> bool:
     """A design with wings: light, with strong fast flight muscles (as birds are: a pigeon's
     flight muscles are a third of its mass and beat its wings eight times a second). The
     side-view bird (a 2.5 m wing under 0.35 kg) needs 100 N muscles shortening 16 rest lengths a
-    second: with 40-60 N no open-loop beat of a sweep of frequencies, phases and pitches lifted
-    it (engine 3's plate law; flight muscles pull with many body weights in birds as well)."""
+    second: in its first layouts, with 40-60 N no open-loop beat of a sweep of frequencies,
+    phases and pitches lifted it (engine 3's plate law; flight muscles pull with many body
+    weights in birds as well)."""
     return any(b.wing for b in design.body.bones)
 
 

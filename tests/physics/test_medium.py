@@ -95,7 +95,7 @@ def test_a_rigid_plate_glides_at_the_angle_of_its_lift_to_drag_ratio(pitch):
     a = np.radians(pitch)
     ends = [(-0.5 * np.cos(a), 0.5 * np.sin(a)), (0.5 * np.cos(a), -0.5 * np.sin(a))]
     body = Body([Sphere(p, radius=0.01, mass=0.05) for p in ends], [Bone(0, 1, width=0.3)], name="wing")
-    model, state = _fall(body, params, 1800)
+    _, state = _fall(body, params, 1800)
     v = state.vel[0].mean(axis=0)
     chord = state.pos[0, 1] - state.pos[0, 0]
     assert np.degrees(np.arctan2(-chord[1], chord[0])) == pytest.approx(pitch, abs=1e-6)   # it kept its pitch
