@@ -37,14 +37,13 @@ substep:
   moving broadside meets much more resistance than one sliding along its length. The largest
   lift-to-drag ratio of a plate is about ``sqrt(C_N / C_T) / 2``, 7 at 4 degrees.
 
-**Braking what the muscles do: a relaxation.** The drag is applied to the velocities predicted
-from gravity, and then again after every constraint sweep, each time to the velocities the
-sweep left (``(p - x) / h``) with the drag of the call before given back first. A muscle that
-swings a tail moves it in the constraint sweeps; drag applied only before them would meet that
-swing one substep late, after the muscle had pushed tail and body apart as if in a vacuum, and
-a strongly damped swimmer would hardly move (measured on an eel: 6x too slow at 60 Hz). Inside
-the sweeps the fluid holds the tail back while it swings, so the body moves instead, as in
-water.
+**Once a substep.** The drag is applied to the velocities predicted from gravity, before the
+constraints: what the muscles and the skeleton then do within the substep the fluid brakes a
+substep later (1/180 s at the default step). At one step of 1/60 s this lag made a strongly
+damped eel 6x too slow, and the drag was applied again after every constraint sweep; with the
+converged solver's three substeps braking once a substep is enough: the test eel swims 0.33
+body lengths per wave (0.35 braked after every sweep), the built-in eel 0.330 body lengths/s in
+an open-loop wave (0.332), and a fluid's step costs 0.8-1.4x its ground twin's (2-3x before).
 
 **Stable at any coefficient: implicit.** Each term is applied with the velocity it produces,
 ``u' = u - h w (1/2 rho C A |u'| + k A) u'`` (w the inverse mass), whose solution along the term's
@@ -80,25 +79,45 @@ def implicit_speed(speed, a, b):
     return 2.0 * speed / ((1.0 + b) + np.sqrt((1.0 + b) * (1.0 + b) + 4.0 * a * speed))
 
 
+#: Newton steps of :func:`plate_normal_speed`
+NEWTON_STEPS = 3
+
+
 @njit(cache=True, error_model="numpy")
 def plate_normal_speed(normal, along, a, b):
     """The normal speed ``s`` of a plate's end after one implicit step of the plate law,
     ``s + a |u'| s + b s = normal`` with ``|u'| = sqrt(along^2 + s^2)`` (normal, along, a, b >= 0;
     ``along`` the tangential speed already braked): the quadratic drag of the whole speed, the
-    linear of the normal one. The root lies between the solutions with ``|u'|`` put at ``s``
-    (above) and at ``along + s`` (below), both closed forms; Newton's method from the upper one
-    on this convex, increasing function comes down to the root without passing it, and four
-    steps reach the last digit over the whole range of speeds and coefficients (measured over
-    2e5 random cases, 1e-6 to 1e3 m/s, a from 1e-8 to 1e8). With ``along = 0`` the first is
-    exact (a plate moving broadside)."""
+    linear of the normal one. Newton's method from the solution with ``|u'|`` put at ``s``, an
+    upper bound in closed form: on this convex, increasing function it comes down toward the
+    root without passing it, and :data:`NEWTON_STEPS` steps reach it within 1.5e-7 over 2e5
+    random cases (1e-6 to 1e3 m/s, a from 1e-8 to 1e8; 1e-3 with two steps, rounding with four,
+    which cost a fluid's step a tenth more). At worst a hair too little drag; exact for a plate
+    moving broadside (``along = 0``)."""
     s = implicit_speed(normal, a, b)
-    if along > 0.0 and a > 0.0 and s > 0.0:
-        low = implicit_speed(normal, a, b + a * along)
-        for _ in range(4):
-            r = np.sqrt(along * along + s * s)
-            s -= (s * (1.0 + b + a * r) - normal) / (1.0 + b + a * r + a * s * s / r)
-        s = max(s, low)
-    return s
+    c = 1.0 + b
+    for _ in range(NEWTON_STEPS):     # no branches: the loops over creatures that call this vectorize
+        r = max(np.sqrt(along * along + s * s), 1e-300)
+        s -= (s * (c + a * r) - normal) * r / ((c + a * r) * r + a * s * s)
+    return max(s, 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def _brake_plate_ends(tx, ty, f, ux, uy, dvx, dvy, qt, kt, qn, kn, n):
+    """The velocity change ``(dvx, dvy)`` of plate ends moving at ``(ux, uy)`` relative to the
+    fluid along bones of direction ``(tx, ty)``, each with ``f`` its share of plate times step
+    times inverse mass: along the plate in closed form, across it with the braked tangential
+    speed (:func:`plate_normal_speed`). Branch-free (an end that is off has f = 0 and keeps
+    its velocity exactly), so the loop is vectorized across creatures."""
+    for l in range(n):
+        ut = ux[l] * tx[l] + uy[l] * ty[l]          # along the bone
+        un = -ux[l] * ty[l] + uy[l] * tx[l]         # across it (normal: (-ty, tx))
+        st = implicit_speed(abs(ut), qt * f[l], kt * f[l])
+        sn = plate_normal_speed(abs(un), st, qn * f[l], kn * f[l])
+        dt = math.copysign(st, ut) - ut
+        dn = math.copysign(sn, un) - un
+        dvx[l] = dt * tx[l] - dn * ty[l]
+        dvy[l] = dt * ty[l] + dn * tx[l]
 
 
 @njit(cache=True, error_model="numpy")
@@ -119,40 +138,35 @@ def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
 
 
 @njit(cache=True, error_model="numpy")
-def relax_medium(x, p, dragged, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
-    """The drag of the fluid on the substep's velocities ``(p - x) / h``, as a relaxation step.
-
-    ``dragged`` (P, 2, lanes) holds the velocity the drag took from each sphere at the last call
-    this substep (zeros at the first): it is given back, and the drag of the velocities as they
-    are now is taken instead, so calling this after every constraint sweep lets the fluid brake
-    what the muscles do within the substep (a tail the muscles swing meets the water while it
-    swings, and the body moves instead) without braking twice. ``fluid`` holds
-    :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width (``Model.bone_plate``);
-    ``acc : (P, 2, lanes)`` and ``deg : (P, lanes)`` are scratch.
+def relax_medium(x, p, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
+    """The drag of the fluid on the substep's predicted velocities ``(p - x) / h``, once a
+    substep, before the constraints: each sphere's and each plate end's velocity braked
+    implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
+    (``Model.bone_plate``); ``acc : (P, 2, lanes)`` and ``deg : (P, lanes)`` are scratch.
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
-    with no force (switched off: ``Model.with_values``) are no plates."""
+    with no force (switched off: ``Model.with_values``) are no plates.
+
+    What the muscles and the skeleton do within a substep the fluid brakes at the next one (a
+    substep later, 1/180 s at the default step): a wing beating 5 times a second meets the air
+    36 substeps a beat (see the module on what braking after every sweep cost)."""
     rho = fluid[0]
     fx = fluid[1]
     fy = fluid[2]
     cs, ks, cn, ct, kn, kt = fluid[3], fluid[4], fluid[5], fluid[6], fluid[7], fluid[8]
     P = x.shape[0]
     inv_h = 1.0 / h
-    for i in range(P):     # the velocities before any drag, and the spheres' own drag
+    for i in range(P):     # the spheres' own drag
         w = inv_mass[i, b0:b0 + n]
         r = radius[i, b0:b0 + n]
         xx = x[i, 0]
         xy = x[i, 1]
         px = p[i, 0]
         py = p[i, 1]
-        gx = dragged[i, 0]
-        gy = dragged[i, 1]
         for l in range(n):
             if not (w[l] > 0.0 and r[l] > 0.0):
                 continue
-            ux = (px[l] - xx[l]) * inv_h + gx[l] - fx
-            uy = (py[l] - xy[l]) * inv_h + gy[l] - fy
-            gx[l] = ux + fx        # the undragged velocity, for now
-            gy[l] = uy + fy
+            ux = (px[l] - xx[l]) * inv_h - fx
+            uy = (py[l] - xy[l]) * inv_h - fy
             area = np.pi * r[l] * r[l]
             speed = np.sqrt(ux * ux + uy * uy)
             if speed > 0.0:
@@ -181,52 +195,36 @@ def relax_medium(x, p, dragged, acc, deg, inv_mass, radius, bone_a, bone_b, max_
                 on = ((dx * dx + dy * dy > 1e-24) & (max_force[e, b] > 0.0) & (inv_mass[q, b] > 0.0)
                       & (radius[q, b] > 0.0))
                 deg[q, l] += 1.0 if on else 0.0
+    # per bone, in rows of one value per creature (the loop that does the arithmetic reads and
+    # writes these rows only, so that it is vectorized across creatures)
+    row = np.empty((7, n))
+    tx, ty, f, ux, uy, dvx, dvy = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
     for e in range(bone_a.shape[0]):
         i = bone_a[e]
         j = bone_b[e]
-        for l in range(n):
-            b = b0 + l
-            dx = x[i, 0, l] - x[j, 0, l]
-            dy = x[i, 1, l] - x[j, 1, l]
-            length = np.sqrt(dx * dx + dy * dy)
-            if not (length > 1e-12 and max_force[e, b] > 0.0):
-                continue
-            tx = dx / length
-            ty = dy / length
-            half = 0.5 * length * plate[e, b]   # half the plate, for each end
-            for end in range(2):
-                q = i if end == 0 else j
+        for end in range(2):
+            q = i if end == 0 else j
+            for l in range(n):     # gather: the bone's direction, the end's share of the plate, its velocity
+                b = b0 + l
+                dx = x[i, 0, l] - x[j, 0, l]
+                dy = x[i, 1, l] - x[j, 1, l]
+                length = np.sqrt(dx * dx + dy * dy)
                 w = inv_mass[q, b]
-                if not (w > 0.0 and radius[q, b] > 0.0):
-                    continue
-                ux = (p[q, 0, l] - x[q, 0, l]) * inv_h - fx
-                uy = (p[q, 1, l] - x[q, 1, l]) * inv_h - fy
-                ut = ux * tx + uy * ty          # along the bone
-                un = -ux * ty + uy * tx         # across it (normal: (-ty, tx))
-                f = half * h * w * deg[q, l]
-                st = implicit_speed(abs(ut), 0.5 * rho * ct * f, kt * f)
-                sn = plate_normal_speed(abs(un), st, 0.5 * rho * cn * f, kn * f)
-                ut = st if ut > 0.0 else -st
-                un = sn if un > 0.0 else -sn
-                acc[q, 0, l] += ut * tx - un * ty - ux
-                acc[q, 1, l] += ut * ty + un * tx - uy
+                on = (length > 1e-12) & (max_force[e, b] > 0.0) & (w > 0.0) & (radius[q, b] > 0.0)
+                tx[l] = dx / max(length, 1e-12)
+                ty[l] = dy / max(length, 1e-12)
+                f[l] = 0.5 * length * plate[e, b] * h * w * deg[q, l] if on else 0.0   # half the plate each end
+                ux[l] = (p[q, 0, l] - x[q, 0, l]) * inv_h - fx
+                uy[l] = (p[q, 1, l] - x[q, 1, l]) * inv_h - fy
+            _brake_plate_ends(tx, ty, f, ux, uy, dvx, dvy, rho * ct * 0.5, kt, rho * cn * 0.5, kn, n)
+            for l in range(n):
+                acc[q, 0, l] += dvx[l]
+                acc[q, 1, l] += dvy[l]
     for i in range(P):
         for l in range(n):
             k = h / deg[i, l] if deg[i, l] > 0.0 else 0.0
             p[i, 0, l] += acc[i, 0, l] * k
             p[i, 1, l] += acc[i, 1, l] * k
-    for i in range(P):     # what the drag took, given back at the next call
-        w = inv_mass[i, b0:b0 + n]
-        r = radius[i, b0:b0 + n]
-        for k in range(2):
-            g = dragged[i, k]
-            xr = x[i, k]
-            pr = p[i, k]
-            for l in range(n):
-                if w[l] > 0.0 and r[l] > 0.0:
-                    g[l] -= (pr[l] - xr[l]) * inv_h
-                else:
-                    g[l] = 0.0
 
 
 #: named media: the ``SimParams`` fluid settings each stands for (the others at their defaults).
