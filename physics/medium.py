@@ -37,13 +37,15 @@ substep:
   moving broadside meets much more resistance than one sliding along its length. The largest
   lift-to-drag ratio of a plate is about ``sqrt(C_N / C_T) / 2``, 7 at 4 degrees.
 
-**Once a substep.** The drag is applied to the velocities predicted from gravity, before the
-constraints: what the muscles and the skeleton then do within the substep the fluid brakes a
-substep later (1/180 s at the default step). At one step of 1/60 s this lag made a strongly
-damped eel 6x too slow, and the drag was applied again after every constraint sweep; with the
-converged solver's three substeps braking once a substep is enough: the test eel swims 0.33
-body lengths per wave (0.35 braked after every sweep), the built-in eel 0.330 body lengths/s in
-an open-loop wave (0.332), and a fluid's step costs 0.8-1.4x its ground twin's (2-3x before).
+**Once a substep, after the constraints.** The drag is applied to the velocities the substep
+leaves once gravity, the skeleton and the muscles have moved everything (``(p - x) / h``), and the
+skeleton's rigid rows are solved once more after it: so the water holds back a tail while the
+muscles swing it, and the body moves instead. Applied before the constraints it met each stroke
+a substep late: the test eel swam 0.257 body lengths a wave at the default 3 substeps against
+0.331 converged (-22 %); after them, 0.318 against 0.341 (-7 %). It used to be applied before and
+after every constraint sweep, the drag of the call before given back first: the test eel 0.35
+against 0.344 now, at two to three times the ground's cost a step (now 0.8-1.3x, with the plate ends' arithmetic
+vectorized across creatures).
 
 **Stable at any coefficient: implicit.** Each term is applied with the velocity it produces,
 ``u' = u - h w (1/2 rho C A |u'| + k A) u'`` (w the inverse mass), whose solution along the term's
@@ -139,16 +141,12 @@ def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
 
 @njit(cache=True, error_model="numpy")
 def relax_medium(x, p, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
-    """The drag of the fluid on the substep's predicted velocities ``(p - x) / h``, once a
-    substep, before the constraints: each sphere's and each plate end's velocity braked
+    """The drag of the fluid on the substep's velocities ``(p - x) / h``, once a substep after
+    the constraints (see the module): each sphere's and each plate end's velocity braked
     implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
     (``Model.bone_plate``); ``acc : (P, 2, lanes)`` and ``deg : (P, lanes)`` are scratch.
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
-    with no force (switched off: ``Model.with_values``) are no plates.
-
-    What the muscles and the skeleton do within a substep the fluid brakes at the next one (a
-    substep later, 1/180 s at the default step): a wing beating 5 times a second meets the air
-    36 substeps a beat (see the module on what braking after every sweep cost)."""
+    with no force (switched off: ``Model.with_values``) are no plates."""
     rho = fluid[0]
     fx = fluid[1]
     fy = fluid[2]

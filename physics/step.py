@@ -13,8 +13,7 @@ Simulation*, 2019: several substeps of one solve each beat one step of many swee
     for each substep:
         rest_of_substep      the muscles' rest lengths this far through the step (no jumps)
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
-        buoyancy, relax_medium   in a fluid: buoyancy; the implicit drag of spheres and bone
-                             plates on the predicted velocities (physics/medium.py)
+        buoyancy             in a fluid: each sphere's buoyancy (physics/medium.py)
         for each iteration (1 by default):
             solve_joints     angular springs (Jacobi, mass split among a sphere's springs)
             solve_clusters   shape matching of soft clusters (rigid ones are in the skeleton)
@@ -29,6 +28,8 @@ Simulation*, 2019: several substeps of one solve each beat one step of many swee
             solve_self_collisions   Jacobi sweeps over the creature's colliding sphere pairs
             press_friction, solve_skeleton   friction on what the skeleton pressed into the
                              ground, then the skeleton's rigid rows again
+        relax_medium, solve_skeleton   in a fluid: the implicit drag of spheres and bone plates on
+                             what the substep did, then the rigid rows again (physics/medium.py)
         finish_ground        last push-out (nothing ends inside the ground), contact flags
         recover_velocity     v = (p - x) / h
         reject_ground_velocity   remove velocity into the ground; bounce by restitution; cap the
@@ -174,8 +175,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
         if medium:
             buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
-            relax_medium(x, p, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
-                         fluid)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
@@ -224,6 +223,11 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
                                yes, no)
                 load[:, :, :] = 0.0
+        if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
+            relax_medium(x, p, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
+            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
+                           yes, no)
+            load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
                           push_speed * h)
