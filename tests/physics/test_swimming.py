@@ -279,7 +279,7 @@ def test_an_eel_swims_head_first_against_its_wave(regime, params, bar):
     quadratic drag alike: each stretch of body meets the water across more than along (C_n >
     C_t), so as the wave sweeps it sideways the water pushes back on its slanted segments with a
     component toward the head (made isotropic, C_n = C_t, the same eel measured 0.001 body
-    lengths per cycle in viscous water and 0.03 in quadratic: the anisotropy is what swims).
+    lengths per cycle in viscous water and 0.05 in quadratic: the anisotropy is what swims).
     Reversed (travelling toward the head) the same wave drives it tail first. Measured over 8
     cycles after 2 to settle, in body lengths per cycle (= per second at 1 Hz): viscous +0.053 /
     -0.053, quadratic +0.34 / -0.34 (0.24 with engine 2's law of the normal speed alone), asserted beyond 0.02 and 0.1; it keeps a straight course
