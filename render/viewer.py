@@ -78,7 +78,7 @@ KEYS = (
     ("wheel, + / -", "zoom in / out"),
     ("0", "default zoom"),
     ("N", "brain panel"),
-    ("S", "sensors: contacts, joint angles"),
+    ("S", "sensors: contacts, joint angles, wing pitch"),
     ("TAB", "next creature for the panels (SHIFT: back)"),
     ("H", "this help"),
     ("ESC / Q", "close the help / quit"),
