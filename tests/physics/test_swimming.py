@@ -282,7 +282,8 @@ def test_an_eel_swims_head_first_against_its_wave(regime, params, bar):
     lengths per cycle in viscous water and 0.05 in quadratic: the anisotropy is what swims).
     Reversed (travelling toward the head) the same wave drives it tail first. Measured over 8
     cycles after 2 to settle, in body lengths per cycle (= per second at 1 Hz): viscous +0.053 /
-    -0.053, quadratic +0.34 / -0.34 (0.24 with engine 2's law of the normal speed alone), asserted beyond 0.02 and 0.1; it keeps a straight course
+    -0.053, quadratic +0.34 / -0.34 (0.24 with engine 2's law of the normal speed alone),
+    asserted beyond 0.02 and 0.1; it keeps a straight course
     (sideways drift under a fifth of its progress), and stays in one piece (rigid bones within
     1 % of their length, every position finite)."""
     model = physics.build_model(eel(), 2)
