@@ -39,9 +39,10 @@ def _shipped_tasks() -> dict:
     tasks = {p.name for p in available("task") if p.problem is None}
     out = {}
     for path in sorted(SAVES_DIR.glob("*.json")):
-        design, _, task = path.stem.rpartition("-")
-        if design and task in tasks and (design not in out or task == "run"):
-            out[design] = task
+        for task in tasks:     # a task's name may have a dash in it itself (glider-fly-far)
+            design = path.stem[:-len(task) - 1] if path.stem.endswith("-" + task) else ""
+            if design and (design not in out or task == "run"):
+                out[design] = task
     return out
 
 

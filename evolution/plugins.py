@@ -73,8 +73,9 @@ _OURS = ("evolution", "physics")
 #: environments: the registry imports them when it is first asked for a plug-in, so the modules
 #: that define them need nothing of the registry (they subclass :mod:`evolution.bases`).
 BUILTINS = {
-    "task": {name: f"evolution.tasks:{name.capitalize()}"
-             for name in ("run", "jump", "climb", "obstacle", "swim", "fly")},
+    "task": {**{name: f"evolution.tasks:{name.capitalize()}"
+                for name in ("run", "jump", "climb", "obstacle", "swim", "fly")},
+             "fly-far": "evolution.tasks:FlyFar"},
     "sensor": {name: f"evolution.sensors:{name.capitalize()}"
                for name in ("clock", "muscles", "joints", "contacts", "tilt", "height", "velocity", "rays")},
     "terrain": {name: f"evolution.terrains:{name}" for name in ("flat", "slope", "steps", "hills", "hurdles")},

@@ -468,10 +468,10 @@ class Run:
             raise RunError(f"{directory} is not a run directory (no {', '.join(missing)})")
         try:
             settings = RunSettings.read(directory / "settings.json")
-            engine = physics.SimParams.from_dict(settings.sim).engine
-            if engine < physics.ENGINE_VERSION:
+            sim = physics.SimParams.from_dict(settings.sim)
+            if sim.earlier_engine:
                 raise RunError(f"{directory} was evolved by an earlier version of the physics engine "
-                               f"(version {engine}, this is {physics.ENGINE_VERSION}): its generations cannot "
+                               f"(version {sim.engine}, this is {physics.ENGINE_VERSION}): its generations cannot "
                                f"go on exactly; start a new run")
             body, genes = rundir.read_body_and_genes(directory / "body.json")
             terrain = read_terrain(directory, settings)

@@ -19,13 +19,18 @@ swim        (none: deep      distance the centre of mass travelled to the right,
 fly         flat             the mean height of the centre of mass above its start over the
                              second half of the episode, counted while no sphere touches the
                              ground (0 while one does), in air
+fly-far     flat             distance the centre of mass travelled to the right while no sphere
+                             touched the ground (a step's travel counts when the creature is
+                             airborne at its end), in air
 ==========  ===============  =================================================================
 
 A task names the medium it is set in (:attr:`Task.medium`: ``water``, ``air`` or numbers,
 ``physics.medium_settings``) and whether there is ground at all (:attr:`Task.ground`);
 ``creatures evolve --medium`` overrides the medium. A flier scores only the height it holds in
 the air: a single leap is over long before the second half, and a creature that hops is scored
-only while it is off the ground, at the height it has then.
+only while it is off the ground, at the height it has then. Both fliers start on the ground, so
+taking off is part of the task; a far flier is paid for the air it covers, so a runner that
+hops earns only its hops.
 
 Jump and climb score what the creature did, not what its centre of mass passed through: while
 airborne the centre of mass moves as a thrown stone does, so only the take-off counts, never a
@@ -49,8 +54,8 @@ from physics.terrain import height_at
 
 from .bases import Task
 
-__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "WORST_FITNESS", "describe_fitness",
-           "task_sim"]
+__all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "FlyFar", "WORST_FITNESS",
+           "describe_fitness", "task_sim"]
 
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
@@ -183,6 +188,27 @@ class Fly(_CentreOfMassTask):
         return self.held / self.counted
 
 
+class FlyFar(_CentreOfMassTask):
+    """Fly far: lift off and cover as much ground to the right as it can while in the air."""
+
+    measures = "metres travelled to the right while airborne"
+    medium = "air"
+
+    def setup(self, ctx) -> None:
+        super().setup(ctx)
+        self.covered = np.zeros(ctx.batch)
+
+    def reset(self, state, which) -> None:
+        super().reset(state, which)
+        self.covered[which] = 0.0
+
+    def update(self, state, clock) -> None:
+        _follow_airborne_travel(state.pos, state.contact, self.ctx.model.mass, self.com, self.covered)
+
+    def fitness(self) -> np.ndarray:
+        return self.covered.copy()
+
+
 # The kernels stop following a creature whose centre of mass is not finite: it has failed (the
 # episode's rules score it), and its last finite position stays.
 
@@ -244,3 +270,16 @@ def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
             com[b, 1] = cy
             if step[b] > from_step and _airborne(contact, b):
                 held[b] += cy - start[b, 1]
+
+
+@njit(cache=True)
+def _follow_airborne_travel(pos, contact, mass, com, covered):
+    """Adds to ``covered`` each creature's travel to the right over this step if none of its
+    spheres touches the ground at its end."""
+    for b in range(pos.shape[0]):
+        cx, cy = creature_com(mass, pos, b)
+        if np.isfinite(cx) and np.isfinite(cy):
+            if _airborne(contact, b):
+                covered[b] += cx - com[b, 0]
+            com[b, 0] = cx
+            com[b, 1] = cy

@@ -309,8 +309,8 @@ def _lanes_to_batch(c, work, xb, vb):
 def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
     applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
-    X, Pp, V, REST, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[5], work[6], work[8], work[13]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:22]
+    X, Pp, V, REST, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[5], work[6], work[8], work[12]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[13:21]
     P = X.shape[1]
     lanes = X.shape[3]
     B = F.shape[0]
@@ -337,7 +337,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
     # no ground stage here (its contacts are forces): the skeleton holds no sphere
     DN[c][:, :] = 0.0
     PLANE[c][:, 2, :] = -np.inf
-    W, L = work[24][c], work[25][c]
+    W, L = work[23][c], work[24][c]
     pulled = work[4][c]   # each muscle's multiplier so far this substep (held at its strength in all)
     pulled[:, :] = 0.0
     no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
@@ -350,7 +350,7 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
         factor_skeleton(x, v, h, p, DN[c], DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c],
                         SKD[c], SKC[c], hot, b0, n, it > 0)
         solve_skeleton(p, x, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
-                       work[26][c], q, pulled, pulled, hot, b0, n, no, no)
+                       work[25][c], q, pulled, pulled, hot, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

@@ -201,7 +201,6 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
                 np.zeros((chunks, P, LANES), np.bool_),  # touching
                 np.zeros((chunks, P), np.bool_),        # sphere may touch the ground this substep
-                np.zeros((chunks, P, 2, LANES)),   # in a fluid: the drag's velocity change so far this substep
                 np.zeros((chunks, P, 2, LANES)),   # q: the positions a Jacobi sweep reads
                 np.zeros((chunks, P, 2, LANES)),   # the skeleton (physics/skeleton.py): held normals,
                 np.zeros((chunks, LEGS, 2, LANES)),  # its legs,

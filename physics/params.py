@@ -10,9 +10,15 @@ __all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION"]
 #: The version of what the engine computes. It goes up when the same settings and commands give
 #: different motion on purpose (a new solver, a new force law), so that a file holding settings
 #: (a champion, a run) says which physics scored it: 1, the relaxation sweeps (until 2026-11;
-#: files without the setting); 2, the skeleton's exact solve (physics/skeleton.py). The engine
-#: steps only with its own version; :attr:`SimParams.engine` records the one a file was made with.
-ENGINE_VERSION = 2
+#: files without the setting); 2, the skeleton's exact solve (physics/skeleton.py); 3, the plate
+#: law of fluids (physics/medium.py: a plate's normal force from the whole speed, and the flat
+#: plate's coefficients), which changed nothing without a fluid. The engine steps only with its
+#: own version; :attr:`SimParams.engine` records the one a file was made with, and
+#: :attr:`SimParams.earlier_engine` says whether today's engine moves such settings differently.
+ENGINE_VERSION = 3
+
+#: the engine version since which settings without a fluid step as today (3 changed fluids only)
+_LAND_SINCE = 2
 
 #: ``SimParams.solver``: position-based dynamics (the default, physics/step.py) or Witkin's
 #: constrained dynamics (physics/witkin.py)
@@ -83,8 +89,10 @@ class SimParams:
         A sphere's quadratic drag coefficient (dimensionless; 0.47 for a sphere at moderate
         Reynolds numbers) and linear (viscous) one (kg/(m^2 s)), on its cross-section.
     fluid_drag_normal, fluid_drag_tangent, fluid_viscous_normal, fluid_viscous_tangent : float
-        A bone plate's quadratic drag coefficients across it (1.28, a flat plate broadside) and
-        along it (0.04), and its linear ones (kg/(m^2 s)), on its area.
+        A bone plate's quadratic coefficients, on its area: across it, the normal force
+        coefficient of a flat plate broadside (2.0; at an angle of attack a it is that times
+        sin a, physics/medium.py), and along it its skin friction (0.01, both faces); and its
+        linear ones (kg/(m^2 s)), across and along.
     engine : int
         The engine version these settings were used with (:data:`ENGINE_VERSION`, the default).
         An earlier one (read from an older file) is kept as a record: :func:`physics.step`
@@ -114,8 +122,8 @@ class SimParams:
     flow_y: float = 0.0
     fluid_drag_sphere: float = 0.47
     fluid_viscous_sphere: float = 0.0
-    fluid_drag_normal: float = 1.28
-    fluid_drag_tangent: float = 0.04
+    fluid_drag_normal: float = 2.0
+    fluid_drag_tangent: float = 0.01
     fluid_viscous_normal: float = 0.0
     fluid_viscous_tangent: float = 0.0
     engine: int = ENGINE_VERSION
@@ -158,28 +166,43 @@ class SimParams:
         """Every setting, but the fluid's that are at their defaults (files of runs without a
         fluid read as they always have; :meth:`from_dict` fills them in)."""
         data = asdict(self)
+        defaults = _fluid_defaults(self.engine)
         for name in FLUID_SETTINGS:
-            if data[name] == _FLUID_DEFAULTS[name]:
+            if data[name] == defaults[name]:
                 del data[name]
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "SimParams":
         """The settings :meth:`to_dict` wrote; a dict without ``engine`` was written before
-        versions were recorded, by engine 1."""
+        versions were recorded, by engine 1. Fluid settings it leaves out are the defaults of
+        the engine that wrote it (a plate's coefficients were 1.28 and 0.04 before engine 3)."""
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise ValueError(f"unknown simulation settings: {', '.join(sorted(unknown))}")
-        return cls(**{"engine": 1, **data})
+        engine = data.get("engine", 1)
+        return cls(**{**_fluid_defaults(engine if isinstance(engine, int) else ENGINE_VERSION), "engine": 1, **data})
 
     @property
     def earlier_engine(self) -> bool:
-        """Whether these settings come from an earlier engine than this one (see ENGINE_VERSION)."""
-        return self.engine < ENGINE_VERSION
+        """Whether these settings come from an engine that moved them differently from this one
+        (see ENGINE_VERSION): any earlier one in a fluid, one before the last change on land."""
+        return self.engine < (ENGINE_VERSION if self.fluid_density > 0 else _LAND_SINCE)
 
 
 #: the fluid's settings (physics/medium.py)
 FLUID_SETTINGS = ("fluid_density", "flow_x", "flow_y", "fluid_drag_sphere", "fluid_viscous_sphere",
                   "fluid_drag_normal", "fluid_drag_tangent", "fluid_viscous_normal", "fluid_viscous_tangent")
 _FLUID_DEFAULTS = {f.name: f.default for f in fields(SimParams) if f.name in FLUID_SETTINGS}
+#: the fluid settings' defaults that changed, by the engine version that changed them
+_FLUID_DEFAULTS_BEFORE = {3: {"fluid_drag_normal": 1.28, "fluid_drag_tangent": 0.04}}
+
+
+def _fluid_defaults(engine: int) -> dict:
+    """The defaults of the fluid's settings in engine version ``engine``."""
+    out = dict(_FLUID_DEFAULTS)
+    for version, before in sorted(_FLUID_DEFAULTS_BEFORE.items(), reverse=True):
+        if engine < version:
+            out.update(before)
+    return out

@@ -13,8 +13,7 @@ Simulation*, 2019: several substeps of one solve each beat one step of many swee
     for each substep:
         rest_of_substep      the muscles' rest lengths this far through the step (no jumps)
         predict              v += g h (and drag); p = x + v h              (Verlet, velocity form)
-        buoyancy, relax_medium   in a fluid: buoyancy; the implicit drag of spheres and bone
-                             plates on the predicted velocities (physics/medium.py)
+        buoyancy             in a fluid: each sphere's buoyancy (physics/medium.py)
         for each iteration (1 by default):
             solve_joints     angular springs (Jacobi, mass split among a sphere's springs)
             solve_clusters   shape matching of soft clusters (rigid ones are in the skeleton)
@@ -29,8 +28,8 @@ Simulation*, 2019: several substeps of one solve each beat one step of many swee
             solve_self_collisions   Jacobi sweeps over the creature's colliding sphere pairs
             press_friction, solve_skeleton   friction on what the skeleton pressed into the
                              ground, then the skeleton's rigid rows again
-            relax_medium, solve_skeleton   in a fluid: the drag of what the skeleton and the
-                             muscles did, then the rigid rows again
+        relax_medium, solve_skeleton   in a fluid: the implicit drag of spheres and bone plates on
+                             what the substep did, then the rigid rows again (physics/medium.py)
         finish_ground        last push-out (nothing ends inside the ground), contact flags
         recover_velocity     v = (p - x) / h
         reject_ground_velocity   remove velocity into the ground; bounce by restitution; cap the
@@ -111,17 +110,17 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
     B, P = pos.shape[0], pos.shape[1]
     h = dt / substeps
-    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, DRAG, Q = work[:14]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[14:22]
-    touched = work[22][c]
-    grip = work[23][c]
-    skw = work[24][c]
-    load = work[25][c]
-    skdl = work[26][c]
-    loose = work[27][c]
-    lifted = work[28][c]
-    before = work[29][c]
-    pulled_before = work[30][c]
+    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, Q = work[:13]
+    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[13:21]
+    touched = work[21][c]
+    grip = work[22][c]
+    skw = work[23][c]
+    load = work[24][c]
+    skdl = work[25][c]
+    loose = work[26][c]
+    lifted = work[27][c]
+    before = work[28][c]
+    pulled_before = work[29][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -139,7 +138,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     vn = VN[c]
     touching = TOUCH[c]
     active = ACTIVE[c]
-    dragged = DRAG[c]
     # gather
     for i in range(P):
         for k in range(2):
@@ -177,9 +175,6 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
             find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
         if medium:
             buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
-            dragged[:, :, :] = 0.0
-            relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
-                         fluid)
         lam[:, :] = 0.0
         lamj[:, :] = 0.0
         dn[:, :] = 0.0
@@ -228,12 +223,11 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
                                yes, no)
                 load[:, :, :] = 0.0
-            if medium:   # the fluid brakes what the skeleton and muscles did; the skeleton has the last word
-                relax_medium(x, p, dragged, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h,
-                             fluid)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
-                               yes, no)
-                load[:, :, :] = 0.0
+        if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
+            relax_medium(x, p, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
+            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
+                           yes, no)
+            load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
                           push_speed * h)

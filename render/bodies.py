@@ -1,8 +1,8 @@
 """The creatures as the viewer draws them (:class:`Bodies`): every creature's bones and muscles
 (coloured by contraction) as one batch of segments, its spheres as one ``SpriteList`` (a crowd's
 as discs in the bones' batch), its wings as translucent plates under the bones, the contacts
-marked and the joint angles written while the sensors are shown, and a label above each (in a
-crowd, above the leaders only)."""
+marked and the joint angles and wings' pitch written while the sensors are shown, and a label
+above each (in a crowd, above the leaders only)."""
 
 from __future__ import annotations
 
@@ -161,9 +161,10 @@ class Bodies:
         self._muscle_bones = np.flatnonzero(self._is_muscle)
         self._wing_a, self._wing_b = cat(wing_a, np.int64), cat(wing_b, np.int64)
         self._wing_width = cat(wing_width, np.float64)
+        self._wing_owner = cat(wing_owner, np.int64)
         wing_rgb = (np.array([c[:3] for c in self.colors], np.uint8) if ghost
                     else np.array([WING], np.uint8))
-        self._wing_rgb = (wing_rgb[cat(wing_owner, np.int64)] if ghost
+        self._wing_rgb = (wing_rgb[self._wing_owner] if ghost
                           else np.repeat(wing_rgb, self._wing_a.size, 0))
         self._wing_fade = CROWD_ALPHA / 255.0 if crowd else 1.0   # a crowd's wings are ghosts too
         # a crowd's spheres: discs (zero-length segments) drawn with the bones, in one call and
@@ -360,7 +361,8 @@ class Bodies:
     def place_labels(self, pos: np.ndarray, camera, frame, selected: int, sensors: bool) -> None:
         """Each creature's label above it (stacked when labels would overlap; in a crowd only
         the leaders'), and the ``selected`` creature's joint angles next to its joint spheres
-        when the ``sensors`` are shown; in screen pixels through ``camera``."""
+        and its wings' pitch below their middles when the ``sensors`` are shown; in screen
+        pixels through ``camera``."""
         if self.crowd:
             for k, (i, text) in enumerate(zip(self.label_owner, self._label_strings)):
                 self._set_label(k, i, text)
@@ -410,5 +412,16 @@ class Bodies:
                 t = self.angle_labels.get(n)
                 t.text = f"{math.degrees(a):.0f}\u00b0"
                 t.position = (round(float(sx + off)), round(float(sy + off * 0.5)))
+                n += 1
+            # each wing's pitch: its chord's angle to the horizontal, from its second sphere to its
+            # first (a wing listed leading edge first reads nose up as positive), at its middle
+            for wa, wb in zip(self._wing_a[self._wing_owner == i], self._wing_b[self._wing_owner == i]):
+                pa, pb = pos[wa], pos[wb]
+                if not (np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))):
+                    continue
+                sx, sy = camera.world_to_screen(0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1]))
+                t = self.angle_labels.get(n)
+                t.text = f"pitch {math.degrees(math.atan2(pa[1] - pb[1], pa[0] - pb[0])):.0f}\u00b0"
+                t.position = (round(float(sx) + 6), round(float(sy) - 14))
                 n += 1
         self.angle_labels.finish(n)

@@ -78,7 +78,7 @@ KEYS = (
     ("wheel, + / -", "zoom in / out"),
     ("0", "default zoom"),
     ("N", "brain panel"),
-    ("S", "sensors: contacts, joint angles"),
+    ("S", "sensors: contacts, joint angles, wing pitch"),
     ("TAB", "next creature for the panels (SHIFT: back)"),
     ("H", "this help"),
     ("ESC / Q", "close the help / quit"),
@@ -347,7 +347,8 @@ class Viewer(arcade.View):
                 cap = max(1, math.ceil(self.max_lag * self.speed / self.scene.dt))
             self.advance(delta_time * self.speed, cap)
         self.camera.pan(self._held, delta_time)
-        self._update_camera(delta_time)
+        # followed in the episode's time: at 2x a climbing bird stays as far from the middle as at 1x
+        self._update_camera(delta_time * self.speed)
 
     @property
     def positions(self) -> np.ndarray:

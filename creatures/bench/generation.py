@@ -711,7 +711,7 @@ def format_bodies(rows: list[dict]) -> str:
 
 #: a fluid (``creatures bench --medium``): each design in its medium's task against the same
 #: creatures running on the ground with no fluid; a generation may take at most this much longer
-MEDIUM_PAIRS = (("eel", "swim"), ("bird", "fly"))
+MEDIUM_PAIRS = (("eel", "swim"), ("fish", "swim"), ("bird", "fly"), ("glider", "fly-far"))
 TARGET_MEDIUM_RATIO = 1.5
 
 
@@ -751,12 +751,13 @@ def format_media(rows: list[dict]) -> str:
              f"{first['workers']} workers), each design in its fluid task against the run task on the "
              f"ground, in {first['rounds']} alternating rounds",
              "",
-             f"{'design':<8} {'task':<6} {'medium':<8} {'wall s/gen':>10} {'eval s/gen':>10} {'vs ground':>9} "
+             f"{'design':<8} {'task':<7} {'medium':<8} {'wall s/gen':>10} {'eval s/gen':>10} {'vs ground':>9} "
              f"{'others':>6}  generations"]
-    media = {"swim": "water", "fly": "air"}
+    from evolution.plugins import resolve
     for r in rows:
         ratio = r.get("vs_ground")
-        lines.append(f"{r['design']:<8} {r['task']:<6} {media.get(r['task'], 'none'):<8} "
+        medium = getattr(resolve("task", r["task"]).target, "medium", None) or "none"
+        lines.append(f"{r['design']:<8} {r['task']:<7} {medium:<8} "
                      f"{r['wall_seconds']:>10.3f} {r['eval_seconds']:>10.3f} "
                      f"{(f'{ratio:.3f}x' if ratio else ''):>9} {r['other_processes_cores']:>6.2f}  "
                      f"median of {r['generations_timed']}")

@@ -87,8 +87,9 @@ def add_arguments(parser) -> None:
                         help="instead: whole generations of the walker whose legs evolve against the "
                              "fixed walker (end to end, alternating rounds)")
     parser.add_argument("--medium", action="store_true",
-                        help="instead: whole generations of the eel swimming and the bird flying against "
-                             "the same creatures running on the ground (end to end, alternating rounds)")
+                        help="instead: whole generations of the eel and the fish swimming, the bird flying and the "
+                             "glider flying far against the same creatures running on the ground (end to "
+                             "end, alternating rounds)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
     parser.add_argument("--markdown", action="store_true",
                         help="print the physics rows as the README's markdown table instead (no "

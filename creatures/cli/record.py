@@ -33,7 +33,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--fps", type=int, default=30, help="frames per second (default 30)")
     parser.add_argument("--speed", type=float, default=1.0, help="playback speed (default 1)")
     parser.add_argument("--brain", action="store_true", help="show the brain panel (the first creature's)")
-    parser.add_argument("--sensors", action="store_true", help="show ground contacts and joint angles")
+    parser.add_argument("--sensors", action="store_true", help="show ground contacts, joint angles and wing pitch")
     add_plugin_argument(parser)
 
 

@@ -359,6 +359,50 @@ def test_a_stick_thrown_up_in_a_vacuum_flies_its_parabola():
     assert run.fitness()[0] == pytest.approx(expected, rel=1e-9)
 
 
+def test_fly_far_counts_only_the_travel_of_airborne_steps():
+    """6 steps, creatures moved to the right by hand 0.5 m a step. Creature 0 is airborne
+    throughout: it scores 3.0. Creature 1 touches the ground at steps 2 and 5: those steps'
+    travel does not count (2.0). Creature 2 is airborne but goes left: -3.0. Creature 3 stays on
+    the ground: 0."""
+    steps, B = 6, 4
+    run = _episode_run("fly-far", steps, B)
+    assert run.episode.sim.fluid_density == 1.2
+    model, start = run.model, run.state
+    P = model.n_spheres
+    for t in range(1, steps + 1):
+        shift = np.array([0.5, 0.5, -0.5, 0.5]) * t
+        contact = np.zeros((B, P), dtype=bool)
+        contact[1, 0] = t in (2, 5)
+        contact[3] = True
+        run.observe(_state(start.pos + np.stack([shift, np.full(B, 1.0)], axis=1)[:, None, :], model, contact))
+    assert not run.failed.any()
+    np.testing.assert_allclose(run.fitness(), [3.0, 2.0, -3.0, 0.0], rtol=1e-12, atol=1e-12)
+
+
+def test_fly_far_restarts_a_creature_from_nothing():
+    run = _episode_run("fly-far", 4, 2)
+    for t in range(1, 5):
+        run.observe(_state(run.start_state.pos + np.array([0.25 * t, 1.0]), run.model))
+    assert run.fitness() == pytest.approx([1.0, 1.0])
+    run.restart(np.array([True, False]))
+    assert run.fitness() == pytest.approx([0.0, 1.0])
+
+
+def test_a_stick_thrown_in_a_vacuum_flies_far_by_its_parabola():
+    """fly-far without air: a rigid stick thrown at (3, 4) m/s from the ground flies 0.815 s;
+    over a 0.5 s episode (never landing) it scores 3 m/s x 0.5 s, to rounding."""
+    stick = physics.Body([physics.Sphere((0.0, 0.1)), physics.Sphere((0.5, 0.1))], [physics.Bone(0, 1)],
+                         name="stick")
+    episode = Episode.make(stick, "fly-far", seconds=0.5, medium="none")
+    run = EpisodeRun(episode, _Still(0), 1)
+    start = run.start_state.pos[0, 0]     # where the episode put the stick's first sphere
+    run.state = physics.initial_state(run.model, episode.sim, offset=(float(start[0]), float(start[1] - 0.1)),
+                                      velocity=(3.0, 4.0))
+    while not run.done:
+        run.advance(np.zeros((1, 0)))
+    assert run.fitness()[0] == pytest.approx(3.0 * episode.steps * episode.sim.dt, rel=1e-9)
+
+
 def test_swim_fitness_is_the_distance_to_the_right():
     steps, B = 4, 3
     run = _episode_run("swim", steps, B)

@@ -15,7 +15,7 @@ import evolution.plugins as plugins
 from evolution import DEFAULT_SENSORS, PluginError, PluginRef, Sensor, Task, load_ref, resolve, sensor_list
 from plugin_helpers import sensors_file, tasks_file, write
 
-BUILTIN = {"task": {"run", "jump", "climb", "obstacle", "swim", "fly"},
+BUILTIN = {"task": {"run", "jump", "climb", "obstacle", "swim", "fly", "fly-far"},
            "sensor": {"clock", "muscles", "joints", "contacts", "tilt", "height", "velocity", "rays"},
            "terrain": {"flat", "slope", "steps", "hills", "hurdles"}}
 
