@@ -241,6 +241,39 @@ def test_a_wing_is_translucent_and_under_its_bone(window):
                           pixel(plain, *viewer.world_to_screen(*other)))
 
 
+def test_the_sensors_write_each_wings_pitch(window):
+    """With the sensors shown, a wing's pitch (its chord's angle to the horizontal, from its second
+    sphere to its first) is written below its middle; without them, or for a bone that is no wing,
+    nothing. The bird's wing runs from (0, 1) to (1.2, 1): level, listed trailing edge first it
+    reads 180 degrees; leading edge first with the trailing edge 20 degrees down, 20."""
+    def pitch_labels(viewer):
+        used = viewer.bodies.angle_labels.items[:viewer.bodies.angle_labels.used]
+        return [t.text for t in used if t.text.startswith("pitch")]
+    _, viewer = _wing_pixels(window, 0.4)
+    assert pitch_labels(viewer) == []
+    viewer.show_sensors = True
+    _draw(viewer)
+    assert pitch_labels(viewer) == ["pitch 180\u00b0"]
+    label = viewer.bodies.angle_labels.items[0]       # the bird has no joints: the only label
+    pos = viewer.frame.creatures[0].pos
+    mid = viewer.world_to_screen(*(0.5 * (pos[0] + pos[1])))
+    assert abs(label.position[0] - mid[0]) < 10 and label.position[1] < mid[1]   # at its middle, below
+    _, plain = _wing_pixels(window, 0.4, wing=(False, False, False))
+    plain.show_sensors = True
+    _draw(plain)
+    assert pitch_labels(plain) == []
+    body = _bird()
+    body.spheres[0] = physics.Sphere((0.0, 1.0 - 1.2 * np.tan(np.radians(20.0))), 0.05)   # trailing edge down
+    source = _source(body=physics.Body(body.spheres, [physics.Bone(1, 0), *body.bones[1:]], name="bird"),
+                     ground=False)
+    shape = dataclasses.replace(source.scene.creatures[0], wing=np.array([True, False, False]),
+                                bone_width=np.array([0.4, 0.1, 0.1]))
+    source.scene = dataclasses.replace(source.scene, creatures=[shape])
+    tilted = _viewer(window, source, zoom=150.0, show_sensors=True)
+    _draw(tilted)
+    assert pitch_labels(tilted) == ["pitch 20\u00b0"]      # leading edge (on the right) first: nose up
+
+
 # the recorder and snapshots draw the same ---------------------------------------------------------
 def test_snapshots_and_recordings_draw_the_water(window, tmp_path):
     source = _source(**WATER_SCENE)
