@@ -27,7 +27,7 @@ import physics
 from . import limits
 from .bodygenes import NO_GENES, BodyGenes
 from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
-from .jsonread import JsonFileError, loads, read_text
+from .jsonread import JsonFileError, loads, read_bytes, read_text
 from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
@@ -202,11 +202,8 @@ class Champion:
         }
 
 
-def save_champion(champion: Champion, path) -> None:
-    """Write a champion file atomically and durably (:func:`evolution.files.write_atomic`; a
-    :class:`~evolution.files.WriteError` leaves an old file as it was): indented JSON, the
-    terrain's points on one line each."""
-    from .files import write_atomic
+def champion_json(champion: Champion) -> str:
+    """The champion file's text: indented JSON, the terrain's points on one line each."""
     data = champion.to_dict()
     terrain = data["terrain"]
     points = {key: json.dumps(terrain[key], allow_nan=False) for key in ("xs", "ys")}
@@ -214,7 +211,15 @@ def save_champion(champion: Champion, path) -> None:
     text = json.dumps(data, indent=1, allow_nan=False)
     for key, line in points.items():
         text = text.replace(f'"@{key}@"', line, 1)
-    write_atomic(Path(path), text + "\n")
+    return text + "\n"
+
+
+def save_champion(champion: Champion, path) -> None:
+    """Write a champion file (:func:`champion_json`) atomically and durably
+    (:func:`evolution.files.write_atomic`; a :class:`~evolution.files.WriteError` leaves an old
+    file as it was)."""
+    from .files import write_atomic
+    write_atomic(Path(path), champion_json(champion))
 
 
 def _check_finite(value, where="the file"):
@@ -253,21 +258,34 @@ def _number(data, *keys, positive=False):
 
 
 def load_champion(path, plugins=()) -> Champion:
-    """Read and check a champion file. Raises :class:`ChampionError` with a one-line reason.
-    ``plugins``: files or modules the user names for its plug-ins (``--plugin``); nothing else
-    that is code is loaded for it."""
+    """Read and check a champion file, or a card (a PNG holding one: :mod:`evolution.cards`).
+    Raises :class:`ChampionError` with a one-line reason. ``plugins``: files or modules the user
+    names for its plug-ins (``--plugin``); nothing else that is code is loaded for it."""
+    from .cards import MAX_CARD_BYTES, CardError, champion_text, is_png
     path = Path(path)
     try:
         size = path.stat().st_size
+        with open(path, "rb") as f:
+            card = is_png(f.read(8))
     except OSError as exc:
         raise ChampionError(f"cannot read it: {exc.strerror or exc}") from None
-    if size > MAX_BYTES:
-        raise ChampionError(f"it is {size} bytes; champions are at most {MAX_BYTES}")
-    try:  # at most MAX_BYTES read (it may have grown), JSON nested at most 64 deep
-        data = loads(read_text(path, MAX_BYTES, "champion"), path, finite=False, max_digits=4300)
+    if path.suffix.lower() == ".png" and not card:
+        raise ChampionError("named .png but not a PNG (its first bytes are not the PNG signature)")
+    limit = MAX_CARD_BYTES if card else MAX_BYTES
+    if size > limit:
+        raise ChampionError(f"it is {size} bytes; {'cards' if card else 'champions'} are at most {limit}")
+    try:  # at most the limit read (it may have grown), JSON nested at most 64 deep
+        if card:
+            text = champion_text(read_bytes(path, MAX_CARD_BYTES, "card"), MAX_BYTES)
+        else:
+            text = read_text(path, MAX_BYTES, "champion")
+        data = loads(text, path, finite=False, max_digits=4300)
+    except CardError as exc:
+        raise ChampionError(f"a card that cannot be read: {exc}") from None
     except JsonFileError as exc:  # the caller names the file
         line, _, column = exc.where.partition(":")
-        raise ChampionError(f"{exc.message} (line {line}, column {column})" if column else exc.message) from None
+        where = f" (line {line}, column {column} of its champion)" if card else f" (line {line}, column {column})"
+        raise ChampionError(f"{exc.message}{where}" if column else exc.message) from None
     champion = champion_from_dict(data)
     champion.named = tuple(plugins)
     return champion

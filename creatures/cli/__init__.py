@@ -13,8 +13,8 @@ import sys
 import evolution
 
 from .. import __version__
-from . import (bench, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume, simulate,
-               validate, watch)
+from . import (bench, card, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume,
+               simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -28,6 +28,7 @@ COMMANDS = [
     ("resume", resume, "go on with a stopped run, exactly where it stopped"),
     ("plot", plot, "draw a run's fitness and species charts"),
     ("export", export, "write a run's champion to a shareable file"),
+    ("card", card, "write a share card: a PNG that shows a champion and holds it"),
     ("replay", replay, "re-simulate a champion file and check its fitness"),
     ("play", play, "pick a creature, evolve it and watch it learn, in one window"),
     ("watch", watch, "watch champions race in a window"),

@@ -91,7 +91,7 @@ def play_target(target: str) -> str:
         return champion_path(target)
     except ChampionError:
         pass
-    if path.name != target or path.suffix.lower() in (".yaml", ".yml", ".json"):
+    if path.name != target or path.suffix.lower() in (".yaml", ".yml", ".json", ".png"):
         return target
     champions = shipped_names()
     raise GameError(f"{target}: no built-in design, shipped champion or file of that name"
@@ -140,7 +140,7 @@ def run(args) -> int:
             if path.is_dir():
                 session = PlaySession(path, workers=args.workers)
                 session.resume()
-            elif path.suffix.lower() == ".json":
+            elif path.suffix.lower() in (".json", ".png"):    # a champion file or a card
                 try:
                     champion = load_champion(path)
                     champion.brains()

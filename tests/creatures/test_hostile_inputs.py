@@ -118,7 +118,7 @@ GENERATED_RUNS = {
 
 def _stored() -> list[str]:
     ids = []
-    for folder in ("designs", "terrains", "neat_configs", "champions"):
+    for folder in ("designs", "terrains", "neat_configs", "champions", "cards"):
         ids += [f"{folder}/{p.name}" for p in sorted((HOSTILE / folder).iterdir()) if p.is_file()]
     ids += [f"runs/{p.name}" for p in sorted((HOSTILE / "runs").iterdir()) if p.is_dir()]
     return ids
@@ -126,7 +126,7 @@ def _stored() -> list[str]:
 
 #: the command a stored input of each kind goes through
 KIND_COMMANDS = {"designs": ["validate"], "terrains": ["validate"], "neat_configs": ["neat"],
-                 "champions": ["replay"]}
+                 "champions": ["replay"], "cards": ["replay"]}
 #: a few stored inputs also go through the other commands that read their kind
 EXTRA_COMMANDS = {
     "designs/python_tag.yaml": ["simulate", "evolve"],

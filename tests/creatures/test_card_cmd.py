@@ -1,0 +1,39 @@
+"""``creatures card``: a PNG that shows a champion and holds it; every command that reads a
+champion reads it (replay, watch's and record's sources, export's champion files)."""
+
+import numpy as np
+from PIL import Image
+
+from evolution.champion import load_champion
+
+
+def test_a_card_of_a_shipped_champion_replays_exactly(run_creatures, tmp_path):
+    out = tmp_path / "walker.png"
+    r = run_creatures("card", "saves/walker-run.json", "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"{out}: a card of walker run gen 40") and "pictured at 10 s" in r.stdout
+    picture = np.asarray(Image.open(out).convert("RGB"))
+    assert picture.shape == (450, 800, 3) and len(np.unique(picture.reshape(-1, 3), axis=0)) > 20   # a picture
+    r = run_creatures("replay", out)
+    assert r.returncode == 0, r.stderr
+    assert "(identical)" in r.stdout
+    # a card of a card, by a shipped name, at another moment and size
+    again = tmp_path / "again.png"
+    r = run_creatures("card", out, "--out", again, "--at", "3", "--size", "320x180")
+    assert r.returncode == 0, r.stderr
+    assert Image.open(again).size == (320, 180)
+    assert load_champion(again).fitness == load_champion(out).fitness
+    r = run_creatures("card", "walker-run", "--out", tmp_path / "named.png", "--at", "0")
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_card_is_refused_in_one_line_where_it_cannot_be_made(run_creatures, tmp_path):
+    for args, says in ((["saves/walker-run.json", "--out", tmp_path / "x.gif"], "--out must end in .png"),
+                       (["saves/walker-run.json", "--out", tmp_path / "x.png", "--at", "25"], "--at must be within"),
+                       (["nowhere.json", "--out", tmp_path / "x.png"], "nowhere.json"),
+                       (["saves/walker-run.json", "--out", tmp_path / "no" / "x.png"], "cannot write")):
+        r = run_creatures("card", *args)
+        assert r.returncode == 2 and r.stdout == "", r.stdout
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("creatures card: ") and says in lines[0], r.stderr
+    assert not (tmp_path / "x.png").exists()
