@@ -414,8 +414,10 @@ BAD = {
     "zero_dt": (_set("physics", "dt", value=0.0), "dt must be positive", "load"),
     "genome_nodes_not_a_list": (_set("brain", "genome", "nodes", value={}),
                                 "the genome has no 'nodes' list", "load"),
-    "binary": (lambda text, doc: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\xfd",
-               "not a text file", "load"),
+    "binary": (lambda text, doc: b"GIF89a\x00\x00\x00\rIHDR\xff\xfe\xfd", "not a text file", "load"),
+    # a PNG's first bytes make it a card, whatever its name: a broken one is a card refused
+    "png_named_json": (lambda text, doc: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\xfd",
+                       "a card that cannot be read: truncated", "load"),
     "utf16": (lambda text, doc: text.encode("utf-16"), "not a text file", "load"),
     # the genome is checked against the creature when the brain is built: at replay
     "connection_from_nowhere": (_add_connection(**{"in": 999}),
