@@ -219,6 +219,7 @@ def workspace_of(model: Model, lanes: int) -> tuple:
                 np.zeros((chunks, P, LANES)),      # static friction let go of it (1) last substep
                 np.zeros((chunks, P, LANES)),      # the skeleton pulled it out of the ground (1) this substep
                 np.zeros((chunks, P, 2, LANES)),   # the positions before the skeleton's solve
-                np.zeros((chunks, E, LANES)))      # and the bone multipliers
+                np.zeros((chunks, E, LANES)),      # and the bone multipliers
+                np.zeros((chunks, 7, LANES)))      # in a fluid: a plate end's rows, a value a creature (medium.py)
         cache[lanes] = work
     return work

@@ -140,11 +140,12 @@ def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
 
 
 @njit(cache=True, error_model="numpy")
-def relax_medium(x, p, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
+def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
     """The drag of the fluid on the substep's velocities ``(p - x) / h``, once a substep after
     the constraints (see the module): each sphere's and each plate end's velocity braked
     implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
-    (``Model.bone_plate``); ``acc : (P, 2, lanes)`` and ``deg : (P, lanes)`` are scratch.
+    (``Model.bone_plate``); ``acc : (P, 2, lanes)``, ``deg : (P, lanes)`` and ``row : (7, lanes)``
+    are scratch.
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
     with no force (switched off: ``Model.with_values``) are no plates."""
     rho = fluid[0]
@@ -195,7 +196,6 @@ def relax_medium(x, p, acc, deg, inv_mass, radius, bone_a, bone_b, max_force, pl
                 deg[q, l] += 1.0 if on else 0.0
     # per bone, in rows of one value per creature (the loop that does the arithmetic reads and
     # writes these rows only, so that it is vectorized across creatures)
-    row = np.empty((7, n))
     tx, ty, f, ux, uy, dvx, dvy = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
     for e in range(bone_a.shape[0]):
         i = bone_a[e]

@@ -121,6 +121,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     lifted = work[27][c]
     before = work[28][c]
     pulled_before = work[29][c]
+    plate_rows = work[30][c]
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
@@ -224,7 +225,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                                yes, no)
                 load[:, :, :] = 0.0
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
-            relax_medium(x, p, q, vn, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
+            relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
             solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
                            yes, no)
             load[:, :, :] = 0.0

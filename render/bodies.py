@@ -415,7 +415,8 @@ class Bodies:
                 n += 1
             # each wing's pitch: its chord's angle to the horizontal, from its second sphere to its
             # first (a wing listed leading edge first reads nose up as positive), at its middle
-            for wa, wb in zip(self._wing_a[self._wing_owner == i], self._wing_b[self._wing_owner == i]):
+            mine = self._wing_owner == i
+            for wa, wb in zip(self._wing_a[mine], self._wing_b[mine]):
                 pa, pb = pos[wa], pos[wb]
                 if not (np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))):
                     continue
