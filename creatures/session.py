@@ -437,7 +437,7 @@ class PlaySession:
                   population=DEFAULT_SETUP.population, seed=c.seed, workers=0, network=c.network,
                   medium=medium, sim={**sim.to_dict(), "ground": True, "engine": physics.ENGINE_VERSION},
                   clock_hz=c.clock_hz,
-                  start_genome=c.genome)
+                  start_genome=c.genome, parent=c.hash())
         except GameError:
             self._champion, self.state = c, "champion"
             raise

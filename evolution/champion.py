@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 import physics
 
-from . import limits
+from . import limits, lineage
 from .bodygenes import NO_GENES, BodyGenes
 from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
 from .jsonread import JsonFileError, loads, read_bytes, read_text
@@ -42,6 +42,8 @@ FORMAT = "creatures-champion"
 VERSION = 3
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
+#: an author's name is at most this long
+MAX_AUTHOR = 60
 
 
 class ChampionError(Exception):
@@ -93,6 +95,12 @@ class Champion:
     #: the design's evolvable values and optional parts, if its body evolved: ``body`` is then
     #: the evolved body and the genome's ``body`` holds its genes
     genes: BodyGenes = NO_GENES
+    #: who made it (shown on its card; empty: not said)
+    author: str = ""
+    #: its lineage (:mod:`evolution.lineage`): the hash of the settings of the run that evolved
+    #: it, and of the champion that run started from (None: not known, or a run from scratch)
+    settings_hash: str | None = None
+    parent: str | None = None
     _episode: object = field(default=None, init=False, repr=False, compare=False)
 
     def bodies(self):
@@ -105,6 +113,24 @@ class Champion:
     def switched_off(self) -> list[str]:
         """The labels of the optional parts the champion has switched off."""
         return self.genes.off((self.genome.get("body") or {}).get("parts", [])) if self.genes else []
+
+    @property
+    def design_hash(self) -> str:
+        """The hash of its design's YAML text (:func:`evolution.lineage.design_hash`)."""
+        return lineage.design_hash(self.design_yaml)
+
+    def hash(self) -> str:
+        """The hash of what it does (:func:`evolution.lineage.champion_hash`): a card and a JSON
+        file of it have the same one."""
+        return lineage.champion_hash(self.to_dict())
+
+    def lineage_line(self) -> str:
+        """Its lineage in one line, for people."""
+        start = f"design {lineage.short(self.design_hash)}, run seed {self.seed}"
+        if not self.settings_hash:
+            return f"{start} (the run's settings were not recorded)"
+        parent = f"evolved from champion {lineage.short(self.parent)}" if self.parent else "evolved from scratch"
+        return f"{start}, settings {lineage.short(self.settings_hash)}, {parent}"
 
     def episode_run(self, parallel: bool | None = False):
         """An :class:`evolution.EpisodeRun` of the champion alone, as evolution scored it
@@ -198,6 +224,8 @@ class Champion:
             "physics": self.sim.to_dict(),
             "brain": {"network": self.network, "genome": self.genome},
             "recorded": {"fitness": self.fitness, "generation": self.generation, "seed": self.seed},
+            "lineage": {"design": self.design_hash, "settings": self.settings_hash, "parent": self.parent},
+            **({"author": self.author} if self.author else {}),
             "software": self.software,
         }
 
@@ -342,19 +370,42 @@ def champion_from_dict(data) -> Champion:
     software = data.get("software") or {}
     if not isinstance(software, dict):
         raise ChampionError("'software' must be an object")
+    design_yaml = str(_get(data, "creature", "design_yaml", kind=str))
+    settings_hash, parent = _lineage(data, design_yaml)
     try:  # printed by the commands that show a champion
+        limits.check_text(data.get("author", ""), "'author'", MAX_AUTHOR)
         limits.check_text(data.get("name", ""), "'name'")
         limits.check_text(measures, "'task.measures'")
         limits.check_text(body.name, "'creature.body.name'")
     except ValueError as exc:
         raise ChampionError(str(exc)) from None
     return Champion(
-        body=body, design_yaml=str(_get(data, "creature", "design_yaml", kind=str)), task=task,
+        body=body, design_yaml=design_yaml, task=task,
         terrain=terrain, terrain_ref=terrain_ref, sensors=sensors, measures=measures,
         seconds=seconds, clock_hz=_number(data, "episode", "clock_hz", positive=True),
         sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
         generation=int(_get(data, "recorded", "generation", kind=int)), seed=int(seed),
-        software=software, name=str(data.get("name", "")), genes=genes)
+        software=software, name=str(data.get("name", "")), genes=genes, author=data.get("author", ""),
+        settings_hash=settings_hash, parent=parent)
+
+
+def _lineage(data, design_yaml: str) -> tuple:
+    """A champion document's recorded ``(settings hash, parent hash)``, checked (a file from
+    before lineage was recorded has none); its design hash must be its design's."""
+    record = data.get("lineage")
+    if record is None:
+        return None, None
+    if not isinstance(record, dict):
+        raise ChampionError("'lineage' must be an object")
+    try:
+        design = lineage.check_hash(record.get("design"), "'lineage.design'")
+        found = (lineage.check_hash(record.get("settings"), "'lineage.settings'"),
+                 lineage.check_hash(record.get("parent"), "'lineage.parent'"))
+    except ValueError as exc:
+        raise ChampionError(str(exc)) from None
+    if design is not None and design != lineage.design_hash(design_yaml):
+        raise ChampionError("'lineage.design' is not the hash of its design_yaml (the design was edited)")
+    return found
 
 
 #: the tasks and terrains a version 1 champion may name (all built in)
@@ -453,4 +504,4 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     generation=int(record["generation"]), seed=settings.seed,
                     software=software_versions(), trusted=True,
                     name=f"{settings.design_name} {task_ref.short} gen {record['generation']}",
-                    genes=genes)
+                    genes=genes, settings_hash=lineage.settings_hash(asdict(settings)), parent=settings.parent)

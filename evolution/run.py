@@ -56,7 +56,7 @@ import neat
 
 import physics
 
-from . import checkpoint, limits, rundir
+from . import checkpoint, limits, lineage, rundir
 from .bodygenes import NO_GENES, BodyGenes
 from .breeding import SpeciationScope, distance_scope
 from .backends import BACKENDS, make_evaluator
@@ -135,6 +135,8 @@ class RunSettings:
     #: instead of neat's random one: an exact copy, and the rest of the population copies of it
     #: mutated once each (:func:`seeded_population`); None: neat's own start
     start_genome: dict | None = None
+    #: the hash of the champion ``start_genome`` is from (:mod:`evolution.lineage`), if known
+    parent: str | None = None
 
     def __post_init__(self):
         for name in ("task", "design_name", "design_text"):
@@ -180,6 +182,7 @@ class RunSettings:
             raise ValueError("the setting start_genome must be a genome (an object) or null")  # checked by Run
         if not isinstance(self.sim, dict):
             raise ValueError("the setting sim must be an object")
+        lineage.check_hash(self.parent, "the setting parent")
         if self.medium is not None:
             if not isinstance(self.medium, str) or len(self.medium) > 1000:
                 raise ValueError("the setting medium must be text or null")

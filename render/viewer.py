@@ -114,6 +114,9 @@ class Viewer(arcade.View):
         ESC / Q close the window (otherwise they only set :attr:`quit_requested`).
     hint : bool
         Show "H: help" in the bottom left corner.
+    hud : bool
+        Draw the HUD, the status and the creatures' names (False: the scene alone, a share
+        card's picture).
     camera : (float, float), optional
         Where the view is centred at the start (m); by default on the leader.
     text_budget : int or None
@@ -179,7 +182,7 @@ class Viewer(arcade.View):
                  interpolate: bool = True, show_help: bool = False, show_brain: bool = False,
                  show_sensors: bool = False, poll_interval=0.5, max_lag=0.1,
                  close_on_quit: bool = True, hint: bool = True, camera=None, text_budget=4,
-                 extra_keys=(), window=None):
+                 extra_keys=(), window=None, hud: bool = True):
         super().__init__(window)
         if not (isinstance(speed, (int, float)) and 0.0 < speed <= 1024.0):
             raise ValueError(f"speed must be a positive number, not {speed!r}")
@@ -200,6 +203,7 @@ class Viewer(arcade.View):
         self.max_lag = max_lag
         self.close_on_quit = close_on_quit
         self.hint = bool(hint)
+        self.show_hud = bool(hud)
         self.paused = False
         self.quit_requested = False
         self.selected = 0
@@ -525,8 +529,12 @@ class Viewer(arcade.View):
                     inspected=self._inspected())
         # screen ---------------------------------------------------------------------------------
         cam.use_screen()
-        bodies.place_labels(pos, cam, self.frame, self.selected, self.show_sensors)
-        self._world_batch.draw()
+        if self.show_hud or self.show_sensors:
+            bodies.place_labels(pos, cam, self.frame, self.selected, self.show_sensors)
+            self._world_batch.draw()
+        if not self.show_hud:
+            self.overlays = {"hud": None, "status": None, "brain": None, "help": None, "message": None}
+            return
         self.overlays = self.hud.draw(cam.size, bodies.colors, self.status, self.reserved, self.hint)
         self._draw_overlays()
 

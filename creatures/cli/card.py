@@ -6,7 +6,8 @@ import math
 import os
 import sys
 
-from evolution.champion import ChampionError
+from evolution import limits
+from evolution.champion import MAX_AUTHOR, ChampionError
 
 from .args import add_plugin_argument, parse_size
 
@@ -14,6 +15,7 @@ EXAMPLES = """examples:
   creatures card saves/walker-run.json --out walker.png      a champion file
   creatures card walker-run --out walker.png                 a shipped champion, by name
   creatures card runs/walker-run-20261122-101500 --out best.png --at 12
+  creatures card saves/eel-swim.json --out eel.png --author "Ada L." --size 1200x675
 
 Every command that reads a champion file reads a card too (replay, watch, record, play).
 """
@@ -27,6 +29,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--at", type=float, default=None, metavar="SECONDS",
                         help="the moment of the episode to picture (default: halfway)")
     parser.add_argument("--size", default="800x450", help="the picture's size WxH (default 800x450)")
+    parser.add_argument("--author", default=None, metavar="NAME",
+                        help="who made it, written on the card and into its champion (default: the "
+                             "champion's own author, if it has one)")
     add_plugin_argument(parser)
 
 
@@ -48,19 +53,17 @@ def run(args) -> int:
     at = champion.seconds / 2 if args.at is None else args.at
     if not (0 <= at <= champion.seconds and math.isfinite(at)):
         return _fail(f"--at must be within the episode, 0 to {champion.seconds:g} s, not {args.at}")
-    from evolution.cards import card_bytes, encode_png
-    from evolution.champion import champion_json
+    if args.author is not None:
+        try:
+            champion.author = limits.check_text(args.author.strip(), "--author", MAX_AUTHOR)
+        except ValueError as exc:
+            return _fail(str(exc))
     from evolution.files import WriteError, write_atomic
 
     os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported: drawn offscreen
-    from render import Snapshot
-    source.reset()
-    for _ in range(int(round(at / source.scene.dt))):
-        source.step()
+    from ..cards import make_card
     try:
-        with Snapshot(source, size=size) as snap:
-            picture = snap.take()
-        write_atomic(args.out, card_bytes(encode_png(picture), champion_json(champion)))
+        write_atomic(args.out, make_card(champion, source, size=size, at=at))
     except (ValueError, RuntimeError) as exc:
         return _fail(str(exc))
     except (WriteError, OSError) as exc:

@@ -7,6 +7,7 @@ import sys
 
 import physics
 from evolution.champion import ChampionError, load_champion
+from evolution.lineage import short
 
 from ..shipped import champion_path
 from .args import add_plugin_argument
@@ -40,7 +41,11 @@ def run(args) -> int:
                           "terrain": champion.terrain.kind, "recorded_fitness": champion.fitness,
                           "replayed_fitness": replayed, "identical": same,
                           "engine": {"recorded": champion.sim.engine, "replayed": physics.ENGINE_VERSION},
-                          "generation": champion.generation, "software": champion.software}, indent=2))
+                          "generation": champion.generation, "author": champion.author or None,
+                          "hash": champion.hash(),
+                          "lineage": {"design": champion.design_hash, "seed": champion.seed,
+                                      "settings": champion.settings_hash, "parent": champion.parent},
+                          "software": champion.software}, indent=2))
     elif earlier:
         print(f"{args.file}: {earlier}: its fitness is now {replayed!r}")
     else:
@@ -51,4 +56,6 @@ def run(args) -> int:
               f"{champion.seconds:g} s; fitness is {champion.measures}")
         print(f"  recorded fitness {champion.fitness!r}")
         print(f"  replayed fitness {replayed!r}  ({'identical' if same else 'DIFFERENT'})")
+        by = f" by {champion.author}" if champion.author else ""
+        print(f"  champion {short(champion.hash())}{by}, generation {champion.generation}; {champion.lineage_line()}")
     return 0 if same else 1

@@ -1,6 +1,8 @@
 """``creatures card``: a PNG that shows a champion and holds it; every command that reads a
 champion reads it (replay, watch's and record's sources, export's champion files)."""
 
+import json
+
 import numpy as np
 from PIL import Image
 
@@ -37,3 +39,22 @@ def test_a_card_is_refused_in_one_line_where_it_cannot_be_made(run_creatures, tm
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("creatures card: ") and says in lines[0], r.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_card_names_its_author_and_replay_shows_the_lineage(run_creatures, tmp_path):
+    out = tmp_path / "eel.png"
+    r = run_creatures("card", "eel-swim", "--out", out, "--author", "Ada L.", "--size", "480x270")
+    assert r.returncode == 0, r.stderr
+    champion = load_champion(out)
+    assert champion.author == "Ada L." and champion.hash() == load_champion("saves/eel-swim.json").hash()
+    r = run_creatures("replay", out)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.startswith(f"  champion {champion.hash()[7:19]} by Ada L., generation {champion.generation}; design "
+                           f"{champion.design_hash[7:19]}, run seed {champion.seed}"), last
+    r = run_creatures("replay", out, "--json")
+    data = json.loads(r.stdout)
+    assert data["author"] == "Ada L." and data["hash"] == champion.hash()
+    assert data["lineage"] == {"design": champion.design_hash, "seed": champion.seed, "settings": None, "parent": None}
+    r = run_creatures("card", "eel-swim", "--out", tmp_path / "x.png", "--author", "A" * 61)
+    assert r.returncode == 2 and "--author is 61 characters long; at most 60" in r.stderr

@@ -186,12 +186,15 @@ def test_a_champion_file_is_watched_and_evolved_further_in_a_new_run(tmp_path, m
         # water, no ground: as the champion had; stepped by today's engine, whichever scored it
         assert settings.sim == {**champion.sim.to_dict(), "engine": physics.ENGINE_VERSION}
         assert settings.start_genome == champion.genome
+        assert settings.parent == champion.hash()  # its lineage: evolved from this champion
         _wait(session, 1)
         # evolved *from* it: its first generation holds the champion itself, scored the same
         # (by today's engine: its recorded fitness if today's engine scored it)
         best = json.loads((Path(session.run_dir) / "best" / "gen_0001.json").read_text())
         assert best["fitness"] >= champion.replay()
         assert session.progress().best[0] >= champion.replay()
+        from evolution.champion import champion_from_run
+        assert champion_from_run(session.run_dir).parent == champion.hash()
     finally:
         session.close()
 

@@ -76,7 +76,7 @@ def test_champion_file_is_json_with_format_and_version(champion_file, document):
     assert document["format"] == FORMAT == "creatures-champion"
     assert document["version"] == 2 and VERSION == 3   # 3: only for a champion whose body evolved
     assert set(document) == {"format", "version", "name", "creature", "task", "terrain", "sensors",
-                             "episode", "physics", "brain", "recorded", "software"}
+                             "episode", "physics", "brain", "recorded", "lineage", "software"}
 
 
 def test_champion_file_holds_the_creature_as_body_and_design_yaml(walker_run, document):
@@ -439,6 +439,18 @@ BAD = {
                            "replay"),
     "genome_without_key": (_drop("brain", "genome", "key"), "the genome does not fit the creature",
                            "replay"),
+    # lineage and author (evolution.lineage)
+    "lineage_as_list": (_set("lineage", value=["sha256:0"]), "'lineage' must be an object", "load"),
+    "lineage_short_hash": (_set("lineage", "settings", value="sha256:1234"),
+                           "'lineage.settings' must be 'sha256:' and 64 hex digits, or null", "load"),
+    "lineage_parent_not_hex": (_set("lineage", "parent", value="sha256:" + "z" * 64),
+                               "'lineage.parent' must be", "load"),
+    "design_edited_under_its_hash": (lambda doc: doc["creature"].update(design_yaml=doc["creature"]["design_yaml"] + "#"),
+                                     "'lineage.design' is not the hash of its design_yaml", "load"),
+    "author_too_long": (_set("author", value="A" * 61), "'author' is 61 characters long; at most 60", "load"),
+    "author_with_a_line_break": (_set("author", value="Ada\nrm -rf"), "'author' holds a character that is not "
+                                 "printable", "load"),
+    "author_as_number": (_set("author", value=7), "'author' must be text", "load"),
 }
 
 #: bad files that once crashed instead of being refused (fixed since): name -> (how, expected,

@@ -1,0 +1,56 @@
+"""Share cards of champions: what ``creatures card`` and the play window's "save as card" write.
+
+A card is a PNG (``render.card`` lays it out: the creature mid-stride, its name, what it is, its
+fitness and what that measures, its generation, author and lineage, and a strip of its motion)
+holding the champion file in a compressed text chunk (``evolution.cards``)."""
+
+from __future__ import annotations
+
+import math
+
+import physics
+from evolution.champion import Champion
+from evolution.lineage import short
+
+__all__ = ["card_text", "score_text", "make_card"]
+
+
+def score_text(fitness: float) -> str:
+    """A fitness as a card writes it: two decimals, or four significant digits when large."""
+    if not math.isfinite(fitness):
+        return str(fitness)
+    return f"{fitness:.2f}" if abs(fitness) < 1e5 else f"{fitness:.4g}"
+
+
+def card_text(champion: Champion):
+    """The words on ``champion``'s card (a ``render.card.CardText``)."""
+    from render.card import CardText
+    where = f"on {champion.terrain.kind}" if champion.sim.ground else "with no ground"
+    if champion.sim.fluid_density > 0:
+        where += f" in {physics.medium_name(champion.sim)}"
+    subtitle = f"{champion.body.name or 'creature'} · {champion.task.short} {where} · {champion.seconds:g} s"
+    facts = [f"generation {champion.generation}"]
+    if champion.author:
+        facts.append(f"by {champion.author}")
+    facts += [f"champion {short(champion.hash())}", f"design {short(champion.design_hash)}",
+              f"seed {champion.seed}"]
+    if champion.settings_hash:
+        facts.append(f"settings {short(champion.settings_hash)}")
+        facts.append(f"from {short(champion.parent)}" if champion.parent else "from scratch")
+    return CardText(title=champion.name or champion.body.name or "champion", subtitle=subtitle,
+                    score=score_text(champion.fitness), measures=champion.measures, facts=tuple(facts))
+
+
+def make_card(champion: Champion, source, size=(800, 450), at: float | None = None) -> bytes:
+    """The card's bytes: ``source`` (the champion's, from ``creatures.sources``) pictured at
+    ``at`` seconds (default: halfway) and along its episode, with the champion inside. Draws
+    offscreen, on the open window if there is one (``render.Snapshot``)."""
+    from evolution.cards import card_bytes, encode_png
+    from evolution.champion import champion_json
+    from render.card import draw_card
+    dt = source.scene.dt
+    total = int(round(champion.seconds / dt))
+    at_step = min(total, int(round((champion.seconds / 2 if at is None else at) / dt)))
+    picture = draw_card(source, card_text(champion), size=size, at_step=at_step, total_steps=total,
+                        labels=lambda step: f"{step * dt:.{0 if champion.seconds >= 10 else 1}f} s")
+    return card_bytes(encode_png(picture), champion_json(champion))
