@@ -136,6 +136,14 @@ def _champion_bytes(kind: bytes, body: bytes, limit: int) -> bytes:
     return text
 
 
+def holds_champion(data: bytes) -> bool:
+    """Whether the PNG ``data`` has a champion text chunk (a picture that is no card has none).
+    Raises :class:`CardError` for a file that is not a sound PNG."""
+    if len(data) > MAX_CARD_BYTES:
+        raise CardError(f"it is {len(data)} bytes; a card is at most {MAX_CARD_BYTES}")
+    return any(kind in _TEXT and _keyword(body) == KEYWORD for kind, body in _chunks(data))
+
+
 def champion_text(data: bytes, limit: int) -> str:
     """The champion's JSON text held by the card ``data`` (the whole file), at most ``limit``
     bytes once inflated. Raises :class:`CardError`: not a PNG, truncated, corrupt, a picture

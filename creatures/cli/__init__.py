@@ -13,7 +13,7 @@ import sys
 import evolution
 
 from .. import __version__
-from . import (bench, card, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume,
+from . import (bench, card, challenge, challenges, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume,
                simulate, validate, watch)
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
@@ -30,6 +30,8 @@ COMMANDS = [
     ("export", export, "write a run's champion to a shareable file"),
     ("card", card, "write a share card: a PNG that shows a champion and holds it"),
     ("replay", replay, "re-simulate a champion file and check its fitness"),
+    ("challenges", challenges, "list the built-in challenges, or check challenge files"),
+    ("challenge", challenge, "verify entries to a challenge and rank a folder of them"),
     ("play", play, "pick a creature, evolve it and watch it learn, in one window"),
     ("watch", watch, "watch champions race in a window"),
     ("preview", preview, "preview a design live, reloading it when saved"),

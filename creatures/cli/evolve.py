@@ -35,9 +35,12 @@ EXAMPLES = """examples:
   creatures evolve walker --backend ray --address auto        on a Ray cluster
   creatures evolve eel --task swim                   swim in deep water
   creatures evolve bird --task fly --medium air,flow_x=2      fly into a head wind
+  creatures evolve walker --challenge sprint          an entry to a challenge (creatures challenges)
 """
 
 BAR_WIDTH = 30
+#: simulated seconds per evaluation when neither --seconds nor a challenge says
+DEFAULT_SECONDS = 20.0
 #: seconds without progress in the first generation after which it must be compiling
 COMPILE_HINT_AFTER = 5.0
 #: said once above the generation lines: their median leaves the failed creatures out, since
@@ -50,7 +53,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("design", nargs="?", default="walker",
                         help="a built-in design name or a YAML file (default: walker)")
     add_plugin_arguments(parser)
-    parser.add_argument("--seconds", type=float, default=20.0, help="simulated seconds per evaluation (default 20)")
+    parser.add_argument("--seconds", type=float, default=None, help="simulated seconds per evaluation (default 20)")
     parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
     parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
     parser.add_argument("--seed", type=int, default=0, help="seed for everything random (default 0)")
@@ -64,12 +67,17 @@ def add_arguments(parser) -> None:
     add_backend_arguments(parser)
     parser.add_argument("--out", metavar="RUN_DIR", default=None,
                         help="run directory (default runs/DESIGN-TASK-DATE-TIME)")
+    parser.add_argument("--challenge", metavar="CHALLENGE", default=None,
+                        help="evolve an entry to a challenge (a built-in's name, creatures challenges lists "
+                             "them, or a challenge file): its task, ground, seconds, medium and sensors, the "
+                             "design checked against its body rules first; the champion is written to "
+                             "RUN_DIR/entry.json, verified")
 
 
 def add_plugin_arguments(parser) -> None:
     """--task, --terrain and --sensors: each a registered name (creatures tasks / terrains /
     sensors list them), a file (path/to/file.py:Name, or a .yaml terrain) or a module."""
-    parser.add_argument("--task", default="run", metavar="TASK",
+    parser.add_argument("--task", default=None, metavar="TASK",
                         help="what to evolve for: a name (creatures tasks lists them: run, jump, climb, "
                              "obstacle...), path/to/file.py:Class or package.module:Class (default run)")
     parser.add_argument("--terrain", default=None, metavar="TERRAIN",
@@ -105,6 +113,8 @@ def _fail(message: str) -> int:
 def check_numbers(args) -> str | None:
     """What is wrong with the numbers of ``creatures evolve``'s options, naming the option
     (None: nothing)."""
+    if args.seconds is None:
+        args.seconds = DEFAULT_SECONDS
     if not (0 < args.seconds < MAX_SECONDS):  # also refuses nan
         return f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}"
     if args.generations < 1:
@@ -124,6 +134,14 @@ def run(args) -> int:
     except DesignError as exc:
         print(design_error("evolve", exc), file=sys.stderr)
         return 2
+    challenge = None
+    if args.challenge is not None:
+        from .challenge_entry import apply_challenge
+        challenge, problem = apply_challenge(args, design)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+    args.task = args.task or "run"
     wrong = check_numbers(args)
     if wrong:
         return _fail(wrong)
@@ -141,7 +159,7 @@ def run(args) -> int:
         except ValueError as exc:
             return _fail(f"--medium: {exc}")
     try:
-        sensors = sensor_list(args.sensors)
+        sensors = list(challenge.sensors) if challenge else sensor_list(args.sensors)
     except ValueError as exc:
         return _fail(f"--sensors: {exc}")
     out = Path(args.out or default_out(design.name, args.task))
@@ -166,7 +184,11 @@ def run(args) -> int:
           f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
           f"of {settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)
-    return drive(run_, out)
+    status = drive(run_, out)
+    if status == 0 and challenge is not None:
+        from .challenge_entry import write_entry
+        return write_entry(challenge, args.challenge, out)
+    return status
 
 
 def count(n: int, noun: str) -> str:

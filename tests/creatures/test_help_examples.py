@@ -32,7 +32,8 @@ SHIPPED = ("examples", "saves")
 #: suffixes that make a word a file's name
 SUFFIXES = (".yaml", ".yml", ".json", ".py", ".cfg", ".gif", ".mp4", ".png")
 #: the commands whose examples run here (in this process, one by one)
-FAST = {"designs", "tasks", "sensors", "terrains", "validate", "simulate", "replay", "export", "plot"}
+FAST = {"designs", "tasks", "sensors", "terrains", "validate", "simulate", "replay", "export", "plot", "challenges",
+        "challenge"}
 #: the reader's own files the examples name, and what each is: a design of theirs, a folder of
 #: them, a terrain file, a NEAT config, a run directory (``creatures evolve``), a champion file
 #: (``creatures export``), one evolved on the flag task of examples/flag_task.py

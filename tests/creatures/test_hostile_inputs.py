@@ -101,6 +101,9 @@ GENERATED = {
     "champions/truncated": ("champion.json", lambda: CHAMPION.read_text()[:20_000], ["replay"]),
     "champions/genome_chain_20000": ("champion.json", lambda doc: _chain_genome(doc, 20_000), ["replay", "watch"]),
     "champions/genome_chain_5000": ("champion.json", lambda doc: _chain_genome(doc, 5_000), ["replay"]),
+    "challenges/oversized": ("challenge.yaml", lambda: "# " + _text(110_000) + "\n", ["challenges"]),
+    "challenges/deep_100000": ("challenge.yaml", lambda: "name: " + "[" * 100_000 + "]" * 100_000 + "\n",
+                               ["challenge_verify"]),
 }
 
 #: run-directory cases made here: id -> (what to do to the base run, commands, what the line names)
@@ -118,7 +121,7 @@ GENERATED_RUNS = {
 
 def _stored() -> list[str]:
     ids = []
-    for folder in ("designs", "terrains", "neat_configs", "champions", "cards"):
+    for folder in ("designs", "terrains", "neat_configs", "champions", "cards", "challenges"):
         ids += [f"{folder}/{p.name}" for p in sorted((HOSTILE / folder).iterdir()) if p.is_file()]
     ids += [f"runs/{p.name}" for p in sorted((HOSTILE / "runs").iterdir()) if p.is_dir()]
     return ids
@@ -126,7 +129,7 @@ def _stored() -> list[str]:
 
 #: the command a stored input of each kind goes through
 KIND_COMMANDS = {"designs": ["validate"], "terrains": ["validate"], "neat_configs": ["neat"],
-                 "champions": ["replay"], "cards": ["replay"]}
+                 "champions": ["replay"], "cards": ["replay"], "challenges": ["challenges"]}
 #: a few stored inputs also go through the other commands that read their kind
 EXTRA_COMMANDS = {
     "designs/python_tag.yaml": ["simulate", "evolve"],
@@ -140,6 +143,8 @@ EXTRA_COMMANDS = {
     "champions/genome_cycle.patch.json": ["watch"],
     "champions/body_many_spheres.patch.json": ["watch"],
     "champions/deep_2000.json": ["watch"],
+    "challenges/python_tag.yaml": ["challenge_verify", "evolve_challenge"],
+    "challenges/billion_laughs.yaml": ["challenge_board"],
 }
 #: a file where a run directory is expected
 FILE_AS_RUN = ["resume", "plot", "export"]
@@ -237,7 +242,10 @@ def _argv(command: str, file: Path, tmp: Path) -> list[str]:
             "preview_validate": ["validate", f, "-q"],
             "evolve_terrain": ["evolve", "worm", "--terrain", f, *TINY_EVOLVE, "--out", str(tmp / "run")],
             "neat": ["evolve", "worm", "--neat-config", f, *TINY_EVOLVE, "--out", str(tmp / "run")],
-            "replay": ["replay", f], "watch": ["watch", f]}[command]
+            "replay": ["replay", f], "watch": ["watch", f],
+            "challenges": ["challenges", f], "challenge_verify": ["challenge", "verify", f, str(CHAMPION)],
+            "challenge_board": ["challenge", "board", f, str(REPO / "saves")],
+            "evolve_challenge": ["evolve", "walker", "--challenge", f, *TINY_EVOLVE[:4], "--out", str(tmp / "run")]}[command]
 
 
 def _base_run(directory: Path) -> None:

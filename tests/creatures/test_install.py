@@ -70,6 +70,9 @@ def test_the_wheel_holds_every_shipped_champion_and_not_the_readmes_pictures(whe
     in_wheel = sorted(n.removeprefix("saves/") for n in names if n.startswith("saves/"))
     assert shipped and in_wheel == shipped
     assert not [n for n in names if n.endswith((".gif", ".png"))]
+    challenges = sorted(p.name for p in (REPO / "creatures" / "challenges").glob("*.yaml"))
+    assert len(challenges) == 3 and challenges == sorted(n.removeprefix("creatures/challenges/") for n in names
+                                                         if n.startswith("creatures/challenges/"))
 
 
 def test_a_plain_install_finds_its_shipped_champions_by_name(installed, tmp_path):
@@ -82,6 +85,8 @@ def test_a_plain_install_finds_its_shipped_champions_by_name(installed, tmp_path
     assert Path(where.stdout.strip()).is_relative_to(installed.parent), "it ran this clone's code"
     listed = _run([installed / "creatures", "designs"], cwd=tmp_path)
     assert listed.returncode == 0 and "hopper" in listed.stdout, listed.stderr[-3000:]
+    listed = _run([installed / "creatures", "challenges"], cwd=tmp_path)
+    assert listed.returncode == 0 and listed.stdout.startswith("sprint: "), listed.stderr[-3000:]
     found = _run([installed / "python", "-c", "from creatures.shipped import champion_path; "
                   "print(champion_path('hopper-jump'))"], cwd=tmp_path)
     assert found.returncode == 0, found.stderr[-3000:]
