@@ -51,6 +51,10 @@ def make_card(champion: Champion, source, size=(800, 450), at: float | None = No
     dt = source.scene.dt
     total = int(round(champion.seconds / dt))
     at_step = min(total, int(round((champion.seconds / 2 if at is None else at) / dt)))
-    picture = draw_card(source, card_text(champion), size=size, at_step=at_step, total_steps=total,
-                        labels=lambda step: f"{step * dt:.{0 if champion.seconds >= 10 else 1}f} s")
+    digits = 0 if champion.seconds >= 10 else 1
+
+    def label(step, frame):   # the time, and the fitness so far
+        so_far = frame.creatures[frame.leader].fitness
+        return f"{step * dt:.{digits}f} s" + (f" \u00b7 {score_text(so_far)}" if so_far is not None and step else "")
+    picture = draw_card(source, card_text(champion), size=size, at_step=at_step, total_steps=total, labels=label)
     return card_bytes(encode_png(picture), champion_json(champion))

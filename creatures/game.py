@@ -98,6 +98,19 @@ class PlayMenu:
         self.designs.append(item)
         return item
 
+    def open_champion(self, path: str) -> PlaySession:
+        """A champion file or a card, to watch and evolve further (as ``creatures play FILE``)."""
+        from evolution.champion import ChampionError, load_champion
+        path = path.strip()
+        if not Path(path).is_file():
+            raise GameError(f"{path}: no such file")
+        try:
+            champion = load_champion(path)
+            champion.brains()
+        except ChampionError as exc:
+            raise GameError(f"{path}: {exc}") from None
+        return PlaySession(workers=self.setup.workers, champion=champion, champion_path=path, out_dir=self.out_dir)
+
     def start(self, setup: Setup) -> PlaySession:
         try:
             design = resolve_design(setup.design)
@@ -147,32 +160,59 @@ def play_window(session, menu, size=(1280, 720), window=None) -> int:
     return 0
 
 
+def _drop_window():
+    """arcade's window class, told to report files dropped on it (pyglet's ``file_drops``, which
+    arcade's constructor does not pass on: pyglet reads it when it makes the window)."""
+    import arcade
+
+    class PlayWindow(arcade.Window):
+        def _create(self):
+            self._file_drops = True
+            super()._create()
+    return PlayWindow
+
+
 class Game:
-    """The window and its two screens: the start screen (``render.menu.StartView``) hands a
-    session to the evolution screen (``render.play.PlayView``). ``window``: an existing one (the
-    tests'); else a new ``size`` window. Public so that tests drive it through its views' input
-    handlers."""
+    """The window and its screens: the start screen (``render.menu.StartView``) hands a session
+    to the evolution screen (``render.play.PlayView``); both open the hall of fame
+    (``render.hall.HallView``). ``window``: an existing one (the tests'); else a new ``size``
+    window, which reports files dropped on it. Public so that tests drive it through its views'
+    input handlers."""
 
     def __init__(self, menu, session=None, size=(1280, 720), window=None):
-        import arcade
-
         from render.menu import StartView
-        self.window = window or arcade.Window(int(size[0]), int(size[1]), "creatures - play", resizable=True,
+        self.window = window or _drop_window()(int(size[0]), int(size[1]), "creatures - play", resizable=True,
                                               antialiasing=False)  # the shaders antialias: 4x MSAA costs 2x on llvmpipe
         self.menu, self.session = menu, None
         self.start_view = None
         self.play_view = None
+        self.hall_view = None
         if session is not None:
             self.show(session)
         else:
-            self.start_view = StartView(menu, self.show, window=self.window, on_quit=self.quit)
+            self.start_view = StartView(menu, self.show, window=self.window, on_quit=self.quit,
+                                        on_hall=lambda: self.show_hall(self.start_view))
             self.window.show_view(self.start_view)
 
     def show(self, session) -> None:
         from render.play import PlayView
         self.session = session
-        self.play_view = PlayView(session, window=self.window, on_quit=self.quit)
+        self.play_view = PlayView(session, window=self.window, on_quit=self.quit,
+                                  on_hall=lambda: self.show_hall(self.play_view, session))
         self.window.show_view(self.play_view)
+
+    def show_hall(self, back_to, session=None) -> None:
+        """The hall of fame (``render.hall.HallView``) of the working directory's entries, with
+        ``session``'s champion to race; Back returns to ``back_to``."""
+        from render.hall import HallView
+
+        from .hall import PlayHall
+
+        def back():
+            self.window.show_view(back_to)
+            back_to.on_resize(*self.window.get_size())
+        self.hall_view = HallView(PlayHall(".", session), back, window=self.window)
+        self.window.show_view(self.hall_view)
 
     def quit(self) -> None:
         if not self.window.closed:

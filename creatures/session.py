@@ -388,26 +388,51 @@ class PlaySession:
             raise GameError(str(exc)) from None
 
     # --- saving, and a champion's new run --------------------------------------------------
-    def save(self, generation: int | None = None) -> str:
+    def chosen_champion(self, generation: int | None = None):
+        """The champion of ``generation`` (None: the newest; a champion file's own).
+        :class:`GameError` if there is none yet."""
         try:
             if self._champion is not None:
-                champion = self._champion
-            else:
-                if self.done == 0:
-                    raise GameError("no generation has finished yet: nothing to save")
-                champion = champion_from_run(self.run_dir, generation or self.done)
+                return self._champion
+            if self.done == 0:
+                raise GameError("no generation has finished yet: nothing to save")
+            return champion_from_run(self.run_dir, generation or self.done)
         except ChampionError as exc:
             raise GameError(str(exc)) from None
+
+    @staticmethod
+    def _free_path(champion, suffix: str) -> Path:
+        """``walker-run-gen12.json`` (``.png``) in the working directory, ``-2``, ``-3``... when taken."""
         stem = f"{champion.body.name or 'champion'}-{champion.task.short.replace(':', '-')}-gen{champion.generation}"
         stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in stem)
-        path, k = Path(f"{stem}.json"), 2
+        path, k = Path(f"{stem}{suffix}"), 2
         while path.exists():
-            path, k = Path(f"{stem}-{k}.json"), k + 1
+            path, k = Path(f"{stem}-{k}{suffix}"), k + 1
+        return path
+
+    def save(self, generation: int | None = None) -> str:
+        champion = self.chosen_champion(generation)
+        path = self._free_path(champion, ".json")
         try:
             save_champion(champion, path)
         except OSError as exc:
             raise GameError(f"cannot write {path}: {exc.strerror or exc}") from None
         self.message = f"saved {path} (fitness {champion.fitness:.4f}, generation {champion.generation})"
+        return str(path)
+
+    def save_card(self, generation: int | None = None) -> str:
+        from evolution.files import write_atomic
+
+        from .cards import make_card
+        champion = self.chosen_champion(generation)
+        path = self._free_path(champion, ".png")
+        try:
+            write_atomic(path, make_card(champion, Race([champion])))
+        except ChampionError as exc:
+            raise GameError(str(exc)) from None
+        except OSError as exc:
+            raise GameError(f"cannot write {path}: {exc.strerror or exc}") from None
+        self.message = f"saved the card {path} (fitness {champion.fitness:.4f}, generation {champion.generation})"
         return str(path)
 
     def evolve(self) -> None:

@@ -64,7 +64,7 @@ def layout(size) -> dict:
     w, h = size
     head = max(36, round(h * 0.15))
     foot = max(22, round(h * 0.1))
-    strip = max(24, round(h * 0.16))
+    strip = max(30, round(h * 0.19))
     frames = max(2, min(8, w // max(1, round(strip * 16 / 9))))
     picture = h - head - foot - strip
     if picture < 16:
@@ -150,22 +150,32 @@ def _head(draw, region, text: CardText) -> None:
 
 
 def _strip(card, draw, region, frames, labels) -> None:
+    """The motion frames side by side, each with its label under it."""
     from PIL import Image
     left, top, w, h = region
     if not frames:
         return
-    gap = max(2, round(h * 0.06))
+    gap = _gap(h)
     fh, fw = frames[0].shape[:2]
     total = len(frames) * fw + (len(frames) - 1) * gap
     x = left + (w - total) // 2
-    font = _font(h * 0.18)
+    font = _font(_label_height(h) * 0.85)
     for k, rgb in enumerate(frames):
-        y = top + (h - fh) // 2
+        y = top + gap
         card.paste(Image.fromarray(np.ascontiguousarray(rgb)), (x, y))
         draw.rectangle((x - 1, y - 1, x + fw, y + fh), outline=FRAME_EDGE)
-        if k < len(labels):
-            draw.text((x + 3, y + fh - 2), labels[k], font=font, fill=(34, 40, 52), anchor="ls")
+        if k < len(labels) and labels[k]:
+            draw.text((x + fw / 2, y + fh + 2), _fit(draw, labels[k], font, fw + gap), font=font, fill=DIM,
+                      anchor="ma")
         x += fw + gap
+
+
+def _gap(h: int) -> int:
+    return max(2, round(h * 0.06))
+
+
+def _label_height(h: int) -> int:
+    return max(8, round(h * 0.2))
 
 
 def _foot(draw, region, text: CardText) -> None:
@@ -188,8 +198,8 @@ def strip_frame_size(size) -> tuple[int, int]:
     regions = layout(size)
     _, _, w, h = regions["strip"]
     n = regions["frames"]
-    gap = max(2, round(h * 0.06))
-    fh = h - 2 * gap
+    gap = _gap(h)
+    fh = h - 2 * gap - _label_height(h)
     fw = min((w - (n + 1) * gap) // n, round(fh * 16 / 9))
     return max(16, fw), max(16, fh)
 
@@ -204,8 +214,9 @@ def _extent(frame) -> float:
 def draw_card(source, text: CardText, size=(800, 450), at_step: int = 0, total_steps: int = 0,
               labels=None, **options) -> np.ndarray:
     """Step ``source`` from its start (``reset()``) through ``total_steps``, picturing it at
-    ``at_step`` (the card's picture) and at :func:`strip_steps` (its motion strip, labelled
-    with ``labels(step)``, e.g. the time), and lay the card out (:func:`card_picture`).
+    ``at_step`` (the card's picture) and at :func:`strip_steps` (its motion strip, each frame
+    labelled with ``labels(step, frame)``: the time, the fitness so far...), and lay the card
+    out (:func:`card_picture`).
     ``options`` go to the viewer (see :class:`~render.Snapshot`)."""
     from .offscreen import check_size
     from .snapshot import Snapshot
@@ -214,7 +225,7 @@ def draw_card(source, text: CardText, size=(800, 450), at_step: int = 0, total_s
     picture_size = (size[0], regions["picture"][3])
     steps = strip_steps(total_steps, regions["frames"])
     wanted = sorted(set(steps) | {at_step})
-    pictures, strip = {}, []
+    pictures, strip, names = {}, [], []
     source.reset()
     extent = _extent(source.frame())
     frame_size = strip_frame_size(size)
@@ -230,5 +241,5 @@ def draw_card(source, text: CardText, size=(800, 450), at_step: int = 0, total_s
                 pictures["main"] = big.take()
             if step in steps:
                 strip.append(small.take())
-    names = [labels(s) if labels else "" for s in steps]
+                names.append(labels(step, source.frame()) if labels else "")
     return card_picture(size, pictures["main"], strip, text, names)

@@ -22,8 +22,8 @@ import numpy as np
 
 from .scene import CreatureShape, Source
 
-__all__ = ["GameError", "Pick", "GalleryItem", "Setup", "Menu", "Progress", "Session", "Sketch", "Issue", "Field",
-           "DesignDoc"]
+__all__ = ["GameError", "Pick", "GalleryItem", "Setup", "Menu", "Progress", "Session", "BoardEntry", "Board", "Hall",
+           "Sketch", "Issue", "Field", "DesignDoc"]
 
 
 class GameError(Exception):
@@ -144,6 +144,11 @@ class Menu(Protocol):
         """Start evolving: a new run directory, its evolution in background processes.
         :class:`GameError` (one line) if it cannot start (a design with errors, a bad setting)."""
 
+    def open_champion(self, path: str) -> "Session":
+        """A champion file or a card the player opened (typed or dropped): a session in the
+        ``champion`` state, to watch it and evolve it further. :class:`GameError` (one line)
+        for a file that is not a usable champion."""
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -258,9 +263,72 @@ class Session(Protocol):
         """Write the champion of ``generation`` (None: the newest) to a champion file, the
         format of ``creatures export``; returns its path. :class:`GameError` if it cannot."""
 
+    def save_card(self, generation: int | None = None) -> str:
+        """Write the champion of ``generation`` (None: the newest; a champion file's own) as a
+        share card (a PNG holding it, as ``creatures card`` writes); returns its path.
+        :class:`GameError` if it cannot."""
+
     def close(self) -> str:
         """Stop the background processes (cleanly: the run resumes exactly) and return a line
         for the terminal (where the run is, how to go on)."""
+
+
+# --- the hall of fame (creatures play) --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BoardEntry:
+    """One file of a board: ``rank`` (1 the best; 0: refused, ``reason`` says why in one line),
+    its verified ``score`` (None when refused), and what it says of itself: ``name``, ``author``
+    (empty: not said), ``generation`` (None: unknown) and ``champion`` (its hash, short)."""
+
+    file: str
+    rank: int = 0
+    score: float | None = None
+    name: str = ""
+    author: str = ""
+    generation: int | None = None
+    champion: str = ""
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A folder of entries verified for a challenge: ``entries`` ranked best first, then the
+    refused ones; ``summary`` the challenge's rules in one line, ``measures`` what the score
+    measures, ``pictures`` the PNG files of the folder that hold no champion (not entries)."""
+
+    challenge: str
+    summary: str
+    measures: str
+    folder: str
+    entries: tuple = ()
+    pictures: int = 0
+
+
+class Hall(Protocol):
+    """The hall of fame: boards of challenges, and their entries to watch and race.
+
+    Attributes
+    ----------
+    challenges : list of Pick
+        The challenges (``name``; ``description``: its rules in one line).
+    folder : str
+        The folder of entries shown first.
+    mine : str or None
+        The player's own champion (``walker run gen 12``), raced with the entries; None: none.
+    """
+
+    challenges: list
+    folder: str
+    mine: str | None
+
+    def board(self, challenge: str, folder: str) -> Board:
+        """Every champion file and card of ``folder`` verified for ``challenge`` (each is
+        simulated again). :class:`GameError` (one line) for a folder that cannot be read."""
+
+    def watch(self, files: list, mine: bool = False) -> Source:
+        """The entries of ``files`` racing as ghosts (one: alone), with :attr:`mine` when
+        ``mine``. :class:`GameError` (one line) if they cannot race."""
 
 
 # --- the editor (creatures edit) ------------------------------------------------------------------

@@ -11,7 +11,9 @@
   one-line description), population, generations, the episode's seconds and the seed, each with
   ``<`` ``>`` buttons, and the **Start** button; in a short window the rows close up (the
   label beside its buttons, no descriptions);
-- the header with **Open a file** (a one-line entry for a design file's path) and **Keys**.
+- the header with **Open a file** (a one-line entry for the path of a design file, or of a
+  champion file or card: that one is watched, and can be evolved further), **Hall of fame**
+  (``on_hall``: boards of the challenges) and **Keys**.
 
 Choosing a design made for a task (``GalleryItem.task``: the eel swims) picks that task (and
 its own medium). Start
@@ -19,8 +21,8 @@ calls ``menu.start(setup)`` and hands the session to ``on_start``; a
 :class:`~render.game.GameError` is shown in a red box instead, and nothing else happens.
 
 Keys are listed in :data:`KEYS` (the help overlay, H, shows them); every key has a button or a
-click too. Design files dropped on the window are opened like typed ones (when the window was
-made with ``file_drops=True``).
+click too. Design files, champion files and cards dropped on the window are opened like typed
+ones (when the window was made with ``file_drops=True``).
 
 The view holds what is chosen and handles the input; where everything goes and how it is drawn
 is its :class:`~render.menu_picture.StartPicture` (``picture``), which reads the view's state and
@@ -70,7 +72,8 @@ KEYS = (
     ("] / [", "more / fewer generations"),
     ("E / SHIFT+E", "longer / shorter episodes (simulated seconds)"),
     ("S / SHIFT+S", "next / previous seed"),
-    ("O", "open a design file (ENTER opens, ESC cancels)"),
+    ("O", "open a design, champion file or card (ENTER opens, ESC cancels)"),
+    ("B", "the hall of fame: boards of the challenges"),
     ("wheel, PAGE UP/DOWN", "scroll the gallery"),
     ("HOME / END", "first / last creature"),
     ("H", "this help"),
@@ -169,10 +172,11 @@ class StartView(arcade.View):
     measurement).
     """
 
-    def __init__(self, menu, on_start, window=None, on_quit=None, *, size=None):
+    def __init__(self, menu, on_start, window=None, on_quit=None, *, size=None, on_hall=None):
         super().__init__(window)
         self.menu = menu
         self.on_start = on_start
+        self.on_hall = on_hall
         self.on_quit = on_quit
         self._fixed_size = size is not None
         self.draw_size = self._window_size() if size is None else (int(size[0]), int(size[1]))
@@ -350,7 +354,19 @@ class StartView(arcade.View):
 
     def open_path(self, path: str):
         """``menu.open(path)``; the item joins :attr:`designs` (unless the menu already has it)
-        and is selected. A :class:`GameError` only sets :attr:`message`. Returns the item or None."""
+        and is selected. A champion file or a card (``.json``, ``.png``) is opened with
+        ``menu.open_champion`` and handed to ``on_start`` (watched). A :class:`GameError` only
+        sets :attr:`message`. Returns the item (or session) or None."""
+        if str(path).strip().lower().endswith((".json", ".png")):
+            try:
+                session = self.menu.open_champion(str(path).strip())
+            except GameError as e:
+                self.message = _one_line(e) or f"cannot open {path}"
+                return None
+            self.message = None
+            self.session = session
+            self.on_start(session)
+            return session
         try:
             item = self.menu.open(str(path))
         except GameError as e:
@@ -363,6 +379,13 @@ class StartView(arcade.View):
         self.picture.designs_changed()
         self.select(next(i for i, d in enumerate(designs) if d is item))
         return item
+
+    def open_hall(self) -> None:
+        """``on_hall()``: the hall of fame (nothing when the screen has none)."""
+        if self.on_hall is not None:
+            self.on_hall()
+        else:
+            self.message = "no hall of fame here"
 
     def quit(self) -> None:
         """``on_quit()``, or close the window."""
@@ -489,6 +512,8 @@ class StartView(arcade.View):
             self.open_entry()
         elif what == "help":
             self.show_help = not self.show_help
+        elif what == "hall":
+            self.open_hall()
         elif what == "entry-open":
             self.submit_entry()
         elif what == "entry-cancel":
@@ -545,6 +570,8 @@ class StartView(arcade.View):
         elif symbol == k.O:
             self.message = None
             self.open_entry(skip=("o", "O"))
+        elif symbol == k.B:
+            self.open_hall()
         elif symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
             self.move((symbol == k.RIGHT) - (symbol == k.LEFT), (symbol == k.DOWN) - (symbol == k.UP))
         elif symbol == k.HOME:

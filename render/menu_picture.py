@@ -95,7 +95,7 @@ ROWS = (
 #: the rows that pick from a list (their notes are the picks' descriptions)
 PICKS = ("task", "terrain", "medium", "sensors")
 #: names of :meth:`~render.menu.StartView.button_rect` (the entry's two buttons only while it is open)
-BUTTONS = ("start", "open", "help") + tuple(f"{r[0]}{s}" for r in ROWS for s in "<>") + (
+BUTTONS = ("start", "open", "hall", "help") + tuple(f"{r[0]}{s}" for r in ROWS for s in "<>") + (
     "entry-open", "entry-cancel")
 
 
@@ -255,6 +255,7 @@ class StartPicture:
         self._header_sub = arcade.Text("", 0, 0, PANEL_LABEL, 10, anchor_y="center", **panel)
         self.buttons = Buttons(self._panel_batch, PANEL_TEXT)
         for name, label, size, bold in (("open", "Open a file (O)", 10, False), ("help", "Keys (H)", 10, False),
+                                        ("hall", "Hall of fame (B)", 10, False),
                                         ("start", "Start evolving (ENTER)", 13, True)):
             self.buttons.label(name, label, size, bold)
         self._row_labels = TextPool(self._panel_batch, color=PANEL_LABEL, font_size=LINE_SIZE,
@@ -338,7 +339,8 @@ class StartPicture:
         bh = HEADER - 18
         self.buttons.clear()
         self.buttons.place("open", (w - PAD - 150, top + 9, 150, bh))
-        self.buttons.place("help", (w - PAD - 150 - 10 - 90, top + 9, 90, bh))
+        self.buttons.place("hall", (w - PAD - 150 - 10 - 150, top + 9, 150, bh))
+        self.buttons.place("help", (w - PAD - 150 - 10 - 150 - 10 - 90, top + 9, 90, bh))
         self._layout_panel()
         self._layout_entry()
 
@@ -492,7 +494,7 @@ class StartPicture:
         startable = item is not None and not item.problem
         boxes = [(0, top, w, HEADER), self._panel]
         colors = [HEADER_BACK, PANEL_BACK]
-        backs = {"open": BUTTON_LIGHT, "help": BUTTON_LIGHT, "start": START if startable else START_OFF}
+        backs = {"open": BUTTON_LIGHT, "hall": BUTTON_LIGHT, "help": BUTTON_LIGHT, "start": START if startable else START_OFF}
         self.buttons.backs(boxes, colors, lambda name: backs.get(name, BUTTON))      # the rows' < > in BUTTON
         v = [rects(boxes, colors)]
         v += [_chevron(self.buttons[name + s], s == ">", PANEL_TEXT) for name, *_ in ROWS for s in "<>"]

@@ -8,7 +8,7 @@ draws over it:
 - the live fitness chart, the species stack and the generation scrubber
   (:class:`render.chart.Chart`), bottom right, growing each generation; its handle marks the
   generation whose champion is playing;
-- a row of buttons (pause, ghosts, race, save, keys), bottom left, and above them the status
+- a row of buttons (pause, ghosts, race, save, card, hall of fame, keys), bottom left, and above them the status
   line, what is on screen and how far the run is (``generation 12's champion, 15 of 15
   generations done, finished``), a line saying which keys do what now, and the last message.
   They are laid out clear of each other and of the chart (:mod:`render.layout`), and the
@@ -82,11 +82,15 @@ ERROR_TEXT = (170, 24, 24, 255)
 #: the bottom of the button row, its height; the text lines' height (pixels)
 MARGIN, BUTTON_HEIGHT, LINE = 10, 28, 20
 
+#: the buttons' labels in a window too narrow for the whole ones
+SHORT_LABELS = {"race": "V  race", "hall": "B  hall", "evolve": "E  evolve"}
 #: (keys, what they do) of the evolution screen, listed after the viewer's own in its help (H)
 PLAY_KEYS = (
     ("G", "the whole generation as ghosts / its champion"),
     ("P", "pause / resume evolution"),
     ("E", "save the champion shown to a file (a champion: evolve its design)"),
+    ("K", "save the champion shown as a share card (a PNG that holds it)"),
+    ("B", "the hall of fame: boards of the challenges, your champion racing their entries"),
     ("V", "race generation 1's champion against the one shown"),
     ("T", "the run's best champions in turn (the tour)"),
     ("HOME / END", "generation 1 / the newest, live"),
@@ -187,10 +191,11 @@ class PlayView(arcade.View):
     """
 
     def __init__(self, session, window=None, on_quit=None, poll_interval: float = POLL_INTERVAL,
-                 min_watch: float = MIN_WATCH, done_hold: float = DONE_HOLD, size=None):
+                 min_watch: float = MIN_WATCH, done_hold: float = DONE_HOLD, size=None, on_hall=None):
         super().__init__(window)
         self.session = session
         self.on_quit = on_quit
+        self.on_hall = on_hall
         self.poll_interval = poll_interval
         self.min_watch = min_watch
         self.done_hold = done_hold
@@ -472,6 +477,23 @@ class PlayView(arcade.View):
         """The text drawn now on the ``status``, ``hint`` or ``message`` line (cut to fit)."""
         return self._lines[name].text
 
+    def save_card(self) -> None:
+        """Save the champion shown (a champion file's own) as a share card."""
+        s = self.session
+        try:
+            if s.state != "champion" and not s.done:
+                raise GameError("no generation has finished yet: no champion to make a card of")
+            self.say(f"saved the card {s.save_card(self.shown if self._champion_shown() else None)}")
+        except GameError as exc:
+            self.say(str(exc))
+
+    def open_hall(self) -> None:
+        """``on_hall()``: the hall of fame."""
+        if self.on_hall is None:
+            self.say("no hall of fame here")
+        else:
+            self.on_hall()
+
     def hint_line(self) -> str:
         """Which keys do what now."""
         s = self.session
@@ -507,17 +529,22 @@ class PlayView(arcade.View):
         row when they reach under it); the text lines left of the chart."""
         w, h = self.viewer.draw_size
         names = [("pause", self._pause_label()), ("ghosts", "G  ghosts"), ("race", "V  race gen 1"),
-                 ("save", "E  save"), ("help", "H  keys")]
+                 ("save", "E  save"), ("card", "K  card"), ("hall", "B  hall of fame"), ("help", "H  keys")]
         if self.session.state == "champion":
-            names = [("evolve", "E  evolve it further"), ("help", "H  keys")]
-        x = MARGIN
+            names = [("evolve", "E  evolve it further"), ("card", "K  card"), ("hall", "B  hall of fame"),
+                     ("help", "H  keys")]
         buttons, off = self.buttons, self._buttons_off()
-        buttons.clear()
-        for name, label in names:
-            bw = max(int(buttons.label(name, label).content_width) + 22, 70)     # as wide as its label
-            buttons.place(name, (x, MARGIN, bw, BUTTON_HEIGHT))
-            buttons.set_color(name, BUTTON_TEXT_OFF if name in off else BUTTON_TEXT)
-            x += bw + 8
+        for short in (False, True):     # in a narrow window, the short labels (the keys say the rest)
+            x = MARGIN
+            buttons.clear()
+            for name, label in names:
+                label = SHORT_LABELS.get(name, label) if short else label
+                bw = max(int(buttons.label(name, label).content_width) + 22, 70)     # as wide as its label
+                buttons.place(name, (x, MARGIN, bw, BUTTON_HEIGHT))
+                buttons.set_color(name, BUTTON_TEXT_OFF if name in off else BUTTON_TEXT)
+                x += bw + 8
+            if x - 8 <= w - MARGIN:
+                break
         buttons.hide_unplaced()
         self._buttons_right = x - 8
         cw, ch = int(min(470, 0.4 * w)), int(min(300, 0.44 * h))
@@ -540,7 +567,8 @@ class PlayView(arcade.View):
 
     def button_rect(self, name: str) -> tuple:
         """``(left, bottom, width, height)`` of a button: ``pause``, ``ghosts``, ``race``,
-        ``save``, ``help`` (``evolve`` for a champion)."""
+        ``save``, ``card``, ``hall``, ``help`` (``evolve``, ``card``, ``hall``, ``help`` for a
+        champion)."""
         return self.buttons[name]
 
     def _chart_shown(self) -> bool:     # (a champion file has no run to chart)
@@ -627,6 +655,10 @@ class PlayView(arcade.View):
             self.toggle_evolution()
         elif symbol == k.E:
             self.save_or_evolve()
+        elif symbol == k.K:
+            self.save_card()
+        elif symbol == k.B:
+            self.open_hall()
         elif symbol == k.V:
             self.show_race()
         elif symbol == k.T:
@@ -655,6 +687,7 @@ class PlayView(arcade.View):
         if name is not None:
             {"pause": self.toggle_evolution, "ghosts": lambda: self.on_key_press(arcade.key.G, 0),
              "race": self.show_race, "save": self.save_or_evolve, "evolve": self.save_or_evolve,
+             "card": self.save_card, "hall": self.open_hall,
              "help": lambda: self.viewer.on_key_press(arcade.key.H, 0)}[name]()
             return
         if self._chart_shown() and self.chart.contains(x, y) and self.session.done:

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from evolution.challenges import ChallengeError
-from evolution.champion import ChampionError, load_champion
 from evolution.lineage import short
+
+from ..challenge import board_rows, check_entry
 
 EXAMPLES = """examples:
   creatures challenge verify sprint saves/walker-run.json saves/walker-evolving-run.json
@@ -26,10 +27,6 @@ EXAMPLES = """examples:
 exit status: verify 0 when every entry is verified, 1 when one is refused; 2 for a challenge
 that cannot be used.
 """
-
-#: a board ranks at most this many entries (files in the folder)
-MAX_ENTRIES = 1000
-
 
 def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -51,24 +48,6 @@ def challenge_problem(exc: ChallengeError, command: str = "challenge") -> str:
     if any(p.line > 0 for p in exc.problems):
         return str(exc)
     return "\n".join(f"creatures {command}: {line}" for line in str(exc).splitlines())
-
-
-def check_entry(challenge, path) -> dict:
-    """One entry checked: ``file``, ``verified``, ``score`` (the replayed fitness), ``reason``
-    (why it is refused, one line), and what it says of itself (name, author, generation,
-    recorded fitness, hash)."""
-    row = {"file": str(path), "verified": False, "score": None, "reason": None, "name": None,
-           "author": None, "generation": None, "recorded_fitness": None, "hash": None}
-    try:
-        champion = load_champion(path)
-    except ChampionError as exc:
-        row["reason"] = str(exc)
-        return row
-    row.update(name=champion.name or champion.body.name, author=champion.author or None,
-               generation=champion.generation, recorded_fitness=champion.fitness, hash=champion.hash())
-    verdict = challenge.verify(champion)
-    row.update(verified=verdict.verified, score=verdict.score, reason=verdict.reason)
-    return row
 
 
 def _load(args):
@@ -105,42 +84,6 @@ def _verify(challenge, args) -> int:
             else:
                 print(f"{row['file']}: refused: {row['reason']}")
     return 0 if all(r["verified"] for r in rows) else 1
-
-
-def _picture_only(path: Path) -> bool:
-    """Whether ``path`` is a sound PNG that holds no champion (a picture, not an entry)."""
-    from evolution.cards import MAX_CARD_BYTES, CardError, holds_champion
-    if path.suffix.lower() != ".png":
-        return False
-    try:
-        with open(path, "rb") as f:
-            return not holds_champion(f.read(MAX_CARD_BYTES + 1))
-    except (CardError, OSError):
-        return False   # refused as an entry, with the reason
-
-
-def board_rows(challenge, folder) -> tuple[list, list, int]:
-    """``(ranked, refused, pictures)``: the folder's verified entries best first (the same
-    champion twice is listed once, the first file by name), the others, and how many PNG files
-    were pictures with no champion (not entries)."""
-    paths = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".json", ".png") and p.is_file())
-    if len(paths) > MAX_ENTRIES:
-        raise ValueError(f"{folder} holds {len(paths)} entries; a board ranks at most {MAX_ENTRIES}")
-    entries = [p for p in paths if not _picture_only(p)]
-    ranked, refused, seen = [], [], {}
-    for path in entries:
-        row = check_entry(challenge, path)
-        if row["verified"] and row["hash"] in seen:
-            row.update(verified=False, reason=f"the same champion as {seen[row['hash']]} (listed once)")
-        if row["verified"]:
-            seen[row["hash"]] = row["file"]
-            ranked.append(row)
-        else:
-            refused.append(row)
-    ranked.sort(key=lambda r: (-r["score"], r["hash"]))
-    for k, row in enumerate(ranked, 1):
-        row["rank"] = k
-    return ranked, refused, len(paths) - len(entries)
 
 
 def _board(challenge, args) -> int:

@@ -1,9 +1,12 @@
 """Drive ``creatures play``'s real window as a player would, by its views' input handlers, and
 take a screenshot of each screen: start screen -> pick the walker -> a small population ->
-start -> two generations -> the chart -> the generation's ghosts -> save the champion -> quit.
+start -> two generations -> the chart -> the generation's ghosts -> save the champion -> save it
+as a card -> the hall of fame (a folder with two shipped walkers, the card and the file) -> race
+the board's best and one's own champion -> back -> quit.
 
 Run under a display (``xvfb-run -a python tests/creatures/play_driver.py OUT_DIR``): it writes
-``OUT_DIR/play-start.png``, ``play-evolving.png``, ``play-ghosts.png`` and ``report.json``
+``OUT_DIR/play-start.png``, ``play-evolving.png``, ``play-ghosts.png``, ``play-hall.png`` and
+``report.json``
 (what it saw, for ``test_play.py`` to check). The README's screenshots are made by this very
 script: ``xvfb-run -a .venv/bin/python tests/creatures/play_driver.py saves --work /tmp/play``.
 """
@@ -126,6 +129,38 @@ def script(game, out: Path, report: dict, population: int = POPULATION):
     yield
     report["message"] = play.message
     report["saved"] = (play.message or "").removeprefix("saved ").split(" (")[0]
+    # ... and as a card; then the hall of fame of this folder, where two shipped walkers lie too
+    _key(play, k.K)
+    yield
+    report["card"] = (play.message or "").removeprefix("saved the card ")
+    import shutil
+    saves = Path(__file__).resolve().parents[2] / "saves"
+    for name in ("walker-run.json", "walker-evolving-run.json"):
+        shutil.copy(saves / name, name)
+    _key(play, k.B)
+    hall = game.hall_view
+    report["hall_shown"] = window.current_view is hall
+    for _ in range(200):
+        yield
+        if hall.board is not None:
+            break
+    board = hall.board
+    report["board"] = None if board is None else {
+        "challenge": board.challenge, "ranked": [(e.rank, e.file, e.score) for e in board.entries if e.rank],
+        "refused": [(e.file, e.reason) for e in board.entries if not e.rank]}
+    for _ in range(3):
+        yield
+    _screenshot(window, out / "play-hall.png")
+    _key(hall, k.SPACE)             # the best, chosen; R races it and this run's champion
+    _key(hall, k.R)
+    for _ in range(10):
+        yield
+    report["hall_race"] = None if hall.viewer is None else [c.label for c in hall.viewer.scene.creatures]
+    _key(hall, k.ESCAPE)
+    yield
+    _key(hall, k.ESCAPE)
+    yield
+    report["back_to_play"] = window.current_view is play
     _key(play, k.ESCAPE)
     yield
 

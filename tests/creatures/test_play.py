@@ -275,6 +275,19 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     saved = Path(report["saved"])
     champion = load_champion(saved)
     assert champion.replay() == champion.fitness
+    # the card (K), the hall of fame (B): the folder's board for the sprint, a race, back
+    card = load_champion(tmp_path / "work" / report["card"])
+    assert report["card"].endswith(".png") and card.hash() == champion.hash()
+    assert report["hall_shown"] and report["board"]["challenge"] == "sprint"
+    ranked = report["board"]["ranked"]
+    assert [Path(f).name for _, f, _ in ranked[:2]] == ["walker-evolving-run.json", "walker-run.json"]
+    assert [r for r, _, _ in ranked] == list(range(1, len(ranked) + 1))
+    mine = [Path(f).name for _, f, _ in ranked[2:]] + [Path(f).name for f, _ in report["board"]["refused"]]
+    assert sorted(mine) == sorted([saved.name, Path(report["card"]).name])    # one ranked, the other the same champion
+    assert report["hall_race"] == ["walker-evolving run gen 94", f"yours: {champion.name}"]
+    assert report["back_to_play"]
+    hall = Image.open(tmp_path / "shots" / "play-hall.png")
+    assert len(hall.convert("RGB").getcolors(1 << 20) or ()) > 20
     # each screen has its content: not blank, the expected colours present
     start = Image.open(tmp_path / "shots" / "play-start.png")
     evolving = Image.open(tmp_path / "shots" / "play-evolving.png")

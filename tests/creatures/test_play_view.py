@@ -29,11 +29,11 @@ def test_a_champion_file_becomes_a_run_on_E(tmp_path, monkeypatch):
         view.chart.draw = lambda: drawn.append(1)
         view.on_update(1 / 60)
         view.on_draw()
-        assert set(view.buttons) == {"evolve", "help"} and not drawn and view.mode == "champion"
+        assert set(view.buttons) == {"evolve", "card", "hall", "help"} and not drawn and view.mode == "champion"
         assert "a champion file" in view.status
         view.on_key_press(arcade.key.E, 0)
         assert session.state == "evolving" and session.run_dir is not None
-        assert {"pause", "ghosts", "race", "save", "help"} == set(view.buttons)
+        assert {"pause", "ghosts", "race", "save", "card", "hall", "help"} == set(view.buttons)
         view.on_draw()
         assert drawn and view.mode == "live" and "evolving" in view.status
     finally:

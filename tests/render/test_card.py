@@ -80,9 +80,9 @@ def test_draw_card_pictures_a_source_through_its_episode(window):
     source = PhysicsSource(duration=1.0)
     seen = []
     card = draw_card(source, TEXT, size=(480, 270), at_step=30, total_steps=60,
-                     labels=lambda step: seen.append(step) or f"{step}")
+                     labels=lambda step, frame: seen.append((step, frame.step)) or f"{step}")
     assert card.shape == (270, 480, 3)
-    assert seen == strip_steps(60, layout((480, 270))["frames"])
+    assert seen == [(s, s) for s in strip_steps(60, layout((480, 270))["frames"])]
     assert source.steps_called == 60 and source.resets == 1
     _, top, w, h = layout((480, 270))["picture"]
     picture = card[top:top + h].reshape(-1, 3)

@@ -67,6 +67,12 @@ class FakeMenu:
         self.designs.append(item)
         return item
 
+    def open_champion(self, path):
+        self.opened.append(path)
+        if "broken" in path:
+            raise GameError(f"{path}: a card that cannot be read: truncated")
+        return ("champion session", path)
+
     def start(self, setup):
         self.started.append(setup)
         if self.start_error:
@@ -381,6 +387,31 @@ def test_o_opens_the_entry_and_enter_opens_the_typed_file(window):
     assert len(view.designs) == 4 and view.selected == 3
     assert view.setup.design == "mine/crab.yaml"
     assert view.card_rect(3)[2] > 0
+
+
+def test_a_champion_file_or_card_typed_or_dropped_is_watched(window):
+    view, menu, started, _ = make_view(window)
+    key(view, K.O)
+    view.on_text("o")
+    view.on_text("cards/walker.png")
+    key(view, K.ENTER)
+    assert menu.opened == ["cards/walker.png"] and started == [(("champion session", "cards/walker.png"),)]
+    view.on_file_drop(0, 0, ["broken.png"])
+    assert view.message == "broken.png: a card that cannot be read: truncated" and len(started) == 1
+    view.on_file_drop(0, 0, ["me.json"])
+    assert started[-1] == (("champion session", "me.json"),) and len(view.designs) == 3
+
+
+def test_b_and_the_hall_button_open_the_hall_of_fame(window):
+    halls = []
+    view, _, _, _ = make_view(window, on_hall=lambda: halls.append(1))
+    key(view, K.B)
+    view.on_draw()
+    click(view, view.button_rect("hall"))
+    assert halls == [1, 1]
+    view, _, _, _ = make_view(window)
+    key(view, K.B)
+    assert view.message == "no hall of fame here"
 
 
 def test_keys_typed_into_the_entry_do_not_act(window):

@@ -6,6 +6,8 @@ and lays its chart, buttons and lines out clear of each other and of the viewer'
 
 import itertools
 
+from arcade import key
+
 import numpy as np
 import pytest
 
@@ -89,6 +91,9 @@ class FakeSession:
 
     def save(self, generation=None):
         return f"walker-gen{generation}.json"
+
+    def save_card(self, generation=None):
+        return f"walker-gen{generation}.png"
 
     def close(self):
         return ""
@@ -280,3 +285,24 @@ def test_the_help_hides_the_chart_and_keeps_clear_of_the_buttons_and_lines(windo
     help_rect = view.viewer.overlays["help"]
     for name in ("buttons", "status", "hint"):
         assert not intersects(help_rect, view.boxes[name]), name
+
+
+def test_k_saves_the_champion_shown_as_a_card_and_b_opens_the_hall(window, clock):
+    halls = []
+    session = FakeSession([1, 2, 3])
+    view = make_view(window, session, on_hall=lambda: halls.append(1))
+    view.on_key_press(key.K, 0)
+    assert "no generation has finished yet" in view.toast.current()
+    session.finish(2)
+    run(view, clock, 1.0)
+    view.on_key_press(key.K, 0)
+    assert view.toast.current() == "saved the card walker-gen2.png"
+    view.show_generation(1)
+    r = view.button_rect("card")
+    view.on_mouse_press(r[0] + 5, r[1] + 5, 1, 0)
+    assert view.toast.current() == "saved the card walker-gen1.png"
+    view.on_key_press(key.B, 0)
+    r = view.button_rect("hall")
+    view.on_mouse_press(r[0] + 5, r[1] + 5, 1, 0)
+    assert halls == [1, 1]
+    assert make_view(window, session).open_hall() is None       # no hall: said, nothing else
