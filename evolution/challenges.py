@@ -28,11 +28,11 @@ edited, or made by other software). Each refusal is one line saying why.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import yaml
 
 import physics
 
@@ -41,7 +41,7 @@ from .plugins import BUILTINS, PluginError, resolve
 from .sensors import DEFAULT_SENSORS
 from .tasks import task_sim
 from .terrains import TerrainFileError, parse_terrain
-from .yamlread import Problem, Reader, YamlError, compose, read_text
+from .yamlread import Reader, YamlError, read_text, read_top
 
 __all__ = ["Challenge", "BodyRules", "ChallengeError", "Verdict", "parse_challenge", "load_challenge",
            "MAX_CHALLENGE_BYTES"]
@@ -227,13 +227,7 @@ def parse_challenge(text: str, source: str = "<challenge>", folder=None, design_
     its line and column. ``folder``: where its terrain file is (default: the working
     directory). ``design_body(name)``: the :class:`physics.Body` of the design a ``body: design:``
     rule names, or a ValueError saying why there is none (without it, such a rule is a problem)."""
-    root = compose(text, source, MAX_CHALLENGE_BYTES, ChallengeError, "challenge file")
-    if root is None:
-        raise ChallengeError(source, [Problem(1, 1, "the challenge file is empty")])
-    r = Reader()
-    top = r.mapping(root, "the challenge", TOP_KEYS)
-    if top is None:
-        raise ChallengeError(source, r.problems)
+    r, root, top = read_top(text, source, MAX_CHALLENGE_BYTES, ChallengeError, "challenge", TOP_KEYS)
     for key in ("name", "task", "terrain", "seconds"):
         if key not in top:
             r.problem(root, f"a challenge needs '{key}'")
@@ -365,12 +359,16 @@ def _rules(r: Reader, entry, design_body) -> BodyRules:
             r.problem(parts["strength"][1], "'body.strength' must be more than 0 (newtons)")
     if "mass" in parts:
         node = parts["mass"][1]
-        values = [r.number(n, "'body.mass'") for n in r.sequence(node, "'body.mass'")]
-        if len(values) != 2 or None in values or not 0 <= values[0] <= values[1]:
-            if len(values) != 2 or None not in values:
+        if isinstance(node, yaml.SequenceNode):
+            values = [r.number(n, "'body.mass'") for n in node.value]
+            if None in values:
+                found["mass"] = None           # a number's problem is said
+            elif len(values) != 2 or not 0 <= values[0] <= values[1]:
                 r.problem(node, "'body.mass' must be [least, most] in kilograms, least <= most")
+            else:
+                found["mass"] = (float(values[0]), float(values[1]))
         else:
-            found["mass"] = (float(values[0]), float(values[1]))
+            r.problem(node, "'body.mass' must be [least, most] in kilograms, least <= most")
     if "design" in parts:
         node = parts["design"][1]
         name = r.string(node, "'body.design'")
@@ -384,7 +382,5 @@ def _rules(r: Reader, entry, design_body) -> BodyRules:
                 except ValueError as exc:
                     r.problem(node, f"'body.design': {' '.join(str(exc).split())}")
     if any(v is None for v in found.values()):
-        return BodyRules()
-    if found.get("strength") is not None and not math.isfinite(found["strength"]):
-        return BodyRules()
+        return BodyRules()     # the problems are said: the challenge is refused
     return BodyRules(**found)

@@ -47,7 +47,7 @@ import yaml
 import physics
 
 from .bases import PluginError, TerrainMaker
-from .yamlread import Problem, Reader, YamlError, compose
+from .yamlread import Problem, Reader, YamlError, read_top
 
 __all__ = ["TerrainMaker", "TerrainFileError", "TerrainFile", "parse_terrain", "hurdles", "terrain_to_dict", "terrain_from_dict", "MAX_TERRAIN_BYTES", "MAX_TERRAIN_POINTS", "RISER"]
 
@@ -166,13 +166,7 @@ def parse_terrain(text: str, source: str = "<terrain>", default_name: str | None
     ``name`` is called ``default_name``, else the stem of ``source`` (a path), else ``terrain``."""
     if default_name is None:
         default_name = "terrain" if source.startswith("<") else (Path(source).stem or "terrain")
-    root = compose(text, source, MAX_TERRAIN_BYTES, TerrainFileError, "terrain file")
-    if root is None:
-        raise TerrainFileError(source, [Problem(1, 1, "the terrain file is empty")])
-    r = Reader()
-    top = r.mapping(root, "the terrain", TOP_KEYS)
-    if top is None:
-        raise TerrainFileError(source, r.problems)
+    r, root, top = read_top(text, source, MAX_TERRAIN_BYTES, TerrainFileError, "terrain", TOP_KEYS)
     meta = {}
     for key in ("name", "description", "author", "licence"):
         meta[key] = r.string(top[key][1], f"'{key}'") if key in top else None

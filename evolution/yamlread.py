@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import yaml
 
-__all__ = ["Problem", "YamlError", "Reader", "compose", "read_text", "read_data", "did_you_mean",
+__all__ = ["Problem", "YamlError", "Reader", "compose", "read_top", "read_text", "read_data", "did_you_mean",
            "describe_node", "MAX_DEPTH", "MAX_VALUES", "MAX_PROBLEMS"]
 
 #: lists and mappings may nest at most this deep (a design or a terrain needs 4 or 5)
@@ -302,6 +302,21 @@ def compose(text: str, source: str, max_bytes: int, error=YamlError, what: str =
     if tag_problems:
         raise error(source, tag_problems)
     return root
+
+
+def read_top(text: str, source: str, max_bytes: int, error, what: str, keys) -> tuple:
+    """``(reader, root, top)`` of a file whose top is a mapping of ``keys`` (a terrain file, a
+    challenge): :func:`compose`, then the mapping's entries (``Reader.mapping``). Raises
+    ``error(source, problems)`` for an empty file or one whose top is not a mapping. ``what``
+    names the file: ``terrain`` says "the terrain file is empty"."""
+    root = compose(text, source, max_bytes, error, f"{what} file")
+    if root is None:
+        raise error(source, [Problem(1, 1, f"the {what} file is empty")])
+    r = Reader()
+    top = r.mapping(root, f"the {what}", keys)
+    if top is None:
+        raise error(source, r.problems)
+    return r, root, top
 
 
 def read_data(path, max_bytes: int, error=YamlError, what: str = "file") -> tuple[bytes, str]:

@@ -126,7 +126,6 @@ class HallView(arcade.View):
         self._title = arcade.Text("", 0, 0, TEXT, 16, font_name=FONT, bold=True, batch=self._batch, anchor_y="top")
         self._lines = TextPool(self._batch, color=DIM, font_size=10, font_name=FONT, anchor_y="top")
         self._cells = TextPool(self._batch, color=TEXT, font_size=10, font_name=FONT, anchor_y="center")
-        self._fitted: dict = {}
         self._cell_colors: list = []
         self.row_rects: list = []
         self._watch_batch = pyglet.graphics.Batch()
@@ -226,13 +225,7 @@ class HallView(arcade.View):
     # --- layout and drawing -------------------------------------------------------------------------
     def _fit(self, text: str, width: float, size: int) -> str:
         """``text`` cut to ``width`` (remembered: the same texts come every frame)."""
-        key = (text, round(width), size)
-        out = self._fitted.get(key)
-        if out is None:
-            if len(self._fitted) > 2000:
-                self._fitted.clear()
-            out = self._fitted[key] = self._fonts.fit(text, max(width, 10.0), size)
-        return out
+        return self._fonts.fit_remembered(text, width, size)
 
     def _size(self):
         return self.window.get_size()

@@ -223,7 +223,6 @@ class PlayView(arcade.View):
         self._boxes = Triangles(self.window.ctx)
         self._batch = pyglet.graphics.Batch()
         self._fonts = Fonts()
-        self._fitted = {}
         self._lines = {name: arcade.Text("", 0, 0, color, 11 if name != "hint" else 10, font_name=FONT,
                                          batch=self._batch, anchor_y="bottom")
                        for name, color in (("status", STATUS_TEXT), ("hint", HINT_TEXT), ("message", STATUS_TEXT))}
@@ -515,13 +514,7 @@ class PlayView(arcade.View):
 
     def _fit(self, text: str, width: float, size: int) -> str:
         """``text`` cut to ``width`` (remembered: the same lines come every frame)."""
-        key = (text, round(width), size)
-        out = self._fitted.get(key)
-        if out is None:
-            if len(self._fitted) > 64:
-                self._fitted.clear()
-            out = self._fitted[key] = self._fonts.fit(text, max(width, 20.0), size)
-        return out
+        return self._fonts.fit_remembered(text, width, size, 20.0)
 
     # --- layout and drawing -----------------------------------------------------------------------
     def _layout(self) -> None:

@@ -30,8 +30,12 @@ class Fonts:
     """Text widths (window units) from the glyphs' advances, as arcade lays the text out; for
     wrapping and cutting texts to fit, without laying them out."""
 
+    #: fitted texts :meth:`fit_remembered` keeps (then it starts again)
+    REMEMBERED = 2000
+
     def __init__(self):
         self._fonts = {}
+        self._fitted = {}
 
     def width(self, text: str, size: float, bold: bool = False) -> float:
         font = self._fonts.get((size, bold))
@@ -55,6 +59,17 @@ class Fonts:
             else:
                 hi = mid - 1
         return text[:lo].rstrip() + "\u2026"
+
+    def fit_remembered(self, text: str, width: float, size: float, smallest: float = 10.0) -> str:
+        """:meth:`fit` in ``width`` rounded to a whole unit (at least ``smallest``), remembered:
+        for the texts a screen fits again every frame."""
+        key = (text, round(width), size)
+        out = self._fitted.get(key)
+        if out is None:
+            if len(self._fitted) >= self.REMEMBERED:
+                self._fitted.clear()
+            out = self._fitted[key] = self.fit(text, max(round(width), smallest), size)
+        return out
 
     def fit_tail(self, text: str, width: float, size: float) -> str:
         """The end of ``text`` that fits ``width``, after an ellipsis (a long path being typed)."""

@@ -98,7 +98,8 @@ def test_the_readme_names_no_internal_issue_numbers():
 #: commands whose output does not depend on the machine or the time, as the README shows them
 DETERMINISTIC = ("creatures designs", "creatures designs walker",
                  "creatures simulate walker --muscles random --seconds 20",
-                 "creatures tasks", "creatures tasks --check my_task.py:Upright")
+                 "creatures tasks", "creatures tasks --check my_task.py:Upright",
+                 "creatures challenge board sprint saves")
 
 
 def _shown_commands() -> dict:
@@ -127,6 +128,7 @@ def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path):
     python = re.findall(r"```python\n(import numpy as np\n\nimport evolution\n\n\nclass Upright.*?)```",
                         README.read_text(), flags=re.S)
     (tmp_path / "my_task.py").write_text(python[0])
+    (tmp_path / "saves").symlink_to(REPO / "saves")     # the shipped champions, as in a clone
     r = subprocess.run([sys.executable, "-m", "creatures", *shlex.split(command)[1:]], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
