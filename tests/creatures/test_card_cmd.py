@@ -2,11 +2,14 @@
 champion reads it (replay, watch's and record's sources, export's champion files)."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from evolution.champion import load_champion
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_a_card_of_a_shipped_champion_replays_exactly(run_creatures, tmp_path):
@@ -58,3 +61,18 @@ def test_a_card_names_its_author_and_replay_shows_the_lineage(run_creatures, tmp
     assert data["lineage"] == {"design": champion.design_hash, "seed": champion.seed, "settings": None, "parent": None}
     r = run_creatures("card", "eel-swim", "--out", tmp_path / "x.png", "--author", "A" * 61)
     assert r.returncode == 2 and "--author is 61 characters long; at most 60" in r.stderr
+
+
+def test_export_takes_the_champion_file_out_of_a_card(run_creatures, tmp_path):
+    from evolution.cards import champion_text
+    out = tmp_path / "walker.json"
+    r = run_creatures("export", "saves/walker-runner.png", "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == champion_text((REPO / "saves" / "walker-runner.png").read_bytes(), 5_000_000)
+    r = run_creatures("export", "saves/walker-runner.png", "--generation", 3, "--out", tmp_path / "x.json")
+    assert r.returncode == 2 and "--generation is for a run directory" in r.stderr
+    r = run_creatures("export", "saves/play-hall.png", "--out", tmp_path / "x.json")
+    assert r.returncode == 2 and r.stderr.strip() == ("creatures export: saves/play-hall.png: a card that cannot be "
+                                                      "read: a PNG with no champion in it (no 'creatures-champion' "
+                                                      "text chunk): not a card")
+    assert not (tmp_path / "x.json").exists()
