@@ -237,10 +237,7 @@ class HallView(arcade.View):
         top = h - PAD
         b = self.buttons
         b.clear()
-        title = f"Hall of fame - {self.challenge_name or 'no challenge'}"
-        if self._title.text != title:
-            self._title.text = title
-        self._title.position = (PAD + 38, top - 4)
+        _put(self._title, f"Hall of fame - {self.challenge_name or 'no challenge'}", (PAD + 38, top - 4))
         b.place("challenge<", (PAD, top - 30, 28, 28), "<")
         b.place("challenge>", (PAD + 38 + self._title.content_width + 10, top - 30, 28, 28), ">")
         b.place("folder", (w - PAD - 130, top - 30, 130, 28), "Folder (F)")
@@ -265,17 +262,11 @@ class HallView(arcade.View):
         elif self.pending:
             lines.append("verifying the entries: each is simulated again...")
         for k, text in enumerate(lines):
-            t = self._lines.get(k)
-            fitted = self._fit(text, w - 2 * PAD - 140, 10)
-            if t.text != fitted:
-                t.text = fitted
-            t.position = (PAD, top - 42 - 19 * k)
-        self._lines.finish(len(lines))
+            _put(self._lines.get(k), self._fit(text, w - 2 * PAD - 140, 10), (PAD, top - 42 - 19 * k))
         self._rows(boxes, colors, top - HEAD, bottom + BUTTON_HEIGHT + 30)
         message = self.toast.current()
-        t = self._lines.get(len(lines))
-        t.text = self._fit(message, w - x - 2 * PAD, 10) if message else ""
-        t.position = (x + PAD, bottom + BUTTON_HEIGHT - 6)
+        _put(self._lines.get(len(lines)), self._fit(message, w - x - 2 * PAD, 10) if message else "",
+             (x + PAD, bottom + BUTTON_HEIGHT - 6))
         self._lines.finish(len(lines) + 1)
         off = self._buttons_off()
         b.backs(boxes, colors, lambda name: BUTTON_OFF if name in off else BUTTON)
@@ -328,13 +319,8 @@ class HallView(arcade.View):
             for (title, _, right), width, text in zip(COLUMNS, widths, row):
                 t = self._cells.get(k)
                 k += 1
-                fitted = self._fit(str(text), max(width - 8, 10), 10)
-                if t.text != fitted:
-                    t.text = fitted
-                if tuple(t.color) != color:
-                    t.color = color
-                t.anchor_x = "right" if right else "left"
-                t.position = (x + width - 8 if right else x, y)
+                _put(t, self._fit(str(text), max(width - 8, 10), 10), (x + width - 8 if right else x, y), color,
+                     "right" if right else "left")
                 x += width
         self._cells.finish(k)
 
@@ -469,6 +455,18 @@ class HallView(arcade.View):
             self.viewer.on_mouse_scroll(x, y, scroll_x, scroll_y)
         else:
             self.select(self.selected - int(scroll_y))
+
+
+def _put(text, value: str, position, color=None, anchor_x=None) -> None:
+    """Set what differs of an ``arcade.Text`` (setting a property lays the text out again)."""
+    if text.text != value:
+        text.text = value
+    if color is not None and tuple(text.color) != tuple(color):
+        text.color = color
+    if anchor_x is not None and text.anchor_x != anchor_x:
+        text.anchor_x = anchor_x
+    if (text.x, text.y) != position:
+        text.position = position
 
 
 def _base(path: str) -> str:
