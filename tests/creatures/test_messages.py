@@ -95,7 +95,7 @@ def test_an_unknown_command_is_one_usage_line_and_one_error_line(capsys):
 def test_the_short_usage_names_the_positionals_and_required_options():
     parser = cli.build_parser()
     sub = {a.dest: a for a in parser._actions}["command"].choices
-    assert sub["export"].short_usage().startswith("usage: creatures export [options] RUN_DIR --out FILE")
+    assert sub["export"].short_usage().startswith("usage: creatures export [options] RUN_DIR|CARD --out FILE")
     assert sub["watch"].short_usage().startswith("usage: creatures watch [options] [FILE_OR_RUN_DIR ...]")
     assert sub["validate"].short_usage().startswith("usage: creatures validate [options] FILE [FILE ...]")
 
