@@ -6,7 +6,7 @@ registers ``creatures/Creature-v0``::
     env = gymnasium.make("creatures/Creature-v0", design="walker", task="run")
     obs, info = env.reset(seed=0)                  # obs (S,) float32: the sensors
     for _ in range(1200):
-        action = env.action_space.sample()         # (M,) float32 muscle commands in [-1, 1]
+        action = env.action_space.sample()         # (C,) float32 muscle commands in [-1, 1]
         obs, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:                # info["fitness"]: the episode's fitness
             obs, info = env.reset()
@@ -110,7 +110,7 @@ def _build(design, task, terrain, sensors, seconds, terrain_seed, batch: int, pa
 
 
 def _spaces(run: EpisodeRun):
-    M = run.model.n_muscles
+    M = run.n_outputs      # one command per muscle group and per muscle of no group
     low, high = run.input_bounds()   # bounded where a sensor is (clock, joints, contacts...)
     obs = spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
     act = spaces.Box(-1.0, 1.0, (M,), np.float32)
@@ -136,13 +136,14 @@ class _EnvSource:
     ``render.Snapshot`` only draws its frame (the first ``shown`` creatures, as ghosts when
     there are several)."""
 
-    def __init__(self, run: EpisodeRun, design_name: str, shown: int):
+    def __init__(self, run: EpisodeRun, design_name: str, shown: int, looks=None):
         self.run, self.shown = run, shown
         ep = run.episode
         task = ep.task.ref.short
         info = {"design": design_name, "task": task, "terrain": run.terrain.kind}
         labels = [design_name] if shown == 1 else [f"env {b}" for b in range(shown)]
-        shapes = [creature_shape(run.model, label, info, b) for b, label in enumerate(labels)]
+        shapes = [creature_shape(run.model, label, info, b, looks if shown == 1 else None)
+                  for b, label in enumerate(labels)]
         self.scene = terrain_scene(run.terrain, shapes, ep.sim.dt, ep.seconds,
                                     f"{design_name} - {task} on {run.terrain.kind}",
                                     run.task.measures, ep.sim)
@@ -175,10 +176,10 @@ class _EnvSource:
         return False
 
 
-def _snapshot(run, design_name, shown, size):
+def _snapshot(run, design_name, shown, size, looks=None):
     from render import Snapshot  # arcade loads here, headless when there is no display
 
-    return Snapshot(_EnvSource(run, design_name, shown), size=size)
+    return Snapshot(_EnvSource(run, design_name, shown, looks), size=size)
 
 
 # --- one creature ---------------------------------------------------------------------------------
@@ -204,8 +205,8 @@ class CreatureEnv(gymnasium.Env):
     Spaces: observation ``Box(low, high, (S,), float32)``, the sensors after the last step
     (after a reset, at the start), each input within its sensor's bounds (``clock``, ``joints``
     and ``tilt`` in [-1, 1], ``contacts`` and ``rays`` in [0, 1], ``velocity`` in [-5, 5];
-    ``muscles`` and ``height`` unbounded); action ``Box(-1, 1, (M,), float32)``, one command per muscle
-    (cast to float64 for the physics). Reward: the fitness now minus the fitness before the step
+    ``muscles`` and ``height`` unbounded); action ``Box(-1, 1, (C,), float32)``, one command per muscle,
+    or per muscle group where the design groups muscles (cast to float64 for the physics). Reward: the fitness now minus the fitness before the step
     (before the first step: 0), so an episode's rewards add up to its fitness (to round-off).
     ``info``: ``{"fitness": float, "failed": bool}``. Bad names raise a one-line ValueError.
 
@@ -225,7 +226,7 @@ class CreatureEnv(gymnasium.Env):
         self.design, self.run = _build(design, task, terrain, sensors, seconds, terrain_seed, 1)
         self.metadata = {**type(self).metadata, "render_fps": 1.0 / self.run.episode.sim.dt}
         self.observation_space, self.action_space = _spaces(self.run)
-        self._commands = np.zeros((1, self.run.model.n_muscles))
+        self._commands = np.zeros((1, self.run.n_outputs))
         self._fitness = 0.0
         self._snapshot = None
 
@@ -247,7 +248,7 @@ class CreatureEnv(gymnasium.Env):
         return self._observe(), self._info(float(self.run.fitness()[0]))
 
     def step(self, action):
-        """``action`` (M,) in [-1, 1] -> ``(obs (S,), reward, terminated, truncated, info)``."""
+        """``action`` (C,) in [-1, 1] -> ``(obs (S,), reward, terminated, truncated, info)``."""
         a = np.asarray(action)
         shape = self._commands.shape[1:]
         if a.shape != shape:
@@ -266,7 +267,7 @@ class CreatureEnv(gymnasium.Env):
         if self.render_mode != "rgb_array":
             return None
         if self._snapshot is None:
-            self._snapshot = _snapshot(self.run, self.design.name, 1, self.size)
+            self._snapshot = _snapshot(self.run, self.design.name, 1, self.size, self.design.looks)
         return self._snapshot.take()
 
     def close(self):
@@ -284,7 +285,7 @@ class CreatureVectorEnv(VectorEnv):
 
     Takes :class:`CreatureEnv`'s parameters, and ``copy`` (return copies of the observations,
     rewards and flags; False hands out the environment's own buffers, overwritten by the next
-    step). Arrays: observations (N, S) float32, actions (N, M) in [-1, 1], rewards (N,)
+    step). Arrays: observations (N, S) float32, actions (N, C) in [-1, 1], rewards (N,)
     float64, terminations and truncations (N,) bool; ``info`` holds ``fitness`` (N,) and
     ``failed`` (N,) (with Gymnasium's ``_fitness``/``_failed`` masks, all True).
 
@@ -361,7 +362,7 @@ class CreatureVectorEnv(VectorEnv):
         return self._observe(), self._info(self.run.fitness())
 
     def step(self, actions):
-        """``actions`` (N, M) -> ``(obs (N, S), rewards (N,), terminated (N,), truncated (N,),
+        """``actions`` (N, C) -> ``(obs (N, S), rewards (N,), terminated (N,), truncated (N,),
         info)``, every creature in one physics step."""
         run = self.run
         cmd = self._commands

@@ -55,7 +55,7 @@ def gallery_item(name: str, origin: str = "built-in", task: str | None = None) -
         problem = str(exc).splitlines()[0] if str(exc) else "it does not load"
         return GalleryItem(name=name, title=Path(name).stem, origin=origin, problem=problem)
     model = physics.build_model(design.body, 1)
-    shape = creature_shape(model, design.name, {"design": design.name})
+    shape = creature_shape(model, design.name, {"design": design.name}, looks=design.looks)
     return GalleryItem(name=name, title=design.name, description=" ".join(design.description.split()),
                        shape=shape, pose=np.array(model.rest_pos[0], np.float64), origin=origin, task=task)
 

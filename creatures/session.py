@@ -122,7 +122,7 @@ class Crowd:
     def brain(self, creature: int):
         if self._names is None:
             self._names = self.run.episode.input_names()
-        return brain_graph(genome_to_dict(self.genomes[creature]), self._names, self.run.model.n_muscles)
+        return brain_graph(genome_to_dict(self.genomes[creature]), self._names, self.run.episode.output_names())
 
     def brain_values(self, creature: int) -> dict:
         if creature not in self._slots:

@@ -23,17 +23,30 @@ from evolution.jsonread import JsonFileError
 from evolution.rollout import Episode, EpisodeRun
 from render.scene import Brain, BrainNode, CreatureFrame, CreatureShape, Frame, Scene
 
-from .design import DesignError, resolve_design
+from .design import DesignError, parse_design, resolve_design
 from .shipped import champion_path
 from .simulation import SINE_HZ
 
 __all__ = ["Race", "RunFollower", "Preview", "SineDesign", "load_sources", "creature_shape", "creature_frame", "brain_graph",
+           "looks_of",
            "terrain_scene", "where_text"]
 
 
 # --- one creature ------------------------------------------------------------------------------
 
-def creature_shape(model: physics.Model, label: str = "", info: dict | None = None, b: int = 0) -> CreatureShape:
+def looks_of(design_text: str):
+    """The looks of a design's YAML text (a champion's, a run's): its colours and eyes; none
+    for a text that no longer loads (a champion from an older format keeps its body, which is
+    what replays)."""
+    from .design.looks import Looks
+    try:
+        return parse_design(design_text, "<design>").looks
+    except DesignError:
+        return Looks()
+
+
+def creature_shape(model: physics.Model, label: str = "", info: dict | None = None, b: int = 0,
+                   looks=None) -> CreatureShape:
     """How creature ``b`` of ``model`` looks: its own radii and rest shape (a body that evolved
     differs from its batch's others), the parts it has switched off (not drawn), and its bones'
     plate widths (``model.bone_plate``) with the wings among them (``model.bone_wing``: drawn as
@@ -47,6 +60,9 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
         d = rest - rest.mean(axis=0)
         clusters.append(members[np.argsort(np.arctan2(d[:, 1], d[:, 0]))])  # around the centre
     sphere_on, bone_on, joint_on = model.sphere_on[b], model.bone_on[b], model.joint_on[b]
+    drawn = looks.arrays() if looks else {}
+    if drawn and (len(looks.sphere_colour) != model.n_spheres or len(looks.bone_colour) != model.n_bones):
+        drawn = {}    # looks of another body: none
     masks = {}
     if not (sphere_on.all() and bone_on.all() and joint_on.all()):
         masks = dict(sphere_on=sphere_on.copy(), bone_on=bone_on.copy(), joint_on=joint_on.copy())
@@ -55,7 +71,7 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
                          rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
                          info=dict(info or {}), clusters=tuple(clusters),
                          bone_width=np.array(model.bone_plate[b], np.float64),
-                         wing=np.array(model.bone_wing, bool), **masks)
+                         wing=np.array(model.bone_wing, bool), **masks, **drawn)
 
 
 def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:
@@ -135,7 +151,8 @@ class Race:
         self._names = [None] * len(champions)
         shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.short,
                                                   "terrain": terrain.kind,
-                                                  "generation": c.generation})
+                                                  "generation": c.generation},
+                                 looks=looks_of(c.design_yaml) if len(champions) == 1 else None)
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.short for c in champions})
         if title is None:
@@ -175,7 +192,7 @@ class Race:
         r = self.runs[creature]
         if self._names[creature] is None:
             self._names[creature] = r.episode.input_names()
-        return brain_graph(self.champions[creature].genome, self._names[creature], r.model.n_muscles)
+        return brain_graph(self.champions[creature].genome, self._names[creature], r.episode.output_names())
 
     def brain_values(self, creature: int) -> dict:
         if self._slots[creature] is None:
@@ -188,16 +205,18 @@ class Race:
         return False
 
 
-def brain_graph(genome: dict, input_names: list, n_out: int) -> Brain:
+def brain_graph(genome: dict, input_names: list, output_names: list) -> Brain:
     """A genome (``genome_to_dict``'s form) as the brain panel's nodes and enabled edges: the
-    inputs named, the outputs ``muscle k``, hidden nodes by depth."""
+    inputs named, the outputs by what they drive (``muscle k``, or a muscle group's name:
+    ``Episode.output_names``), hidden nodes by depth."""
+    n_out = len(output_names)
     keys = {int(n["key"]) for n in genome["nodes"]}
     edges = [(int(e["in"]), int(e["out"]), float(e["weight"]))
              for e in genome["connections"] if e["enabled"]]
     depth = _depths(keys, edges, n_out)
     nodes = [BrainNode(-(k + 1), "input", name) for k, name in enumerate(input_names)]
     nodes += [BrainNode(k, "output" if k < n_out else "hidden",
-                        f"muscle {k}" if k < n_out else "", depth.get(k, 1))
+                        output_names[k] if k < n_out else "", depth.get(k, 1))
               for k in sorted(keys)]
     return Brain(nodes, edges)
 
@@ -343,9 +362,9 @@ class SineDesign:
     def __init__(self, design, terrain: str | None = None, title: str | None = None, task: str = "preview"):
         sim = physics.SimParams()
         episode = Episode.make(design.body, "run", terrain=terrain, seconds=self.SECONDS, sim=sim)
-        self.run = EpisodeRun(episode, _Sine(len(design.muscle_ids), sim.dt), 1)
+        self.run = EpisodeRun(episode, _Sine(episode.n_outputs(), sim.dt), 1)
         info = {"design": design.name, "task": task, **({"terrain": terrain} if terrain else {})}
-        shape = creature_shape(self.run.model, design.name, info)
+        shape = creature_shape(self.run.model, design.name, info, looks=design.looks)
         self.scene = terrain_scene(self.run.terrain, [shape], sim.dt, None,
                                     title or f"{design.name} - preview, muscles on a {SINE_HZ:g} Hz sine",
                                     self.run.task.measures, episode.sim)

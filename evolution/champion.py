@@ -37,9 +37,10 @@ __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-#: the newest format version: 3 for a champion whose body evolved (its design's ranges and its
-#: body genes, which older software could not replay), 2 otherwise (files as before)
-VERSION = 3
+#: the newest format version: 4 for a champion whose muscles share brain outputs (muscle groups,
+#: which older software would drive one output per muscle), 3 for one whose body evolved (its
+#: design's ranges and its body genes, which older software could not replay), 2 otherwise
+VERSION = 4
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 #: an author's name is at most this long
@@ -215,7 +216,7 @@ class Champion:
             creature["evolve"] = self.genes.to_dict()
             creature["switched_off"] = self.switched_off()
         return {
-            "format": FORMAT, "version": VERSION if self.genes else 2, "name": self.name,
+            "format": FORMAT, "version": 4 if self.body.grouped else 3 if self.genes else 2, "name": self.name,
             "creature": creature,
             "task": {**self.task.to_dict(), "measures": self.measures},
             "terrain": {**self.terrain_ref.to_dict(), **terrain_to_dict(self.terrain)},
@@ -473,7 +474,7 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     try:
         records = [read_best(p) for p in paths]
         record = max(records, key=lambda r: (r["fitness"], -r["generation"]))
-        check_genome(record["genome"], None, sum(b.muscle is not None for b in body.bones), settings.network)
+        check_genome(record["genome"], None, len(body.command_map()[2]), settings.network)
         check_body(record["genome"].get("body"), genes)
     except JsonFileError as exc:
         raise ChampionError(str(exc)) from None

@@ -424,7 +424,7 @@ def check_genome(data, n_inputs: int | None, n_outputs: int, kind: str = "feedfo
     missing = set(range(n_outputs)) - keys
     if missing:
         raise ValueError(f"the genome lacks output nodes {sorted(missing)[:10]} for the creature's "
-                         f"{n_outputs} muscles")
+                         f"{n_outputs} outputs (one per muscle, or per muscle group)")
     if kind == "feedforward":
         node = _in_a_cycle(keys, enabled)
         if node is not None:

@@ -57,6 +57,8 @@ MAX_EPISODE_STEPS = 216_000
 
 #: names and other one-line texts printed from a file (a champion's name, a design's name...)
 MAX_TEXT = 200
+#: a muscle group's name is at most this long
+MAX_GROUP_NAME = 40
 #: a design's YAML text, as a run or a champion keeps it (creatures.design.MAX_DESIGN_BYTES)
 MAX_DESIGN_TEXT = 1_000_000
 
@@ -84,6 +86,10 @@ def check_body(body) -> None:
             raise ValueError(f"bone {i}: wing must be true or false, not {b.wing!r:.40}")
         if b.muscle is not None:
             _check_values(f"the muscle of bone {i}", b.muscle, ("range", "strength", "speed"))
+            if b.muscle.group is not None:
+                check_text(b.muscle.group, f"the muscle group of bone {i}", MAX_GROUP_NAME)
+            if not isinstance(b.muscle.invert, bool):
+                raise ValueError(f"the muscle of bone {i}: invert must be true or false, not {b.muscle.invert!r:.40}")
     for i, j in enumerate(body.joints):
         _check_values(f"joint {i}", j, ("min_angle", "max_angle", "stiffness"))
     for i, c in enumerate(body.clusters):

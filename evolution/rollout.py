@@ -235,7 +235,13 @@ class Episode:
         return len(self.input_names())
 
     def n_outputs(self) -> int:
-        return sum(b.muscle is not None for b in self.body.bones)
+        """The brain's outputs: one per muscle group and per muscle of no group
+        (``physics.Body.command_map``)."""
+        return len(self.body.command_map()[2])
+
+    def output_names(self) -> list[str]:
+        """What each output drives: a group's name, or ``muscle K``."""
+        return self.body.command_map()[2]
 
 
 def _overrides(obj, base, method: str) -> bool:
@@ -248,8 +254,8 @@ class EpisodeRun:
 
     Each :meth:`step`: sensors -> networks -> muscle commands -> physics step -> failure rules
     -> task update. ``brains`` is an object with ``reset()`` and ``activate(inputs (B, S)) ->
-    outputs (B, M)``; outputs are muscle commands, clipped to [-1, 1] by the engine, NaN read
-    as 0. An exception inside a plug-in becomes a :class:`PluginError` naming it. ``parallel``
+    outputs (B, C)``; outputs are muscle commands (one per muscle group and per muscle of no
+    group: :meth:`advance`), clipped to [-1, 1] by the engine, NaN read as 0. An exception inside a plug-in becomes a :class:`PluginError` naming it. ``parallel``
     is ``physics.step``'s (None: threads for large batches).
 
     Attributes
@@ -266,8 +272,10 @@ class EpisodeRun:
         Steps taken; the episode is over at ``episode.steps`` or when every creature has ended.
     inputs : ndarray, shape (B, S)
         What the brains read at the last step.
-    outputs : ndarray, shape (B, M)
+    outputs : ndarray, shape (B, C)
         What they answered (zeros before the first step).
+    n_outputs : int
+        C: the brains' outputs (one per muscle group and per muscle of no group).
     failed, nonfinite, ended : ndarray of bool, shape (B,)
         Failed (any rule); failed by becoming non-finite; ended (by the task, or by failing).
     warnings : list of str
@@ -296,6 +304,10 @@ class EpisodeRun:
         self.ended = np.zeros(batch, dtype=np.bool_)
         self.final = np.zeros(batch)
         self.rigid = rigid_bones(self.model)
+        channel, sign, names = episode.body.command_map()
+        self.n_outputs = len(names)
+        # the brains' outputs to the muscles' commands, when muscles share them (groups)
+        self._expand = (channel, sign) if episode.body.grouped else None
         self._measures = np.zeros((batch, 3))
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
@@ -363,7 +375,7 @@ class EpisodeRun:
         """Back to the start (the same start every time), every creature."""
         self.t = 0
         self.brains.reset()
-        self.outputs = np.zeros((self.model.batch, self.model.n_muscles))
+        self.outputs = np.zeros((self.model.batch, self.n_outputs))
         self.restart(np.ones(self.model.batch, dtype=np.bool_))
 
     def restart(self, which: np.ndarray) -> None:
@@ -414,10 +426,15 @@ class EpisodeRun:
         self.advance(self.brains.activate(self.inputs))
 
     def advance(self, commands: np.ndarray) -> None:
-        """One physics step with the muscles driven by ``commands`` (B, M), then :meth:`observe`.
-        (The Gymnasium environment drives it so with its actions, reading the sensors after each
-        step for the observation: each state is read once, as in :meth:`step`.)"""
+        """One physics step with the muscles driven by ``commands`` (B, C): one per brain output,
+        which is one per muscle unless muscles share a group (each muscle then takes its group's
+        command, negated if it is inverted); then :meth:`observe`. (The Gymnasium environment
+        drives it so with its actions, reading the sensors after each step for the observation:
+        each state is read once, as in :meth:`step`.)"""
         self.outputs = commands
+        if self._expand is not None:
+            channel, sign = self._expand
+            commands = np.asarray(commands, dtype=np.float64)[:, channel] * sign
         self.observe(physics.step(self.model, self.state, commands, self.episode.sim, self.terrain,
                                   parallel=self.parallel))
 

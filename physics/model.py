@@ -78,11 +78,17 @@ class Sphere:
 class Muscle:
     """What makes a bone a muscle. The command c in [-1, 1] sets the target length
     ``rest * (1 + c * range)``; the length moves toward it at most ``speed * rest`` metres per
-    second, and the muscle pulls or pushes with at most ``strength`` newtons."""
+    second, and the muscle pulls or pushes with at most ``strength`` newtons.
+
+    ``group``: muscles of one group share one command (a brain drives them with one output),
+    ``invert`` takes its negative (the muscle lengthens as the others shorten). The engine
+    steps one command per muscle; :meth:`Body.command_map` says which shared command is whose."""
 
     range: float = 0.3
     strength: float = 150.0
     speed: float = 2.0
+    group: str | None = None
+    invert: bool = False
 
 
 @dataclass
@@ -156,7 +162,39 @@ class Body:
                 part.pop("width", None)
             if not part.get("wing"):
                 part.pop("wing", None)
+            muscle = part.get("muscle")
+            if muscle is not None:  # and a muscle's group
+                if muscle.get("group") is None:
+                    muscle.pop("group", None)
+                if not muscle.get("invert"):
+                    muscle.pop("invert", None)
         return data
+
+    def command_map(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Which command drives each muscle: ``(channel, sign, names)``, ``channel`` (M,) the
+        index of the shared command of each muscle (in the order of the muscles' first
+        appearance among the bones: a group's command where its first muscle is), ``sign`` (M,)
+        +1, or -1 for an inverted muscle, ``names`` one per command (a group's name, or
+        ``muscle K`` for a muscle of its own, K counting the muscles). Commands ``c`` (B, C)
+        drive the muscles as ``c[:, channel] * sign``."""
+        channel, sign, names, groups = [], [], [], {}
+        for k, bone in enumerate(b for b in self.bones if b.muscle is not None):
+            m = bone.muscle
+            if m.group is None:
+                channel.append(len(names))
+                names.append(f"muscle {k}")
+            else:
+                if m.group not in groups:
+                    groups[m.group] = len(names)
+                    names.append(m.group)
+                channel.append(groups[m.group])
+            sign.append(-1.0 if m.invert else 1.0)
+        return np.asarray(channel, dtype=np.int64), np.asarray(sign, dtype=np.float64), names
+
+    @property
+    def grouped(self) -> bool:
+        """Whether some muscles share a command (or one is inverted)."""
+        return any(b.muscle is not None and (b.muscle.group is not None or b.muscle.invert) for b in self.bones)
 
     @classmethod
     def from_dict(cls, data: dict) -> "Body":
@@ -568,6 +606,8 @@ def build_model(body: Body, batch: int = 1) -> Model:
     bone_force = np.full(E, np.inf)
     muscles, m_range, m_speed = [], [], []
     for e, bone in enumerate(body.bones):
+        if bone.muscle is not None and not (bone.muscle.group is None or isinstance(bone.muscle.group, str)):
+            raise ValueError(f"muscle on bone {e}: its group must be a name or none")
         check_sphere(bone.a, f"bone {e}")
         check_sphere(bone.b, f"bone {e}")
         if bone.a == bone.b:

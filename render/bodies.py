@@ -28,6 +28,9 @@ CROWD_LABELS = 3                     # a crowd's creatures labelled in the view:
 #: most this fraction of its bone's length (a broader plate would be a blob, not a wing)
 WING_MIN_PIXELS = 3.0
 WING_MAX_LENGTH = 0.6
+#: an eye on a sphere of radius r: its white's and pupil's diameters (times 2r), where its centre
+#: is (times r) and how far toward the right the pupil looks (times r)
+EYE_WHITE, EYE_PUPIL, EYE_AT, EYE_LOOK = 0.5, 0.24, (0.3, 0.25), 0.12
 
 
 def part_mask(values, n: int) -> np.ndarray:
@@ -56,7 +59,11 @@ class Bodies:
     bone_rgba : ndarray
         Each bone's colour at rest.
     sprites : list of arcade.Sprite
-        One per sphere, out of a crowd (whose spheres are discs in :attr:`bones`).
+        One per sphere, out of a crowd (whose spheres are discs in :attr:`bones`); a creature
+        drawn alone in its looks' colours.
+    eyes : list of (int, float, arcade.Sprite, arcade.Sprite)
+        Per eye: its sphere's index in :attr:`sprites`, the sphere's radius, its white and its
+        pupil.
     sphere_list : arcade.SpriteList
         The contact halos, then the spheres.
     labels : list of arcade.Text
@@ -98,6 +105,7 @@ class Bodies:
         self._radius = (np.concatenate([np.asarray(s.radius, np.float64) for s in shapes]) if n
                         else np.zeros(0))
         a, b, kind, muscle_index, owner, keep = [], [], [], [], [], []
+        own_rgb, own_on = [], []     # the bones' own colours (a design's looks), drawn alone
         sphere_on, self._joint_on = [], []
         wing_a, wing_b, wing_width, wing_owner = [], [], [], []
         m0 = 0
@@ -142,6 +150,13 @@ class Bodies:
             muscle_index.append(np.concatenate([mi, np.full(C, -1)]))
             owner.append(np.full(E + C, i))
             keep.append(np.concatenate([on_e, np.ones(C, bool)]))
+            rgb, colored = np.zeros((E + C, 3), np.uint8), np.zeros(E + C, bool)
+            if getattr(s, "bone_color", None) is not None and E:
+                rgb[:E] = np.asarray(s.bone_color, np.uint8).reshape(E, 3)
+                given = getattr(s, "bone_colored", None)
+                colored[:E] = True if given is None else np.asarray(given, bool).reshape(E)
+            own_rgb.append(rgb)
+            own_on.append(colored)
         cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
         keep = cat(keep, bool)      # bones and muscles switched off are not drawn at all
         self._sphere_on = cat(sphere_on, bool)
@@ -157,6 +172,9 @@ class Bodies:
         self.bone_rgba = np.zeros((self._bone_a.size, 4), np.uint8)
         self.bone_rgba[:, :3] = base[owner if ghost else 0, self._bone_kind]
         self.bone_rgba[:, 3] = alpha[owner] if owner.size else 0
+        if not ghost and own_on:     # a creature alone wears its looks (muscles show contraction)
+            own = cat(own_on, bool)[keep] & (self._bone_kind != 2)
+            self.bone_rgba[own, :3] = np.concatenate(own_rgb)[keep][own]
         self._is_muscle = self._bone_kind == 2
         self._muscle_bones = np.flatnonzero(self._is_muscle)
         self._wing_a, self._wing_b = cat(wing_a, np.int64), cat(wing_b, np.int64)
@@ -177,22 +195,30 @@ class Bodies:
         # touches the ground with the sensors on; all in one SpriteList, so one draw call (each
         # SpriteList draw costs ~1 ms on llvmpipe whatever its size), halos first so spheres
         # cover them
-        self.sprites, self._rings = [], []
+        self.sprites, self._rings, self.eyes = [], [], []
         for i, s in enumerate([] if crowd else shapes):
-            for r in np.asarray(s.radius, np.float64):
+            own = getattr(s, "sphere_color", None) if not ghost else None
+            colored = getattr(s, "sphere_colored", None)
+            eyes = getattr(s, "eyes", None)
+            for k, r in enumerate(np.asarray(s.radius, np.float64)):
                 r = max(float(r), 1e-6)     # a sphere switched off may have no radius (not drawn)
                 sp = arcade.Sprite(self._disc)
                 sp.width = sp.height = 2.0 * r
-                sp.color = self.colors[i]
+                mine = own is not None and (colored is None or bool(colored[k]))
+                sp.color = tuple(int(v) for v in own[k][:3]) + (self.colors[i][3],) if mine else self.colors[i]
                 self.sprites.append(sp)
                 ring = arcade.Sprite(self._disc)
                 ring.width = ring.height = 3.0 * r
                 ring.color = CONTACT + (255,)
                 ring.visible = False
                 self._rings.append(ring)
-        self.sphere_list = arcade.SpriteList(capacity=max(2 * len(self.sprites), 1))
+                if eyes is not None and bool(eyes[k]):
+                    self.eyes.append((len(self.sprites) - 1, r, *self._eye(r)))
+        self.sphere_list = arcade.SpriteList(capacity=max(2 * len(self.sprites) + 2 * len(self.eyes), 1))
         self.sphere_list.extend(self._rings)
         self.sphere_list.extend(self.sprites)
+        for _, _, white, pupil in self.eyes:
+            self.sphere_list.extend((white, pupil))
         # labels: one per creature, or in a crowd the leaders' (set as they change)
         self.label_owner, self._label_strings = [], []
         if not crowd:
@@ -201,6 +227,15 @@ class Bodies:
             self.label_owner = list(range(n))
         self.label_pool.finish(len(self.label_owner))
         self.labels = self.label_pool.items[:len(self.label_owner)]
+
+    def _eye(self, r: float) -> tuple:
+        """An eye for a sphere of radius ``r``: its white and its pupil (sprites)."""
+        white, pupil = arcade.Sprite(self._disc), arcade.Sprite(self._disc)
+        white.width = white.height = EYE_WHITE * 2.0 * r
+        white.color = (255, 255, 255, 255)
+        pupil.width = pupil.height = EYE_PUPIL * 2.0 * r
+        pupil.color = (20, 20, 26, 255)
+        return white, pupil
 
     def _set_label(self, k: int, i: int, text: str) -> arcade.Text:
         """Label ``k`` of the pool shows ``text`` in creature ``i``'s colour."""
@@ -344,6 +379,13 @@ class Bodies:
                 ring.position = (x, y)
             if ring.visible != on_:
                 ring.visible = on_
+        for k, r, white, pupil in self.eyes:     # looking right, a little above the centre
+            sp = self.sprites[k]
+            x, y = sp.position
+            white.position = (x + EYE_AT[0] * r, y + EYE_AT[1] * r)
+            pupil.position = (x + (EYE_AT[0] + EYE_LOOK) * r, y + EYE_AT[1] * r)
+            if white.visible != sp.visible:
+                white.visible = pupil.visible = sp.visible
         self.sphere_list.draw()
 
     def _crowd_discs(self, on: np.ndarray, frame, selected: int, sensors: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -58,6 +58,7 @@ prefer_headless()
 
 import arcade  # noqa: E402
 
+from .editor_arrange import ARRANGE_KEYS, Arranger  # noqa: E402
 from .editor_bars import MESSAGE_SECONDS, TOOL_HINTS, Bars, MessageLine  # noqa: E402
 from .editor_bench import measure_frames  # noqa: E402
 from .editor_camera import PAN_SPEED, PAN_STEP, WHEEL_STEP, ZOOM_RANGE, ZOOM_STEP, CanvasCamera  # noqa: E402
@@ -113,6 +114,7 @@ KEYS = (
     ("E", "evolve the design"),
     ("wheel, + / -, F", "zoom in / out, fit the design"),
     ("right or middle drag, arrows", "pan"),
+    *ARRANGE_KEYS,
     ("H", "this help"),
     ("ESC", "cancel a drag, close the help, clear the selection"),
     ("Q, ESC ESC", "quit (with unsaved changes: Q twice)"),
@@ -219,6 +221,7 @@ class EditorView(arcade.View):
         self.bars = Bars(ctx, self.layout)
         self.panel = SidePanel(self.bars.ui_batch, self.layout)
         self.message_line = MessageLine(ctx, self.layout)
+        self.arranger = Arranger(self)      # mirror, duplicate, copy and paste, rotate, scale, ground
         k = arcade.key
         # the keys that do one thing while editing (the others: on_key_press); R, E, H, Q during the live test too
         self._keys = {k.M: self.toggle_muscle, k.C: self.make_cluster, k.K: self.toggle_joint_kind,
@@ -433,6 +436,7 @@ class EditorView(arcade.View):
     def _edit(self, method: str, *args, **kwargs):
         """Call ``doc.method(*args)``: a :class:`GameError` is shown; the document's change is
         taken in at once. Returns what the method returned (None after an error)."""
+        self.arranger.before(method, args)      # mirror mode: the parts' images, found before it
         try:
             result = getattr(self.doc, method)(*args, **kwargs)
         except GameError as e:
@@ -440,6 +444,7 @@ class EditorView(arcade.View):
             result = None
         else:
             self.say(None)              # an old line (an error, "saved") no longer holds
+            self.arranger.follow(method, args, kwargs, result)
         self._sync()
         return result
 
@@ -606,6 +611,7 @@ class EditorView(arcade.View):
 
     # input -------------------------------------------------------------------------------------
     def on_mouse_motion(self, x, y, dx, dy) -> None:
+        self.arranger.moved(x, y)
         row = -1
         if not self.live and _inside(self.layout.panel, x, y):
             t = self._target(x, y)
@@ -727,6 +733,8 @@ class EditorView(arcade.View):
             self.show_help = False
         ctrl = modifiers & (k.MOD_CTRL | k.MOD_COMMAND)
         shift = modifiers & k.MOD_SHIFT
+        if not self.live and self.arranger.key(symbol, modifiers):
+            return
         if ctrl:
             if symbol == k.Z:
                 self.redo() if shift else self.undo()

@@ -47,12 +47,21 @@ def _same(a, b) -> bool:
         if getattr(a, name) != getattr(b, name):
             return False
     for name in ("pos", "radius", "bone_a", "bone_b", "muscle", "joint_sphere", "joint_bones",
-                 "joint_min", "joint_max"):
+                 "joint_min", "joint_max", "sphere_color", "sphere_colored", "bone_color", "bone_colored", "eyes"):
         x, y = np.asarray(getattr(a, name)), np.asarray(getattr(b, name))
         if x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
             return False
     ca, cb = a.cluster_members, b.cluster_members
     return len(ca) == len(cb) and all(np.array_equal(np.asarray(p), np.asarray(q)) for p, q in zip(ca, cb))
+
+
+def _looks(s, part: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A sketch's ``part`` colours (n, 3) and which are given (n,): none where it has none."""
+    color = np.asarray(getattr(s, f"{part}_color", np.zeros((0, 3), np.uint8)), np.uint8).reshape(-1, 3)
+    given = np.asarray(getattr(s, f"{part}_colored", np.zeros(0, bool)), bool).reshape(-1)
+    if color.shape[0] != n or given.size != n:
+        return np.zeros((n, 3), np.uint8), np.zeros(n, bool)
+    return color, given
 
 
 class Design:
@@ -70,6 +79,8 @@ class Design:
         Each joint's sphere, its two bones, a hinge's limits (degrees; NaN for a free joint).
     clusters : list of ndarray
         Each cluster's member spheres.
+    sphere_color, sphere_colored, bone_color, bone_colored, eyes : ndarray
+        The design's looks (the sketch's), sized to its parts.
     ids, names : dict
         Per kind (``sphere``, ``bone``, ``joint``, ``cluster``): id -> index, and the ids in order.
     selected, problem_items, evolving : dict of str -> ndarray
@@ -110,6 +121,11 @@ class Design:
         self.joint_min = np.asarray(s.joint_min, np.float64).reshape(-1)
         self.joint_max = np.asarray(s.joint_max, np.float64).reshape(-1)
         self.clusters = [np.asarray(m, np.int64).reshape(-1) for m in s.cluster_members]
+        # looks: each part's own colour where it has one, the eyes (arrays of the parts' sizes)
+        self.sphere_color, self.sphere_colored = _looks(s, "sphere", P)
+        self.bone_color, self.bone_colored = _looks(s, "bone", E)
+        eyes = np.asarray(getattr(s, "eyes", np.zeros(0, bool)), bool).reshape(-1)
+        self.eyes = eyes if eyes.size == P else np.zeros(P, bool)
         self.ids = {"sphere": {v: i for i, v in enumerate(s.sphere_id)},
                     "bone": {v: i for i, v in enumerate(s.bone_id)},
                     "joint": {v: i for i, v in enumerate(s.joint_id)},

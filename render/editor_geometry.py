@@ -21,6 +21,7 @@ from .editor_design import HANDLE_PIXELS, hull  # noqa: E402
 from .editor_theme import (BOX_EDGE, BOX_FILL, CLUSTER_EDGE, CLUSTER_FILL, EVOLVE, GRID, GRID_MAJOR,  # noqa: E402
                            GROUND_FILL, GROUND_LINE, HANDLE_CORE, JOINT, JOINT_WEDGE, MUSCLE, PROBLEM,
                            PROBLEM_RIM, SELECT, SPHERE_RIM)
+from .bodies import EYE_AT, EYE_LOOK, EYE_PUPIL, EYE_WHITE  # noqa: E402
 from .theme import BONE_RIGID, SPHERE  # noqa: E402
 
 __all__ = ["DesignGeometry", "ARC_STEPS", "GRID_STEPS", "GRID_MIN_PIXELS"]
@@ -168,6 +169,8 @@ class DesignGeometry:
         h = line & (bsel | bbad)
         parts.append(_segments(p0[h], p1[h], halo_color[h], width[h] + 8.0))
         color = np.where(muscle[:, None], np.array(_rgba(MUSCLE), np.uint8), np.array(_rgba(BONE_RIGID), np.uint8))
+        own = design.bone_colored & ~muscle          # a bone's own colour (its looks)
+        color[own, :3] = design.bone_color[own]
         color[bbad] = _rgba(PROBLEM)
         parts.append(_segments(p0[line], p1[line], color[line], width[line]))
         for e in loop_idx.tolist():
@@ -223,7 +226,15 @@ class DesignGeometry:
         rim = np.where(sbad[idx, None], np.array(_rgba(PROBLEM_RIM), np.uint8), np.array(_rgba(SPHERE_RIM), np.uint8))
         parts.append(_discs(safe[idx], rim, d[idx]))
         fill = np.where(sbad[idx, None], np.array(_rgba(PROBLEM), np.uint8), np.array(_rgba(SPHERE), np.uint8))
+        own = design.sphere_colored[idx] & ~sbad[idx]     # a sphere's own colour (its looks)
+        fill[own, :3] = design.sphere_color[idx][own]
         parts.append(_discs(safe[idx], fill, np.maximum(0.82 * d[idx], d[idx] - 5.0)))
+        eyed = idx[design.eyes[idx]]                     # an eye on it, looking right
+        if eyed.size:
+            rr = r[eyed][:, None]
+            at = safe[eyed] + rr * np.array(EYE_AT)
+            parts.append(_discs(at, (255, 255, 255, 255), 2.0 * EYE_WHITE * rr[:, 0] * z))
+            parts.append(_discs(at + rr * np.array([EYE_LOOK, 0.0]), (20, 20, 26, 255), 2.0 * EYE_PUPIL * rr[:, 0] * z))
         # evolving: a dashed ring around spheres, a badge on bones, joints and clusters
         ev = idx[sevo[idx]]
         if ev.size:

@@ -364,6 +364,11 @@ class Sketch:
     self_collision : bool
     evolving : frozenset of (str, str)
         ``(kind, id)`` of the items with an evolvable value or ``optional: true`` (drawn marked).
+    sphere_color, bone_color : ndarray of uint8, shape (P, 3) and (E, 3)
+        The design's looks: each sphere's and bone's colour, where ``sphere_colored`` and
+        ``bone_colored`` (bool, (P,) and (E,)) say it has one (empty arrays: none at all).
+    eyes : ndarray of bool, shape (P,)
+        Spheres with an eye (empty: none).
     """
 
     sphere_id: tuple = ()
@@ -383,6 +388,11 @@ class Sketch:
     cluster_members: tuple = ()
     self_collision: bool = False
     evolving: frozenset = frozenset()
+    sphere_color: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.uint8))
+    sphere_colored: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    bone_color: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.uint8))
+    bone_colored: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    eyes: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
 
 @dataclass(frozen=True)
@@ -489,6 +499,26 @@ class DesignDoc(Protocol):
         """Set one value from what the player typed (a number; ``0.05..0.15`` for an evolvable
         range; ``true``/``false``; empty to fall back to the default). :class:`GameError` for
         text that is not a value of that field."""
+
+    def mirror(self, items, axis_x: float = 0.0) -> list:
+        """The other half of the selection: its spheres mirrored across the vertical line
+        x = ``axis_x``, with the bones, joints and clusters among them (ids paired by a side
+        suffix: ``knee_l`` / ``knee_r``; a hinge's limits mirrored). One undo step; returns the
+        new items."""
+
+    def duplicate(self, items, dx: float, dy: float) -> list:
+        """A copy of the selection moved by (dx, dy) (m), with the parts among its spheres; one
+        undo step; returns the new items."""
+
+    def transform(self, spheres, angle: float = 0.0, scale: float = 1.0, about=None) -> None:
+        """Rotate spheres by ``angle`` degrees and scale their distances by ``scale`` about
+        ``about`` (default: their centre)."""
+
+    def set_on_ground(self) -> None:
+        """Move the creature so that its lowest sphere stands on the ground line."""
+
+    def join(self, steps: int = 2) -> None:
+        """The last ``steps`` edits become one undo step."""
 
     def undo(self) -> None:
         """Back one edit (exactly the text before it)."""

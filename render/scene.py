@@ -62,6 +62,19 @@ class CreatureShape:
         The other bones keep their look. None: no wings.
     color : (int, int, int) or None
         The creature's colour (its species', in a crowd); None: the viewer picks one.
+    sphere_color : ndarray of uint8, shape (P, 3), or None
+        Each sphere's own colour (the design's looks), where ``sphere_colored`` says it has one,
+        used when the creature is drawn alone (racing ghosts and crowds keep one colour each, to
+        tell them apart). None: ``color``.
+    sphere_colored : ndarray of bool, shape (P,), or None
+        Which spheres ``sphere_color`` colours (None: all of them).
+    bone_color : ndarray of uint8, shape (E, 3), or None
+        Each bone's own colour when drawn alone (muscles keep their contraction's colours),
+        where ``bone_colored`` says it has one.
+    bone_colored : ndarray of bool, shape (E,), or None
+        Which bones ``bone_color`` colours (None: all of them).
+    eyes : ndarray of bool, shape (P,), or None
+        Spheres with an eye drawn on them, looking to the right.
     """
 
     radius: np.ndarray
@@ -79,6 +92,11 @@ class CreatureShape:
     bone_width: np.ndarray | None = None
     wing: np.ndarray | None = None
     color: tuple | None = None
+    sphere_color: np.ndarray | None = None
+    sphere_colored: np.ndarray | None = None
+    bone_color: np.ndarray | None = None
+    bone_colored: np.ndarray | None = None
+    eyes: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

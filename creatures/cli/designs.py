@@ -37,6 +37,9 @@ def add_arguments(parser) -> None:
 
 def _row(name: str, design) -> dict:
     row = {"name": name, **design.counts(), "description": " ".join(design.description.split())}
+    groups = design.groups()
+    if groups:
+        row["groups"] = {g: [{"muscle": m, "invert": inv} for m, inv in ms] for g, ms in groups.items()}
     if design.genes:
         row["evolving"] = {"values": design.genes.n_values, "optional_parts": design.genes.n_parts}
     return row
@@ -60,6 +63,11 @@ def one(row: dict, width: int) -> str:
     """One design as ``creatures designs NAME`` shows it."""
     counts = ", ".join(f"{row[k]} {k if row[k] != 1 else k[:-1]}" for k in COUNTS)
     lines = [f"{row['name']}: {counts}"]
+    if "groups" in row:
+        def muscles(ms):
+            return ", ".join(m["muscle"] + (" (inverted)" if m["invert"] else "") for m in ms)
+        lines.append(f"its {row['muscles']} muscles take {row['outputs']} brain outputs: "
+                     + "; ".join(f"group {g}: {muscles(ms)}" for g, ms in row["groups"].items()))
     if "evolving" in row:
         e = row["evolving"]
         lines.append(f"its body evolves: {e['values']} value{'' if e['values'] == 1 else 's'}, "

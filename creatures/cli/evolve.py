@@ -180,7 +180,10 @@ def run(args) -> int:
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     g = design.genes
     evolving = f", {count(g.n_values, 'body value')}, {count(g.n_parts, 'optional part')}" if g else ""
-    print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {count(ep.n_outputs(), 'muscle')}"
+    muscles = count(len(design.muscle_ids), "muscle")
+    if design.body.grouped:  # muscles sharing brain outputs
+        muscles += f" on {count(ep.n_outputs(), 'output')}"
+    print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {muscles}"
           f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
           f"of {settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
           f"{settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)

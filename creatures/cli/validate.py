@@ -67,6 +67,7 @@ def run(args) -> int:
                 g = design.genes
                 evolving = (f"; {g.n_values} evolvable value{'' if g.n_values == 1 else 's'}, "
                             f"{g.n_parts} optional part{'' if g.n_parts == 1 else 's'}")
+            outputs = f" on {c['outputs']} brain outputs" if c["outputs"] != c["muscles"] or design.groups() else ""
             print(f"{path}: ok ({design.name}: {c['spheres']} spheres, {c['bones']} bones, "
-                  f"{c['muscles']} muscles, {c['joints']} joints, {c['clusters']} clusters{evolving})")
+                  f"{c['muscles']} muscles{outputs}, {c['joints']} joints, {c['clusters']} clusters{evolving})")
     return status

@@ -37,6 +37,7 @@ shows a traceback to the user: the command prints ``file:line:column: message`` 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -48,12 +49,15 @@ from evolution.bodygenes import NO_GENES, BodyGenes, Gene, Switch
 from evolution.bodygenes import pieces as connected_pieces
 from evolution.yamlread import Problem, Reader, YamlError, compose, describe_node, did_you_mean, one_line, read_text
 
+from .looks import Looks, parse_colour
 from .schema import EVOLVABLE, ITEM_LIMITS, ITEMS, LISTS, RANGE_BOUNDS, RANGE_KEYS, REQUIRED, Key, bounds_text
 
 __all__ = ["Design", "DesignError", "Problem", "load_design", "parse_design", "MAX_DESIGN_BYTES"]
 
 #: designs larger than this are refused before parsing (a creature is a few kilobytes)
 MAX_DESIGN_BYTES = 1_000_000
+#: a muscle group's name
+GROUP_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{limits.MAX_GROUP_NAME}}}")
 
 
 class DesignError(YamlError):
@@ -79,11 +83,23 @@ class Design:
     text: str = ""
     #: the evolvable values (ranges) and optional parts; empty for a design without any
     genes: BodyGenes = NO_GENES
+    #: its colours and eyes (physics never sees them)
+    looks: Looks = Looks()
 
     def counts(self) -> dict:
+        """How many of each part, and ``outputs``: the brain outputs that drive the muscles (one
+        per muscle group and per muscle of no group)."""
         b = self.body
         return {"spheres": len(b.spheres), "bones": len(b.bones), "muscles": len(self.muscle_ids),
-                "joints": len(b.joints), "clusters": len(b.clusters)}
+                "joints": len(b.joints), "clusters": len(b.clusters), "outputs": len(b.command_map()[2])}
+
+    def groups(self) -> dict:
+        """Each muscle group's muscles, ``{group: [(muscle id, inverted), ...]}``, in file order."""
+        out = {}
+        for bid, bone in zip(self.bone_ids, self.body.bones):
+            if bone.muscle is not None and bone.muscle.group is not None:
+                out.setdefault(bone.muscle.group, []).append((bid, bone.muscle.invert))
+        return out
 
 
 # --- the format: read from its one declaration (:mod:`.schema`) ----------------------------------
@@ -91,6 +107,10 @@ class Design:
 ITEM_KEYS = {item: {k.name: (k.kind, k.default) for k in keys.values()}
              for item, keys in ITEMS.items() if item != "design"}
 MUSCLE_KEYS = ITEM_KEYS["muscle"]
+#: each item's keys that a design's ``defaults:`` may not give (but ids, references and ``optional``,
+#: which are not read there at all)
+NOT_DEFAULTS = {item: {k.name for k in keys.values() if not k.in_defaults and k.default is not REQUIRED
+                       and k.name not in ("id", "optional")} for item, keys in ITEMS.items() if item != "design"}
 TOP_KEYS = {k.name: k.kind for k in ITEMS["design"].values()}
 JOINT_KINDS = ITEMS["joint"]["kind"].choices
 
@@ -276,6 +296,20 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict, part
         return r.string(vnode, label)
     if kind_of == "bool":
         return r.boolean(vnode, label)
+    if kind_of == "colour":
+        if isinstance(vnode, yaml.SequenceNode):
+            value = [r.number(v, label) for v in vnode.value]
+            if None in value:
+                return None
+        else:
+            value = r.string(vnode, label)
+            if value is None:
+                return None
+        try:
+            return parse_colour(value)
+        except ValueError as exc:
+            r.problem(vnode, f"{label} {exc}")
+            return None
     if kind_of == "choice":
         value = r.string(vnode, label)
         if value is not None and value not in JOINT_KINDS:
@@ -317,10 +351,14 @@ def _read_value(r: Reader, vnode, kind_of: str, label: str, defaults: dict, part
         entries = r.mapping(vnode, f"{label}", MUSCLE_KEYS)
         if entries is None:
             return None
-        for key in MUSCLE_KEYS:
+        for key, (kind, _) in MUSCLE_KEYS.items():
             if key in entries:
-                out[key] = _read_value(r, entries[key][1], "number", f"{label} {key}", {}, "muscle", key)
+                if key in NOT_DEFAULTS["muscle"] and label.startswith("defaults"):
+                    r.problem(entries[key][0], f"{label}: '{key}' is not a default: write it on each muscle of a group")
+                    continue
+                out[key] = _read_value(r, entries[key][1], kind, f"{label} {key}", {}, "muscle", key)
         out["__node__"] = vnode
+        out["__nodes__"] = {key: entries[key][1] for key in entries}
         return out
     raise AssertionError(kind_of)
 
@@ -341,6 +379,9 @@ def _read_defaults(r: Reader, node) -> dict:
             if key == "optional":  # a part at a time: which parts evolution may take away
                 r.problem(k2, f"defaults.{kind}: 'optional' is not a default: write 'optional: true' on "
                               f"each {kind} that evolution may switch off")
+                continue
+            if key in NOT_DEFAULTS[kind]:  # a muscle's group: which muscles share an output
+                r.problem(k2, f"defaults.{kind}: '{key}' is not a default: write it on each {kind} that has it")
                 continue
             if (kind, key) == ("bone", "muscle"):
                 later.append((v2, spec[key][0]))
@@ -564,6 +605,7 @@ def _check_bones(p: _Parse) -> None:
         if m is not None:
             mnode = m.get("__node__", n["muscle"])
             _check_numbers(p, "muscle", m, lambda key: mnode, f"bone '{bid}': muscle ", (about,))
+            _check_group(p, bid, m, m.get("__nodes__", {}), mnode, about)
             p.muscle_ids.append(bid)
     seen = {}
     for bid, it, ends in zip(p.ids["bone"], p.items["bone"], p.bone_ends):
@@ -575,6 +617,17 @@ def _check_bones(p: _Parse) -> None:
                                            f"'{names[pair[1]]}'", ("bone", seen[pair]), ("bone", bid))
         else:
             seen[pair] = bid
+
+
+def _check_group(p: _Parse, bid: str, m: dict, nodes: dict, mnode, about: tuple) -> None:
+    """A muscle's group is a short name people type; ``invert`` is for a muscle in a group."""
+    group = m.get("group")
+    if group is not None and not GROUP_NAME.fullmatch(group):
+        p.problem(nodes.get("group", mnode), f"bone '{bid}': muscle group must be a name of letters, digits, '-' "
+                                             f"and '_' (at most {limits.MAX_GROUP_NAME}), not '{one_line(group)}'", about)
+    if m.get("invert") and group is None:
+        p.problem(nodes.get("invert", mnode), f"bone '{bid}': muscle invert is for a muscle in a group "
+                                              f"(give it a group: the muscles it works against)", about)
 
 
 def _check_joints(p: _Parse) -> None:
@@ -700,7 +753,8 @@ def _design(p: _Parse, text: str) -> Design:
                                 s["restitution"], s["fixed"], bool(s["optional"])) for s in spheres],
         bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
                             muscle=None if v["muscle"] is None else physics.Muscle(
-                                v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"]),
+                                v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"],
+                                v["muscle"]["group"], bool(v["muscle"]["invert"])),
                             optional=bool(v["optional"]), width=v["width"], wing=bool(v["wing"]))
                for v, e in zip((it.values for it in p.items["bone"]), p.bone_ends)],
         joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),
@@ -719,7 +773,9 @@ def _design(p: _Parse, text: str) -> Design:
     return Design(name=p.meta["name"], body=body, description=p.meta["description"], author=p.meta["author"],
                   licence=p.meta["licence"], sphere_ids=p.ids["sphere"], bone_ids=p.ids["bone"],
                   muscle_ids=p.muscle_ids, joint_ids=p.ids["joint"], cluster_ids=p.ids["cluster"], source=p.source,
-                  text=text, genes=genes)
+                  text=text, genes=genes,
+                  looks=Looks(tuple(s["colour"] for s in spheres), tuple(it.values["colour"] for it in p.items["bone"]),
+                              tuple(bool(s["eye"]) for s in spheres)))
 
 
 def _body_genes(spheres, sphere_ids, bones, bone_ids, joints, joint_ids) -> BodyGenes:

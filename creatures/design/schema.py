@@ -39,6 +39,7 @@ class Key:
 
     ``kind``: ``str``, ``bool``, ``number``, ``point`` ([x, y] in metres), ``ref`` (an id),
     ``refs2`` (two ids), ``refs`` (two or more ids), ``muscle`` (true, or the muscle's keys),
+    ``colour`` (a name, [r, g, b] or "#rrggbb": :mod:`.looks`),
     ``choice`` (one of ``choices``), and at the top ``defaults`` and ``list`` (of items).
     ``default``: :data:`REQUIRED` when the item needs it; None when there is none (or it is
     worked out, as a bone's width). ``bounds``: ``(low, high, low excluded)`` for a number (a
@@ -61,6 +62,8 @@ def _item_keys(*keys: Key) -> dict[str, Key]:
 
 
 _OPTIONAL = "evolution may switch it off"
+_LOOKS = "looks only (physics ignores it): "
+_COLOURS = 'a name (red, orange, blue...), [red, green, blue] from 0 to 255, or "#rrggbb"'
 
 #: every item's keys, in the order a design writes them
 ITEMS: dict[str, dict[str, Key]] = {
@@ -88,6 +91,8 @@ ITEMS: dict[str, dict[str, Key]] = {
         Key("restitution", "number", 0.0, "", (0.0, 1.0, False), "bounce off the ground"),
         Key("fixed", "bool", False, about="pinned in place"),
         Key("optional", "bool", False, about=f"{_OPTIONAL} (and its bones and joints)", in_defaults=False),
+        Key("colour", "colour", None, about=f"{_LOOKS}its colour: {_COLOURS}"),
+        Key("eye", "bool", False, about=f"{_LOOKS}an eye on it, looking to the right", in_defaults=False),
     ),
     "bone": _item_keys(
         Key("id", "str", None, about="the bone's name (default: its spheres' ids)", in_defaults=False),
@@ -99,12 +104,16 @@ ITEMS: dict[str, dict[str, Key]] = {
             "in water or air, the width of the plate it is (default: its spheres' mean diameter, or half its "
             "length for a wing)"),
         Key("wing", "bool", False, about="a wing: a broad plate in water or air, drawn as a wing"),
+        Key("colour", "colour", None, about=f"{_LOOKS}its colour (a muscle's shows its contraction): {_COLOURS}"),
     ),
     "muscle": _item_keys(
         Key("range", "number", 0.2, "", (0.0, physics.MAX_MUSCLE_RANGE, True),
             "its length stays within rest x (1 +- range)"),
         Key("strength", "number", 150.0, "N", (0.0, _V, True), "its largest pull"),
         Key("speed", "number", 2.0, "1/s", (0.0, _V, True), "its largest change of length, rest lengths per second"),
+        Key("group", "str", None, about="muscles of one group share one brain output (a name: letters, digits, "
+                                          "'-' and '_')", in_defaults=False),
+        Key("invert", "bool", False, about="in its group, it lengthens as the others shorten", in_defaults=False),
     ),
     "joint": _item_keys(
         Key("id", "str", None, about="the joint's name", in_defaults=False),
@@ -259,6 +268,10 @@ def _property(item: str, k: Key, defs: dict) -> dict:
             out["maxItems"] = limits.MAX_CLUSTER_MEMBERS
     elif k.kind == "muscle":
         out = {"oneOf": [{"type": "boolean"}, _object("muscle", defs)]}
+    elif k.kind == "colour":
+        out = {"oneOf": [{"type": "string", "minLength": 1},
+                         {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255},
+                          "minItems": 3, "maxItems": 3}]}
     else:
         raise AssertionError(k.kind)
     return {**out, "description": _describe(k, item)}

@@ -43,6 +43,8 @@ from evolution.yamlread import compose, read_data
 from render.game import Field, GameError, Issue, Pick, Sketch
 
 from ..design import MAX_DESIGN_BYTES, DesignError, parse_design
+from ..design.looks import colour_text, parse_colour
+from .arrange import Arranging
 from ..design.schema import ITEMS, RANGE_BOUNDS
 from ..design.schema import default as builtin_default
 from .text import (FIELDS, FLOW_UNSAFE, KINDS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
@@ -62,7 +64,7 @@ HINGE_SPAN = 45.0
 POSITION_DECIMALS = 4
 
 
-class DesignDocument:
+class DesignDocument(Arranging):
     """A design file being edited (:class:`render.game.DesignDoc`): its YAML text, the sketch
     to draw, the problems the loader finds, and undo/redo of whole texts.
 
@@ -741,6 +743,11 @@ def _typed(spec: Spec, text: str, label: str, kind: str):
         return text
     if spec.type == "str":
         return yaml_scalar(text, flow=False)
+    if spec.type == "colour":     # written as a name or [r, g, b] ("#rrggbb" would need quotes)
+        try:
+            return colour_text(parse_colour(yaml.safe_load(text) if text.startswith("[") else text))
+        except (ValueError, yaml.YAMLError) as exc:
+            raise GameError(f"{label} {exc}") from None
     # a number, or a range
     rng = None
     if text.startswith("{"):

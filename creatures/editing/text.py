@@ -17,6 +17,7 @@ import yaml
 
 from render.game import GameError, Sketch
 
+from ..design.looks import parse_colour
 from ..design.schema import ITEMS, LISTS, REQUIRED, Key, bounds_text, evolves
 from ..design.schema import default as builtin_default
 
@@ -340,12 +341,32 @@ def sketch_of(tree: Tree) -> Sketch:
         refs = it.refs("spheres") or []
         members.append(np.array([sphere_index[r] for r in refs if r in sphere_index], np.int64))
     sc = tree.top.get("self_collision")
+    looks = {}
+    for kind, items in (("sphere", spheres), ("bone", bones)):
+        default = _colour_of(tree.default(kind, "colour"))
+        colours = [_colour_of(it.keys["colour"][1]) if "colour" in it.keys else default for it in items]
+        looks[f"{kind}_color"] = np.array([c or (0, 0, 0) for c in colours], np.uint8).reshape(-1, 3)
+        looks[f"{kind}_colored"] = np.array([c is not None for c in colours], bool)
+    looks["eyes"] = np.array([bool(_truth(it.keys.get("eye", (0, None))[1])) for it in spheres], bool)
     return Sketch(sphere_id=tuple(it.id for it in spheres), pos=pos, radius=radius,
                   bone_id=tuple(it.id for it in bones), bone_a=bone_a, bone_b=bone_b, muscle=muscle,
                   joint_id=tuple(it.id for it in joints), joint_sphere=joint_sphere, joint_bones=joint_bones,
                   joint_kind=tuple(kinds), joint_min=joint_min, joint_max=joint_max,
                   cluster_id=tuple(it.id for it in clusters), cluster_members=tuple(members),
-                  self_collision=bool(sc is not None and _truth(sc[1])), evolving=frozenset(evolving))
+                  self_collision=bool(sc is not None and _truth(sc[1])), evolving=frozenset(evolving), **looks)
+
+
+def _colour_of(node):
+    """The colour a ``colour`` value node says (``creatures.design.looks``), or None (none, or
+    not a colour: the loader says why)."""
+    if node is None:
+        return None
+    try:
+        if node.__class__ is SeqNode:
+            return parse_colour([start_value(c) for c in node.value])
+        return parse_colour(word_of(node) or "")
+    except (ValueError, TypeError):
+        return None
 
 
 # --- an edit: what changes, then the text patches --------------------------------------------------

@@ -105,7 +105,7 @@ def test_good_design_becomes_a_body_with_its_parts_in_order():
     assert d.sphere_ids == ["hip", "knee", "foot"]
     assert d.bone_ids == ["thigh", "knee-foot", "reach"]       # an unnamed bone is named a-b
     assert d.muscle_ids == ["knee-foot", "reach"]
-    assert d.counts() == {"spheres": 3, "bones": 3, "muscles": 2, "joints": 1, "clusters": 0}
+    assert d.counts() == {"spheres": 3, "bones": 3, "muscles": 2, "joints": 1, "clusters": 0, "outputs": 2}
     assert d.body.bones[1].a == 1 and d.body.bones[1].b == 2
 
 

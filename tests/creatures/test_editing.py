@@ -151,7 +151,7 @@ def test_an_inchworm_built_from_a_new_file_validates_and_moves(tmp_path, run_cre
     assert doc.save() == str(path) and not doc.dirty
     assert path.read_text(encoding="utf-8") == doc.text
     design = load_design(path)
-    assert design.counts() == {"spheres": 3, "bones": 3, "muscles": 1, "joints": 1, "clusters": 0}
+    assert design.counts() == {"spheres": 3, "bones": 3, "muscles": 1, "joints": 1, "clusters": 0, "outputs": 1}
     done = run_creatures("validate", path)
     assert done.returncode == 0, done.stdout + done.stderr
     summary = run_simulation(design.body, seconds=2.0, muscles="sine")
@@ -386,7 +386,9 @@ def test_set_field_writes_numbers_ranges_and_booleans_and_empty_removes(tmp_path
     ("sphere", "knee_hind", "radius", "0..0.1"),           # a radius stays above 0
     ("sphere", "knee_hind", "x", ""),                      # a sphere needs its x
     ("sphere", "knee_hind", "fixed", "maybe"),
-    ("sphere", "knee_hind", "colour", "red"),              # no such field
+    ("sphere", "knee_hind", "shade", "red"),               # no such field
+    ("sphere", "knee_hind", "colour", "blurple"),          # no such colour
+    ("sphere", "knee_hind", "colour", "[1, 2]"),
     ("bone", "shin_hind", "muscle.range", "1.5"),
     ("bone", "belly", "muscle.range", "0.1"),              # not a muscle
     ("joint", "nope", "min", "0"),

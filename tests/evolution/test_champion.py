@@ -74,7 +74,7 @@ def test_champion_file_is_json_with_format_and_version(champion_file, document):
     text = champion_file.read_text(encoding="utf-8")
     assert text.endswith("\n")
     assert document["format"] == FORMAT == "creatures-champion"
-    assert document["version"] == 2 and VERSION == 3   # 3: only for a champion whose body evolved
+    assert document["version"] == 2 and VERSION == 4   # 3: a champion whose body evolved, 4: muscle groups
     assert set(document) == {"format", "version", "name", "creature", "task", "terrain", "sensors",
                              "episode", "physics", "brain", "recorded", "lineage", "software"}
 
@@ -429,7 +429,7 @@ BAD = {
     "connection_from_beyond_the_inputs": (_add_connection(**{"in": -999}),
                                           "connection -999 -> 0", "replay"),
     "missing_output_node": (_without_output_node,
-                            "the genome lacks output nodes [0] for the creature's 6 muscles",
+                            "the genome lacks output nodes [0] for the creature's 6 outputs (one per muscle, or per muscle group)",
                             "replay"),
     "connection_weight_as_text": (lambda doc: doc["brain"]["genome"]["connections"][0]
                                   .update(weight="heavy"),
