@@ -388,17 +388,19 @@ class EditorView(arcade.View):
         else:
             self.background = SKY
             self._sync()
-            self.geometry.draw(camera, self.design, self.tools.drag, pixels, size)
+            arr = self.arranger
+            self.geometry.draw(camera, self.design, self.tools.drag, pixels, size, arr.axis if arr.mirror_mode else None)
         # the interface, in window units
         camera.use_screen(pixels, size)
         bars = self.bars
         if not self.live:
             self.geometry.draw_overlay(camera, self.design, self.tools.drag)
             self.panel.build_texts()
-            bars.build_texts(bars.status_line(self.doc, self.design, self.tool, self.snap), self.tool)
+            bars.build_texts(bars.status_line(self.doc, self.design, self.tool, self.snap) + self.arranger.status(),
+                             self.tool)
             bars.canvas_batch.draw()
         bars.draw_backs(self.tool, self.snap, self.live, self._can("can_undo"), self._can("can_redo"),
-                        self.show_help, self.panel)
+                        self.show_help, self.panel, self.arranger.mirror_mode)
         if self.live:
             self.live_test.draw_bar(self.doc)
         else:
@@ -704,7 +706,7 @@ class EditorView(arcade.View):
                 self.set_tool(name)
             return
         {"delete": self.delete, "undo": self.undo, "redo": self.redo, "snap": self.toggle_snap,
-         "save": self.save, "test": self.toggle_live, "evolve": self.evolve,
+         "mirror": self.arranger.toggle_mode, "save": self.save, "test": self.toggle_live, "evolve": self.evolve,
          "help": lambda: setattr(self, "show_help", not self.show_help)}[name]()
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:

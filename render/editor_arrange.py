@@ -69,6 +69,10 @@ class Arranger:
         action()
         return True
 
+    def status(self) -> str:
+        """What the status line says of mirror mode (nothing while it is off)."""
+        return f"  |  mirror mode at x = {self.axis:g} m" if self.mirror_mode else ""
+
     def toggle_mode(self) -> None:
         self.mirror_mode = not self.mirror_mode
         self.view.say(f"mirror mode {'on' if self.mirror_mode else 'off'}: what is made, moved or deleted on one "

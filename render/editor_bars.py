@@ -140,16 +140,16 @@ class Bars:
 
     # drawing ------------------------------------------------------------------------------------
     def draw_backs(self, tool: str, snap: bool, live: bool, undo: bool, redo: bool, show_help: bool,
-                   panel) -> None:
+                   panel, mirror: bool = False) -> None:
         """Backs of the toolbar, the buttons, the panel, its rows (``panel``: the side panel) and
         the status strip (built again when what they show changes), drawn."""
         layout = self.layout
-        key = (layout.size, tool, snap, live, undo, redo, panel.focus, panel.hover,
+        key = (layout.size, tool, snap, mirror, live, undo, redo, panel.focus, panel.hover,
                panel.entry_row if panel.entry_text is not None else -1, panel.entry_fresh, panel.scroll,
                len(panel.rows), show_help)
         if key != self.ui_key:
             self.ui_key = key
-            active = {"snap": snap, "test": live, "help": show_help}
+            active = {"snap": snap, "mirror": mirror, "test": live, "help": show_help}
             boxes, colors = [layout.toolbar], [TOOLBAR_BACK]
             self.buttons.backs(boxes, colors,
                                lambda name: BUTTON_ON if (name == tool and not live) or active.get(name) else BUTTON)

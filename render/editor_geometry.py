@@ -24,6 +24,9 @@ from .editor_theme import (BOX_EDGE, BOX_FILL, CLUSTER_EDGE, CLUSTER_FILL, EVOLV
 from .bodies import EYE_AT, EYE_LOOK, EYE_PUPIL, EYE_WHITE  # noqa: E402
 from .theme import BONE_RIGID, SPHERE  # noqa: E402
 
+#: the mirror axis' dashes (mirror mode)
+MIRROR_AXIS = (150, 70, 200, 220)
+
 __all__ = ["DesignGeometry", "ARC_STEPS", "GRID_STEPS", "GRID_MIN_PIXELS"]
 
 ARC_STEPS = 32                  # segments of an arc
@@ -104,14 +107,15 @@ class DesignGeometry:
         self.items_key = None
         self.grid_key = None
 
-    def draw(self, camera, design, drag, pixels, size) -> None:
+    def draw(self, camera, design, drag, pixels, size, axis=None) -> None:
         """Build what changed (``drag``: the gesture under way, or None), then draw the ground,
-        the grid and the design in the canvas through ``camera`` (into a framebuffer of
-        ``pixels`` for a layout of ``size`` window units)."""
+        the grid (and the mirror ``axis``, an x in metres, in mirror mode) and the design in the
+        canvas through ``camera`` (into a framebuffer of ``pixels`` for a layout of ``size``
+        window units)."""
         if self.dirty or self.items_key != camera.zoom:
             self.items_key = camera.zoom
             self.build_items(design, camera.zoom, drag)
-        self.build_grid(camera)
+        self.build_grid(camera, axis)
         camera.use_world(pixels, size)
         pixel = 1.0 / camera.zoom
         self.ground.draw(blend=False)
@@ -274,16 +278,16 @@ class DesignGeometry:
         self.items.upload()
         self.fills.set(np.concatenate(fills) if fills else np.zeros(0, VERTEX))
 
-    def build_grid(self, camera) -> None:
+    def build_grid(self, camera, axis=None) -> None:
         """Grid lines (every :data:`GRID_STEPS` step at least :data:`GRID_MIN_PIXELS` apart,
-        darker every metre) and the ground line over three view widths and heights around the
-        view: panning within them needs no rebuild."""
+        darker every metre), the ground line and the mirror ``axis`` (dashed; None: none) over
+        three view widths and heights around the view: panning within them needs no rebuild."""
         z = camera.zoom
         l, b, w, h = camera.canvas
         W, H = w / z, h / z
         cx, cy = camera.position
         cell = (math.floor(cx / W), math.floor(cy / H))
-        key = (z, w, h, cell)
+        key = (z, w, h, cell, axis)
         if key == self.grid_key:
             return
         self.grid_key = key
@@ -303,6 +307,11 @@ class DesignGeometry:
                       col(ys), np.where(on(ys), 1.5, 1.0)),
             _segments([(x0, 0.0)], [(x1, 0.0)], _rgba(GROUND_LINE), 2.5),
         ]
+        if axis is not None:      # the mirror axis: dashes 12 pixels long, 8 apart
+            dash = 12.0 / z
+            starts = np.arange(math.floor(y0 / (20.0 / z)), math.ceil(y1 / (20.0 / z))) * (20.0 / z)
+            parts.append(_segments(np.stack([np.full_like(starts, axis), starts], 1),
+                                   np.stack([np.full_like(starts, axis), starts + dash], 1), MIRROR_AXIS, 2.0))
         seg = np.concatenate(parts)
         rows = self.grid.reserve(seg.size)
         rows[:] = seg

@@ -1,7 +1,8 @@
 """Drive ``creatures edit``'s real window as a player would, by its view's input handlers: build a
 three-sphere inchworm in a new file (three spheres, two bones and a muscle, a hinge), check undo
 and redo step by step, make two invalid edits (a bone from a sphere to itself; overlapping
-spheres with self-collision on) and undo them, test it live, save, quit.
+spheres with self-collision on) and undo them, test it live, save; then in mirror mode (its
+toolbar button) place and join an arm on one side, its image made on the other; quit.
 
 Run under a display (``xvfb-run -a python tests/creatures/edit_driver.py OUT_DIR``): it writes
 ``OUT_DIR/inchworm.yaml``, the screenshots ``edit-building.png``, ``edit-problem.png`` and
@@ -176,6 +177,20 @@ def script(view, doc, out: Path, report: dict):
     yield
     report["back_from_live"] = (not view.live and
                                 (list(view.selection), tuple(view.world_to_screen(0.0, 0.0))) == before)
+    # mirror mode (its toolbar button): a pair of arms, placed and joined on one side only
+    p.button("mirror")
+    p.button("sphere")
+    arm = (SPOTS["hump"][0] - 0.2, SPOTS["hump"][1] + 0.25)
+    p.click_world(*arm)
+    p.button("bone")
+    p.drag_world(SPOTS["hump"], arm)
+    yield
+    _screenshot(view.window, out / "edit-mirror.png")
+    report["mirror"] = {"mode": view.arranger.mirror_mode, "spheres": list(doc.sketch.sphere_id),
+                        "bones": len(doc.sketch.bone_id), "valid": not doc.problems}
+    p.key(k.Z, k.MOD_CTRL)          # the bone and its image: one undo step
+    report["mirror"]["bones_after_undo"] = len(doc.sketch.bone_id)
+    p.button("mirror")
     p.key(k.Q)
     yield
     p.key(k.Q)
