@@ -99,7 +99,7 @@ __all__ = ["EditorView", "KEYS", "BUTTONS", "TOOLS", "SNAP", "measure_editor_fra
 KEYS = (
     ("V", "select and move: click, SHIFT+click adds, drag a box or spheres"),
     ("S", "sphere: click empty space to place one"),
-    ("B", "bone: drag from a sphere to another"),
+    ("B", "bone: drag from a sphere to another, or to empty space"),
     ("M", "muscle: click a bone (or M with bones selected): muscle / bone"),
     ("J", "joint: click a sphere between two bones; drag the limit handles"),
     ("K", "the selected joints: hinge / free"),

@@ -35,7 +35,7 @@ MESSAGE_SECONDS = 8.0
 TOOL_HINTS = {
     "select": "select: click an item (SHIFT adds), drag a box, drag spheres to move them",
     "sphere": "sphere: click empty space to place a sphere",
-    "bone": "bone: drag from one sphere to another",
+    "bone": "bone: drag from one sphere to another, or to empty space (a new sphere there)",
     "muscle": "muscle: click a bone to make it a muscle, or a muscle a bone",
     "joint": "joint: click a sphere between two of its bones; drag a hinge's limit handles",
     "cluster": "cluster: select three or more spheres (SHIFT+click, a box), then C",

@@ -1,7 +1,8 @@
 """What the left button does on the editor's canvas with each tool (:class:`CanvasTools`): the
 gesture a press starts (a move, a selection box, a bone being drawn, a hinge's limit handle, a
 sphere to place...), how a drag carries it on, and the edit its release makes; with snap on,
-positions land on the :data:`SNAP` grid and hinge limits on whole :data:`ANGLE_SNAP` degrees."""
+positions land on the :data:`SNAP` grid, hinge limits on whole :data:`ANGLE_SNAP` degrees and a
+bone drawn into empty space on whole :data:`BONE_ANGLE_SNAP` degrees."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import math
 
 import numpy as np
 
-__all__ = ["CanvasTools", "SNAP", "ANGLE_SNAP", "CLICK_SLOP"]
+__all__ = ["CanvasTools", "SNAP", "ANGLE_SNAP", "BONE_ANGLE_SNAP", "CLICK_SLOP"]
 
 #: the grid snap (m): positions dropped or moved with snap on are multiples of it
 SNAP = 0.05
 #: hinge limits dragged with snap on are multiples of this (degrees; 1 otherwise)
 ANGLE_SNAP = 5.0
+#: a bone drawn into empty space with snap on points at a multiple of this (degrees)
+BONE_ANGLE_SNAP = 15.0
 CLICK_SLOP = 4.0                # pixels a press may move and still be a click
 
 
@@ -154,6 +157,18 @@ class CanvasTools:
             return True
         return False
 
+    def _bone_end(self, sphere: int, world, snap: bool) -> tuple[float, float]:
+        """Where a bone drawn from ``sphere`` into empty space ends (its new sphere): at the
+        mouse; with snap on, its angle a multiple of :data:`BONE_ANGLE_SNAP` degrees and its
+        length of the :data:`SNAP` grid."""
+        c = self.design.pos[sphere]
+        dx, dy = float(world[0] - c[0]), float(world[1] - c[1])
+        if snap:
+            length = max(SNAP, round(math.hypot(dx, dy) / SNAP) * SNAP)
+            angle = math.radians(round(math.degrees(math.atan2(dy, dx)) / BONE_ANGLE_SNAP) * BONE_ANGLE_SNAP)
+            dx, dy = length * math.cos(angle), length * math.sin(angle)
+        return _clean(c[0] + dx), _clean(c[1] + dy)
+
     def release(self, d: dict, x: float, y: float, snap: bool, selection: list) -> None:
         """The left button released at ``(x, y)``, ending gesture ``d`` (already taken off
         :attr:`drag`): make its edit, or its selection."""
@@ -183,10 +198,17 @@ class CanvasTools:
                 select([("sphere", new)])
         elif kind == "bone":
             item = hits.item_at(x, y, self.drag)
-            if item is None or item[0] != "sphere":
-                self.say("a bone goes from a sphere to another: release the drag on a sphere")
+            start = design.names["sphere"][d["sphere"]]
+            if item is not None and item[0] == "sphere":
+                new = edit("add_bone", start, item[1])
+            elif moved:     # released in empty space: a new sphere there, the bone to it (one step)
+                sphere = edit("add_sphere", *self._bone_end(d["sphere"], camera.world_point(x, y), snap))
+                new = None if sphere is None else edit("add_bone", start, sphere)
+                if new is not None:
+                    edit("join", 2)
+            else:
+                self.say("a bone goes from a sphere to another, or to empty space (a new sphere there)")
                 return
-            new = edit("add_bone", design.names["sphere"][d["sphere"]], item[1])
             if new is not None:
                 select([("bone", new)])
         elif kind == "muscle":

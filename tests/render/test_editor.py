@@ -190,6 +190,12 @@ class FakeDoc:
             st["joints"].pop(j)
         self._done()
 
+    def join(self, steps=2):
+        self.calls.append(("join", (steps,)))
+        for _ in range(steps - 1):
+            if len(self.undos) >= 2:
+                del self.undos[-1]
+
     def undo(self):
         self.calls.append(("undo", ()))
         if self.undos:
@@ -440,8 +446,26 @@ def test_dragging_from_a_sphere_to_another_adds_a_bone(window):
     drag(view, at(view, 0.5, 0.3), at(view, 0.0, 0.8))
     assert doc.names("add_bone") == [("add_bone", ("s1", "s2")), ("add_bone", ("s2", "s3"))]
     assert view.selection == [("bone", "b5")]
-    drag(view, at(view, 0.0, 0.8), at(view, 1.5, 1.5))        # released on nothing: no bone
-    assert len(doc.names("add_bone")) == 2 and "sphere" in view.message
+
+
+def test_a_bone_dragged_into_empty_space_ends_at_a_new_sphere_in_one_step(window):
+    from render.editor_tools import BONE_ANGLE_SNAP
+    view, doc, _ = make_view(window, triangle_doc())
+    key(view, arcade.key.B)
+    drag(view, at(view, 0.0, 0.9), at(view, 0.31, 1.13))
+    assert [c[0] for c in doc.calls[-3:]] == ["add_sphere", "add_bone", "join"]
+    new = doc.calls[-3][1]
+    assert abs(new[0] - 0.31) < 0.01 and abs(new[1] - 1.13) < 0.01
+    assert view.selection == [("bone", list(doc.state["bones"])[-1])]
+    key(view, arcade.key.G)                                   # snap: the angle on 15 degrees, the length on 5 cm
+    drag(view, at(view, 0.0, 0.9), at(view, -0.3, 1.05))     # 153 degrees, 0.335 m
+    x, y = doc.calls[-3][1]
+    angle, length = math.degrees(math.atan2(y - 0.9, x)), math.hypot(x, y - 0.9)
+    assert abs(angle / BONE_ANGLE_SNAP - round(angle / BONE_ANGLE_SNAP)) < 1e-4 and round(angle) == 150
+    assert abs(length - 0.35) < 1e-3
+    n = len(doc.state["spheres"])
+    key(view, arcade.key.Z, arcade.key.MOD_CTRL)              # one undo: the sphere and its bone go
+    assert len(doc.state["spheres"]) == n - 1
 
 
 def test_a_bone_from_a_sphere_to_itself_shows_its_message_and_its_sphere_red(window):
