@@ -30,7 +30,7 @@ FOLLOWED = (*MADE, "toggle_muscle", "move_spheres", "delete", "set_joint")
 #: (keys, what they do): the help overlay's lines for these
 ARRANGE_KEYS = (
     ("X, SHIFT+X, N", "mirror the selection; the mirror axis to the mouse; mirror mode"),
-    ("CTRL+D / C / V, [ ] < >, CTRL+G", "duplicate, copy, paste; rotate, scale; set on the ground"),
+    ("CTRL+D / C / V, [ ] < >, CTRL+G", "duplicate, copy, paste; rotate, scale (or drag the handles); ground"),
 )
 
 

@@ -6,6 +6,8 @@ read it; neither knows the sketch's own types."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["Design", "hull", "ARC_PIXELS", "HANDLE_PIXELS"]
@@ -34,6 +36,17 @@ def hull(points: np.ndarray) -> np.ndarray:
             upper.pop()
         upper.append(p)
     return np.array(lower[:-1] + upper[:-1], np.float64)
+
+
+#: the rotate and scale handles lie this far (pixels) outside the selection's box
+TURN_GAP_PIXELS = 28.0
+
+
+def turned(points: np.ndarray, centre, angle: float, scale: float) -> np.ndarray:
+    """``points`` (n, 2) rotated by ``angle`` degrees and scaled by ``scale`` about ``centre``."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    d = np.asarray(points, np.float64) - np.asarray(centre, np.float64)
+    return np.asarray(centre) + scale * np.stack([c * d[:, 0] - s * d[:, 1], s * d[:, 0] + c * d[:, 1]], axis=1)
 
 
 def _same(a, b) -> bool:
@@ -174,14 +187,33 @@ class Design:
         return np.flatnonzero(((a == s) | (b == s)) & (a != b) & (a >= 0) & (b >= 0))
 
     def drawn_pos(self, drag) -> np.ndarray:
-        """Sphere positions as drawn: the sketch's, with a move being dragged (``drag``, the
-        gesture under way or None) applied."""
+        """Sphere positions as drawn: the sketch's, with a move, a rotation or a scaling being
+        dragged (``drag``, the gesture under way or None) applied."""
         d = drag
         if d is not None and d.get("kind") == "move" and d.get("offset") is not None:
             pos = self.pos.copy()
             pos[d["spheres"]] += d["offset"]
             return pos
+        if d is not None and d.get("kind") == "turn":
+            pos = self.pos.copy()
+            pos[d["spheres"]] = turned(pos[d["spheres"]], d["centre"], d["angle"], d["scale"])
+            return pos
         return self.pos
+
+    def turn_handles(self, zoom: float, drag=None):
+        """``{"centre", "rotate", "scale"}`` (world points) of the handles that rotate and scale
+        the selection (two spheres or more moving together): the rotation handle above the
+        selection's box, the scaling one at its bottom right; None for a smaller selection."""
+        spheres = self.moving()
+        if spheres.size < 2:
+            return None
+        pos = self.drawn_pos(drag)[spheres]
+        r = self.radius[spheres]
+        lo, hi = (pos - r[:, None]).min(axis=0), (pos + r[:, None]).max(axis=0)
+        centre = pos.mean(axis=0) if drag is None or drag.get("kind") != "turn" else np.asarray(drag["centre"])
+        gap = TURN_GAP_PIXELS / zoom
+        return {"centre": centre, "rotate": np.array([0.5 * (lo[0] + hi[0]), hi[1] + gap]),
+                "scale": np.array([hi[0] + gap, lo[1] - gap])}
 
     def joint_geometry(self, pos: np.ndarray, zoom: float, drag):
         """Per joint, with spheres at ``pos`` and ``zoom`` pixels per metre: ``ok``, ``center``

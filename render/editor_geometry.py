@@ -22,6 +22,7 @@ from .editor_theme import (BOX_EDGE, BOX_FILL, CLUSTER_EDGE, CLUSTER_FILL, EVOLV
                            GROUND_FILL, GROUND_LINE, HANDLE_CORE, JOINT, JOINT_WEDGE, MUSCLE, PROBLEM,
                            PROBLEM_RIM, SELECT, SPHERE_RIM)
 from .bodies import EYE_AT, EYE_LOOK, EYE_PUPIL, EYE_WHITE  # noqa: E402
+from .editor_tools import TURN_HANDLE_PIXELS  # noqa: E402
 from .theme import BONE_RIGID, SPHERE  # noqa: E402
 
 #: the mirror axis' dashes (mirror mode)
@@ -267,6 +268,15 @@ class DesignGeometry:
         parts.append(_discs(badges, (255, 255, 255, 255), 15.0))
         parts.append(_discs(badges, _rgba(EVOLVE), 12.0))
         parts.append(_discs(badges, (255, 255, 255, 255), 4.0))
+        # the selection's rotate handle (over a line from its centre) and scale handle
+        turn = design.turn_handles(z, drag)
+        if turn is not None:
+            c = turn["centre"]
+            parts.append(_segments(c[None], turn["rotate"][None], SELECT + (140,), 1.5))
+            parts.append(_discs(c[None], SELECT + (160,), 6.0))
+            for which in ("rotate", "scale"):
+                parts.append(_discs(turn[which][None], SELECT + (255,), TURN_HANDLE_PIXELS))
+                parts.append(_discs(turn[which][None], _rgba(HANDLE_CORE), TURN_HANDLE_PIXELS - 6.0))
         # a selected hinge's limit handles
         if handles:
             hp = np.concatenate(handles)

@@ -10,14 +10,17 @@ import math
 
 import numpy as np
 
-__all__ = ["CanvasTools", "SNAP", "ANGLE_SNAP", "BONE_ANGLE_SNAP", "CLICK_SLOP"]
+__all__ = ["CanvasTools", "SNAP", "ANGLE_SNAP", "BONE_ANGLE_SNAP", "TURN_HANDLE_PIXELS", "CLICK_SLOP"]
 
 #: the grid snap (m): positions dropped or moved with snap on are multiples of it
 SNAP = 0.05
 #: hinge limits dragged with snap on are multiples of this (degrees; 1 otherwise)
 ANGLE_SNAP = 5.0
-#: a bone drawn into empty space with snap on points at a multiple of this (degrees)
+#: a bone drawn into empty space with snap on points at a multiple of this (degrees); a selection
+#: turned by its rotate handle with snap on turns by multiples of it too
 BONE_ANGLE_SNAP = 15.0
+#: the rotate and scale handles' diameter (pixels)
+TURN_HANDLE_PIXELS = 14.0
 CLICK_SLOP = 4.0                # pixels a press may move and still be a click
 
 
@@ -53,7 +56,7 @@ class CanvasTools:
     ----------
     drag : dict or None
         What the left button is doing (None when it is up): its ``kind`` (``move``, ``box``,
-        ``bone``, ``handle``, ``place``...; ``swallow`` and ``target`` are the view's own: a
+        ``bone``, ``handle``, ``turn`` (a selection's rotate or scale handle), ``place``...; ``swallow`` and ``target`` are the view's own: a
         press that does nothing on the canvas, a press on a button, row or problem), where it
         started, where it is ``now``, whether it ``moved``.
     """
@@ -72,6 +75,11 @@ class CanvasTools:
         (a press on an item selects it first: ``selection`` is the view's)."""
         design, hits = self.design, self.hits
         base = {"start": (x, y), "now": (x, y), "moved": False, "shift": shift}
+        turn = self._turn_handle_at(x, y) if tool == "select" else None
+        if turn is not None:        # a rotate or scale handle of the selection
+            spheres = design.moving()
+            self.drag = dict(base, kind="turn", which=turn[0], spheres=spheres, centre=turn[1], angle=0.0, scale=1.0)
+            return
         handle = hits.handle_at(x, y, self.drag) if tool in ("select", "joint") else None
         if handle is not None:
             j, which = handle
@@ -141,6 +149,17 @@ class CanvasTools:
                 off = _snap(a + off) - a
             d["offset"] = off
             return True
+        if d["kind"] == "turn":
+            c = np.asarray(d["centre"])
+            a, b = (np.array(camera.world_point(*p)) - c for p in (d["start"], (x, y)))
+            if d["which"] == "rotate":
+                ang = math.degrees(math.atan2(b[1], b[0]) - math.atan2(a[1], a[0]))
+                ang = (ang + 180.0) % 360.0 - 180.0
+                d["angle"] = round(ang / BONE_ANGLE_SNAP) * BONE_ANGLE_SNAP if snap else round(ang, 1)
+            else:
+                f = max(float(np.hypot(*b)) / max(float(np.hypot(*a)), 1e-9), 0.05)
+                d["scale"] = max(round(f, 1), 0.1) if snap else round(f, 3)
+            return True
         if d["kind"] == "handle":
             geo = design.joint_geometry(design.pos, camera.zoom, d)
             j = d["joint"]
@@ -156,6 +175,17 @@ class CanvasTools:
                 d["max"] = float(max(min(ang, d["min"] + 360.0), d["min"]))
             return True
         return False
+
+    def _turn_handle_at(self, x: float, y: float):
+        """``(which, centre)`` of the selection's rotate or scale handle under ``(x, y)``, or None."""
+        handles = self.design.turn_handles(self.camera.zoom)
+        if handles is None:
+            return None
+        for which in ("rotate", "scale"):
+            hx, hy = self.camera.world_to_screen(*handles[which])
+            if math.hypot(float(hx) - x, float(hy) - y) <= TURN_HANDLE_PIXELS / 2 + 3.0:
+                return which, tuple(float(v) for v in handles["centre"])
+        return None
 
     def _bone_end(self, sphere: int, world, snap: bool) -> tuple[float, float]:
         """Where a bone drawn from ``sphere`` into empty space ends (its new sphere): at the
@@ -226,6 +256,10 @@ class CanvasTools:
             new = edit("add_joint", names["sphere"][s], names["bone"][b1], names["bone"][b2])
             if new is not None:
                 select([("joint", new)])
+        elif kind == "turn":
+            if moved and (d["angle"] != 0.0 or d["scale"] != 1.0):
+                ids = [design.names["sphere"][i] for i in d["spheres"].tolist()]
+                edit("transform", ids, d["angle"], d["scale"], about=tuple(float(v) for v in d["centre"]))
         elif kind == "handle":
             if moved:
                 j = d["joint"]

@@ -6,6 +6,7 @@ ground; what is made is selected."""
 from __future__ import annotations
 
 from arcade import key
+import numpy as np
 
 from render.editor_arrange import DUPLICATE_OFFSET, ROTATE_STEP, SCALE_STEP
 from test_editor import at, make_view, triangle_doc
@@ -72,3 +73,29 @@ def test_the_axis_goes_to_the_mouse_and_paste_lands_at_it(window):
     name, (items, dx, dy) = doc.calls[-1]
     assert name == "duplicate" and items == [("sphere", "a"), ("sphere", "b")]
     assert abs(dx - 0.5) < 0.01 and abs(dy - 0.4) < 0.01
+
+
+def test_the_rotate_and_scale_handles_turn_the_selection(window):
+    import math
+    view, doc = _view(window)
+    view.select([("sphere", "a"), ("sphere", "b"), ("sphere", "c")])
+    view.on_draw()
+    handles = view.design.turn_handles(view.camera.zoom)
+    centre = handles["centre"]
+    assert handles["rotate"][1] > 0.9 and handles["scale"][0] > 0.4          # above, and right of the box
+    # the rotate handle dragged a quarter turn about the centre (counter-clockwise)
+    r = handles["rotate"] - centre
+    end = centre + np.array([-r[1], r[0]])
+    from test_editor import drag
+    drag(view, at(view, *handles["rotate"]), at(view, *end), steps=12)
+    name, (spheres, angle, scale) = doc.calls[-1]
+    assert name == "transform" and sorted(spheres) == ["a", "b", "c"] and abs(angle - 90.0) < 1.0 and scale == 1.0
+    # the scale handle dragged to twice its distance from the centre
+    view.select([("sphere", "a"), ("sphere", "b"), ("sphere", "c")])
+    view.on_draw()
+    handles = view.design.turn_handles(view.camera.zoom)
+    centre = handles["centre"]
+    drag(view, at(view, *handles["scale"]), at(view, *(centre + 2 * (handles["scale"] - centre))), steps=12)
+    name, (spheres, angle, scale) = doc.calls[-1]
+    assert name == "transform" and angle == 0.0 and abs(scale - 2.0) < 0.02
+    assert math.isfinite(scale)
