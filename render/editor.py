@@ -446,7 +446,7 @@ class EditorView(arcade.View):
             result = None
         else:
             self.say(None)              # an old line (an error, "saved") no longer holds
-            self.arranger.follow(method, args, kwargs, result)
+            result = self.arranger.follow(method, args, kwargs, result)
         self._sync()
         return result
 

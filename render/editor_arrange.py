@@ -115,46 +115,53 @@ class Arranger:
                     out[("joint", s.joint_id[j])] = ("joint", s.joint_id[k])
         return out
 
-    def follow(self, method: str, args, kwargs, result) -> None:
+    def follow(self, method: str, args, kwargs, result):
         """After the view's edit ``method(*args, **kwargs)`` (which returned ``result``): in
-        mirror mode, the same edit on the other side, one undo step with it."""
+        mirror mode, the same edit on the other side, one undo step with it. Returns ``result``,
+        or for a sphere placed its new id (a pair's ids carry their sides: ``sphere_7_l`` and
+        ``sphere_7_r``)."""
         if not self.mirror_mode or method not in FOLLOWED:
-            return
+            return result
         doc, images = self.view.doc, self._images or {}
         self._images = None
         try:
-            if method in MADE:
+            if method == "add_sphere":
                 if result is None:
-                    return
+                    return result
+                result = doc.pair_sphere(result, self.axis)[0]
+            elif method in MADE:
+                if result is None:
+                    return result
                 doc.mirror([(MADE[method], result)], self.axis)
             elif method == "toggle_muscle":
                 image = images.get(("bone", args[0]))
                 if image is None or image[1] == args[0]:
-                    return
+                    return result
                 doc.toggle_muscle(image[1])
             elif method == "move_spheres":
                 ids, dx, dy = args
                 others = [images[("sphere", i)][1] for i in ids if ("sphere", i) in images]
                 others = [o for o in others if o not in ids]
                 if not others:
-                    return
+                    return result
                 doc.move_spheres(others, -dx, dy)
             elif method == "delete":
                 gone = {tuple(x) for x in args[0]}
                 others = [images[it] for it in gone if it in images and images[it] not in gone]
                 if not others:
-                    return
+                    return result
                 doc.delete(others)
             else:       # set_joint: the image's limits mirrored
                 image = images.get(("joint", args[0]))
                 if image is None or image[1] == args[0]:
-                    return
+                    return result
                 low, high = kwargs.get("min"), kwargs.get("max")
                 doc.set_joint(image[1], kind=kwargs.get("kind"), min=None if high is None else -high,
                               max=None if low is None else -low)
         except GameError:
-            return
+            return result
         doc.join(2)
+        return result
 
     def _made(self, items) -> None:
         if items:

@@ -506,6 +506,10 @@ class DesignDoc(Protocol):
         suffix: ``knee_l`` / ``knee_r``; a hinge's limits mirrored). One undo step; returns the
         new items."""
 
+    def pair_sphere(self, ident: str, axis_x: float = 0.0) -> tuple:
+        """A sphere just placed and its mirror image, their ids paired by side (``sphere_7_l``,
+        ``sphere_7_r``); one undo step; returns the two ids."""
+
     def duplicate(self, items, dx: float, dy: float) -> list:
         """A copy of the selection moved by (dx, dy) (m), with the parts among its spheres; one
         undo step; returns the new items."""

@@ -226,6 +226,30 @@ class Arranging:
             return changes
         return self._copy(names, lambda x, y: (2 * axis_x - x, y), new_id, limits)
 
+    def pair_sphere(self, ident: str, axis_x: float = 0.0) -> tuple[str, str]:
+        """A sphere just placed (nothing refers to it yet) and its mirror image, paired by their
+        ids: it is renamed with its side's suffix (``sphere_7_l``) and the image gets the other
+        (``sphere_7_r``). One edit; returns the two ids. A sphere on the axis stays as it is
+        (``GameError``: it is its own image)."""
+        it = self._item("sphere", ident)
+        x, y = (float(v) for v in self.sketch.pos[it.index])
+        if abs(x - axis_x) < ON_AXIS:
+            raise GameError(f"sphere '{ident}' lies on the mirror axis: it is its own image")
+        taken = set(self._tree.by_id["sphere"]) - {ident}
+        base = ident
+        for a, b in _SIDES:
+            for side in (a, b):
+                if base.endswith(side):
+                    base = base[: -len(side)]
+        mine = _free(f"{base}{'_l' if x < axis_x else '_r'}", taken)
+        image = _free(mirrored_id(mine, True), taken)
+        edit = Edit()
+        self._change(edit, it, {"id": yaml_scalar(mine)})
+        edit.added["sphere"].append(self._item_text(it, {"id": yaml_scalar(image),
+                                                         "position": self._placed(it, 2 * axis_x - x, y)}))
+        self._apply(edit)
+        return mine, image
+
     def duplicate(self, items, dx: float, dy: float) -> list:
         """A copy of the selection moved by (dx, dy) (m), with every bone, joint and cluster
         among its spheres; ids ``knee_2``, ``knee_3``... One edit; returns the new items."""

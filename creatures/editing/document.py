@@ -261,9 +261,10 @@ class DesignDocument(Arranging):
         return it
 
     def _new_id(self, kind: str) -> str:
+        """``sphere_7``: the first number not taken (nor by a mirrored pair, ``sphere_7_l``)."""
         taken = set(self._tree.by_id[kind])
         n = 1
-        while f"{kind}_{n}" in taken:
+        while {f"{kind}_{n}", f"{kind}_{n}_l", f"{kind}_{n}_r"} & taken:
             n += 1
         return f"{kind}_{n}"
 

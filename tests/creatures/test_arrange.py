@@ -88,6 +88,17 @@ def test_a_bone_mirrored_between_images_that_are_there_joins_them():
     assert doc.design.body.bones[-1].a == doc.design.sphere_ids.index("hip")
 
 
+def test_a_sphere_just_placed_is_paired_with_its_image_by_side():
+    doc = _doc()
+    new = doc.add_sphere(-0.6, 0.5)
+    assert doc.pair_sphere(new, 0.0) == ("sphere_1_l", "sphere_1_r")
+    pos = dict(zip(doc.sketch.sphere_id, doc.sketch.pos.tolist()))
+    assert pos["sphere_1_l"] == [-0.6, 0.5] and pos["sphere_1_r"] == [0.6, 0.5]
+    assert doc.pair_sphere(doc.add_sphere(0.7, 0.2), 0.0) == ("sphere_2_r", "sphere_2_l")   # numbers not reused
+    with pytest.raises(GameError, match="lies on the mirror axis"):
+        doc.pair_sphere(doc.add_sphere(0.0, 0.2), 0.0)
+
+
 def test_join_makes_two_edits_one_undo_step():
     doc = _doc()
     doc.add_sphere(-0.6, 0.5)

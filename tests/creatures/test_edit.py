@@ -78,7 +78,7 @@ def test_an_inchworm_is_built_in_the_window_and_saved(tmp_path, run_creatures):
     assert report["live"] and report["back_from_live"]
     mirror = report["mirror"]       # mirror mode: the arm's sphere and bone made on both sides
     assert mirror["mode"] and mirror["valid"] and mirror["bones"] == 5 and mirror["bones_after_undo"] == 3
-    assert sorted(mirror["spheres"])[-2:] == ["sphere_4", "sphere_4_r"]
+    assert sorted(mirror["spheres"])[-2:] == ["sphere_4_l", "sphere_4_r"]
     # the saved file: validate passes, it simulates
     path = out / "inchworm.yaml"
     r = run_creatures("validate", path)

@@ -126,7 +126,7 @@ def test_a_symmetric_strider_built_in_mirror_mode_is_the_one_built_by_hand(windo
     assert actions == {False: 21, True: 14}, actions
     doc = docs[True]
     ids = doc.design.sphere_ids
-    assert {"sphere_1", "sphere_1_r", "sphere_2_r", "sphere_3_r"} <= set(ids)
+    assert sorted(ids) == [f"sphere_{k}_{side}" for k in (1, 2, 3) for side in "lr"]     # pairs, by side
     # each action and its image are one undo step: the last undo takes both muscles back
     muscles = sum(b.muscle is not None for b in doc.design.body.bones)
     doc.undo()
@@ -153,11 +153,11 @@ def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
     p.key(arcade.key.V)
     p.drag((-0.3, 0.2), (-0.5, 0.3))                 # the sphere moved, its image mirrored
     pos = dict(zip(doc.sketch.sphere_id, doc.sketch.pos.round(4).tolist()))
-    assert pos == {"sphere_1": [-0.5, 0.3], "sphere_1_r": [0.5, 0.3]}
+    assert pos == {"sphere_1_l": [-0.5, 0.3], "sphere_1_r": [0.5, 0.3]}
     doc.undo()
-    assert dict(zip(doc.sketch.sphere_id, doc.sketch.pos.round(4).tolist())) == {"sphere_1": [-0.3, 0.2],
+    assert dict(zip(doc.sketch.sphere_id, doc.sketch.pos.round(4).tolist())) == {"sphere_1_l": [-0.3, 0.2],
                                                                                   "sphere_1_r": [0.3, 0.2]}
-    view.select([("sphere", "sphere_1")])
+    view.select([("sphere", "sphere_1_l")])
     p.key(arcade.key.DELETE)
     assert doc.sketch.sphere_id == ()
     doc.undo()
