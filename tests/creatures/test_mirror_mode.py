@@ -115,7 +115,7 @@ def test_a_symmetric_strider_built_in_mirror_mode_is_the_one_built_by_hand(windo
     for mirror in (False, True):
         doc = DesignDocument.new(tmp_path / f"strider-{mirror}.yaml", "strider")
         view = EditorView(doc, window=window, on_quit=lambda: None, size=SIZE)
-        view.on_draw()
+        view._ensure_layout()      # the layout the handlers map by (not drawn: the window is shared)
         actions[mirror] = _build(view, mirror)
         assert not doc.problems, (mirror, doc.problems[:3], doc.text)
         docs[mirror] = doc
@@ -144,7 +144,7 @@ def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
     from render.editor import EditorView
     doc = DesignDocument.new(tmp_path / "pair.yaml", "pair")
     view = EditorView(doc, window=window, on_quit=lambda: None, size=SIZE)
-    view.on_draw()
+    view._ensure_layout()
     p = Player(view)
     view.set_zoom(300.0)
     p.key(arcade.key.N)
