@@ -42,6 +42,35 @@ def _acquire_window(size):
         return window, True
 
 
+def _screen_state(window) -> tuple:
+    """The window's camera in use, and its screen framebuffer's viewport, scissor box and
+    scissor test, to give back."""
+    from pyglet import gl
+    screen = window.ctx.screen
+    return (window.current_camera, tuple(screen.viewport), screen.scissor,
+            bool(gl.glIsEnabled(gl.GL_SCISSOR_TEST)))
+
+
+def _restore_screen(window, state) -> None:
+    """The screen and the camera in use again as they were (:func:`_screen_state`). Otherwise a
+    viewer drawn offscreen at another size stays the window's camera in use: the next camera
+    that gives it back (``Camera2D.activate``) sets its viewport and scissor on the screen, and
+    the window's own frames are cleared and drawn in that box only."""
+    from pyglet import gl
+    camera, viewport, scissor, enabled = state
+    screen = window.ctx.screen
+    screen.use()
+    try:
+        camera.use()
+    except Exception:  # noqa: BLE001 - a camera that cannot be used again: the default one
+        window.default_camera.use()
+    screen.use()
+    screen.viewport = viewport
+    screen.scissor = scissor
+    if not enabled and scissor is None:
+        gl.glDisable(gl.GL_SCISSOR_TEST)
+
+
 def _release_window() -> None:
     _shared["users"] -= 1
     if _shared["users"] <= 0 and _shared["window"] is not None:
@@ -69,6 +98,7 @@ class Snapshot:
         self.size = check_size(size)
         self.source = source
         self._window, self._shared = _acquire_window(self.size)
+        self._screen = _screen_state(self._window)   # given back after each picture: the window goes on
         try:
             from .viewer import Viewer
 
@@ -80,6 +110,7 @@ class Snapshot:
             options.setdefault("interpolate", False)
             self.viewer = Viewer(source, size=self.size, poll_interval=None, max_lag=None,
                                  close_on_quit=False, window=self._window, **options)
+            _restore_screen(self._window, self._screen)
         except BaseException:
             self._fbo = self._texture = None
             self.close()
@@ -98,7 +129,7 @@ class Snapshot:
         try:
             return read_pixels(self._fbo, self.size)
         finally:
-            self._window.ctx.screen.use()
+            _restore_screen(self._window, self._screen)
 
     def close(self) -> None:
         """Free the framebuffer (and the hidden window, with the last snapshot). Idempotent."""
@@ -114,8 +145,8 @@ class Snapshot:
         self._fbo = self._texture = None
         self.viewer = None
         try:
-            self._window.ctx.screen.use()
-        except Exception:  # noqa: BLE001
+            _restore_screen(self._window, self._screen)
+        except Exception:  # noqa: BLE001 - the context may already be gone
             pass
         if self._shared:
             _release_window()

@@ -863,9 +863,9 @@ def test_the_design_is_drawn_with_sphere_bone_and_muscle_colours(window):
     assert near(pixel(img, *at(view, 0.2, 0.6)), BONE_RIGID)       # bone bc
     assert near(pixel(img, *at(view, 0.0, 0.3)), MUSCLE)           # muscle ab
     l, b, w, h = view.layout.canvas
-    # sky (but grid lines) in a patch of the canvas's top right corner. (A single pixel there read
-    # a translucent white streak once in a while in CI, after other tests had drawn wind on the
-    # shared test window: mostly sky is what the canvas must show.)
+    # sky (but grid lines) in a patch of the canvas's top right corner (it once read black there:
+    # a snapshot drawn earlier on the shared window had left its camera in use, which set its
+    # small viewport and scissor on the screen: test_card's test of that)
     patch = img[int(b + h - 50):int(b + h - 30), int(l + w - 40):int(l + w - 20)].reshape(-1, 3).astype(int)
     assert (np.abs(patch - np.array(SKY)).max(axis=1) <= 30).mean() > 0.8
 
