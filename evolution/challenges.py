@@ -162,6 +162,10 @@ class Challenge:
         rules = self.rules.describe()
         return f"{self.task} {where}, {self.seconds:g} s" + (f"; {', '.join(rules)}" if rules else "")
 
+    def on_ground(self, terrain: physics.Terrain) -> bool:
+        """Whether ``terrain`` is the challenge's ground, point for point."""
+        return np.array_equal(terrain.xs, self.terrain.xs) and np.array_equal(terrain.ys, self.terrain.ys)
+
     def broken(self, champion) -> str | None:
         """Why ``champion`` (an :class:`evolution.champion.Champion`) is not an entry of this
         challenge, before any simulation (None: it may be)."""
@@ -173,8 +177,7 @@ class Challenge:
             return f"it was scored on the task {task.short}; the challenge's task is {self.task}"
         if champion.seconds != self.seconds:
             return f"it was scored over {champion.seconds:g} s; the challenge lasts {self.seconds:g} s"
-        ground = champion.terrain
-        if not (np.array_equal(ground.xs, self.terrain.xs) and np.array_equal(ground.ys, self.terrain.ys)):
+        if not self.on_ground(champion.terrain):
             return (f"it was scored on other ground ({champion.terrain_ref.short}); the challenge's is "
                     f"{self.terrain_name}{f' made from seed {self.terrain_seed}' if self.terrain_file is None else ''}")
         want, have = self.sim(), champion.sim

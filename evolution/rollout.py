@@ -306,8 +306,9 @@ class EpisodeRun:
         self.rigid = rigid_bones(self.model)
         channel, sign, names = episode.body.command_map()
         self.n_outputs = len(names)
-        # the brains' outputs to the muscles' commands, when muscles share them (groups)
-        self._expand = (channel, sign) if episode.body.grouped else None
+        # the brains' outputs to the muscles' commands, when muscles share them (groups): into
+        # one buffer, not an array a step
+        self._expand = (channel, sign, np.zeros((batch, channel.size))) if episode.body.grouped else None
         self._measures = np.zeros((batch, 3))
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
@@ -433,8 +434,9 @@ class EpisodeRun:
         each state is read once, as in :meth:`step`.)"""
         self.outputs = commands
         if self._expand is not None:
-            channel, sign = self._expand
-            commands = np.asarray(commands, dtype=np.float64)[:, channel] * sign
+            channel, sign, muscles = self._expand
+            np.take(np.asarray(commands, dtype=np.float64), channel, axis=1, out=muscles)
+            commands = np.multiply(muscles, sign, out=muscles)
         self.observe(physics.step(self.model, self.state, commands, self.episode.sim, self.terrain,
                                   parallel=self.parallel))
 

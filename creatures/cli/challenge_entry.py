@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import shlex
 
-import numpy as np
-
 from evolution.challenges import ChallengeError
 from evolution.plugins import resolve
 
@@ -38,8 +36,7 @@ def apply_challenge(args, design):
         return None, f"creatures evolve: {design.name} breaks the rules of the challenge {challenge.name}: {broken}"
     terrain = challenge.terrain_file or challenge.terrain_name
     if challenge.terrain_file is None:
-        made = resolve("terrain", challenge.terrain_name).make(args.seed)
-        if not (np.array_equal(made.xs, challenge.terrain.xs) and np.array_equal(made.ys, challenge.terrain.ys)):
+        if not challenge.on_ground(resolve("terrain", challenge.terrain_name).make(args.seed)):
             return None, (f"creatures evolve: the ground of the challenge {challenge.name} is {challenge.terrain_name} "
                           f"made from seed {challenge.terrain_seed}, and a run makes its ground from its own "
                           f"seed: evolve with --seed {challenge.terrain_seed}")

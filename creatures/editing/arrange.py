@@ -72,7 +72,7 @@ class Arranging:
                     ids.append(word_of(s[1]))
         return [tree.by_id["sphere"][i] for i in dict.fromkeys(ids) if i in tree.by_id["sphere"]]
 
-    def _copy(self, names: dict, place, new_id, extra=None) -> list:
+    def _copy(self, names: dict, place, new_id, extra=None, flip: bool = False) -> list:
         """Copies of the spheres of ``names`` (old id -> new id; a sphere that maps to itself is
         not copied) at ``place(x, y)``, and of every bone, joint and cluster among them; ``extra``:
         per joint item, the changes to its limits. One edit. Returns the new items."""
@@ -85,7 +85,7 @@ class Arranging:
             it = tree.by_id["sphere"][old]
             x, y = self.sketch.pos[it.index]
             nx, ny = place(float(x), float(y))
-            edit.added["sphere"].append(self._item_text(it, {"id": yaml_scalar(new), "position": self._placed(it, nx, ny)}))
+            edit.added["sphere"].append(self._item_text(it, {"id": yaml_scalar(new), "position": self._placed(it, nx, ny, flip)}))
             added.append(("sphere", new))
         taken = set(tree.by_id["bone"])
         bone_names = {}
@@ -163,25 +163,22 @@ class Arranging:
                 del self._undo[-1]
 
     def _placed(self, it, x: float, y: float, flip: bool = False) -> str:
-        """A copy's ``position`` text at (x, y): numbers rounded to 0.1 mm; an evolvable
-        coordinate's range moved with it (mirrored, with ``flip``, for x)."""
+        """A copy's ``position`` text at (x, y), as the document moves a sphere (numbers rounded
+        to 0.1 mm, an evolvable coordinate's range moved whole); with ``flip``, a mirror image
+        at its own height: a range of x is mirrored (its ends swap sides), y keeps its text."""
         p = it.keys.get("position")
         comps = p[1].value if p is not None and p[1].__class__ is SeqNode and len(p[1].value) == 2 else None
-        out = []
-        for axis, target in enumerate((x, y)):
-            node = comps[axis] if comps is not None else None
-            if node is not None and is_range(node) and range_of(node) is not None:
-                lo, hi, start = range_of(node)
-                now = start_value(node)
-                if flip and axis == 0:
-                    lo, hi = target - (hi - now), target + (now - lo)
-                else:
-                    lo, hi = lo + target - now, hi + target - now
-                tail = "" if start is None else f", start: {_number(target)}"
-                out.append(f"{{evolve: [{_number(lo)}, {_number(hi)}]{tail}}}")
-            else:
-                out.append(_number(target))
-        return f"[{out[0]}, {out[1]}]"
+        if not flip or comps is None:
+            return self._position_text(it, (x, y))
+        node = comps[0]
+        if is_range(node) and range_of(node) is not None:
+            lo, hi, start = range_of(node)
+            now = start_value(node)
+            tail = "" if start is None else f", start: {_number(x)}"
+            x_text = f"{{evolve: [{_number(x - (hi - now))}, {_number(x + (now - lo))}]{tail}}}"
+        else:
+            x_text = _number(x)
+        return f"[{x_text}, {self._flow(comps[1])}]"
 
     # --- the edits ----------------------------------------------------------------------------
     def mirror(self, items, axis_x: float = 0.0) -> list:
@@ -224,7 +221,7 @@ class Arranging:
                 return changes
             changes["min"], changes["max"] = _number(-high), _number(-low)
             return changes
-        return self._copy(names, lambda x, y: (2 * axis_x - x, y), new_id, limits)
+        return self._copy(names, lambda x, y: (2 * axis_x - x, y), new_id, limits, flip=True)
 
     def pair_sphere(self, ident: str, axis_x: float = 0.0) -> tuple[str, str]:
         """A sphere just placed (nothing refers to it yet) and its mirror image, paired by their
@@ -246,7 +243,7 @@ class Arranging:
         edit = Edit()
         self._change(edit, it, {"id": yaml_scalar(mine)})
         edit.added["sphere"].append(self._item_text(it, {"id": yaml_scalar(image),
-                                                         "position": self._placed(it, 2 * axis_x - x, y)}))
+                                                         "position": self._placed(it, 2 * axis_x - x, y, True)}))
         self._apply(edit)
         return mine, image
 
