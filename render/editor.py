@@ -706,7 +706,8 @@ class EditorView(arcade.View):
                 self.set_tool(name)
             return
         {"delete": self.delete, "undo": self.undo, "redo": self.redo, "snap": self.toggle_snap,
-         "mirror": self.arranger.toggle_mode, "save": self.save, "test": self.toggle_live, "evolve": self.evolve,
+         "mirror": self.arranger.toggle_mode, "flip": self.arranger.mirror, "duplicate": self.arranger.duplicate,
+         "ground": self.arranger.ground, "save": self.save, "test": self.toggle_live, "evolve": self.evolve,
          "help": lambda: setattr(self, "show_help", not self.show_help)}[name]()
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:

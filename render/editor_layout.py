@@ -29,11 +29,12 @@ MAX_PROBLEM_LINES = 5
 #: the tools (:attr:`EditorView.tool`)
 TOOLS = ("select", "sphere", "bone", "muscle", "joint", "cluster")
 #: names of :meth:`EditorView.button_rect`, left to right
-BUTTONS = TOOLS + ("delete", "undo", "redo", "snap", "mirror", "save", "test", "evolve", "help")
+BUTTONS = TOOLS + ("delete", "undo", "redo", "snap", "mirror", "flip", "duplicate", "ground", "save", "test", "evolve",
+                   "help")
 _BUTTON_KEYS = {"select": "V", "sphere": "S", "bone": "B", "muscle": "M", "joint": "J", "cluster": "C",
-                "delete": "DEL", "undo": "^Z", "redo": "^Y", "snap": "G", "mirror": "N", "save": "^S", "test": "T",
-                "evolve": "E", "help": "H"}
-_GROUP_ENDS = ("cluster", "redo", "mirror")    # a wider gap after these buttons
+                "delete": "DEL", "undo": "^Z", "redo": "^Y", "snap": "G", "mirror": "N", "flip": "X",
+                "duplicate": "^D", "ground": "^G", "save": "^S", "test": "T", "evolve": "E", "help": "H"}
+_GROUP_ENDS = ("cluster", "redo", "ground")    # a wider gap after these buttons
 
 
 def set_text(t, text: str) -> None:

@@ -7,7 +7,8 @@ Mirrored ids are paired by a readable suffix: ``knee_l`` mirrors to ``knee_r`` (
 to ``_right``, ``-l`` to ``-r``, both ways); an id without one gets ``_r`` or ``_l`` for the side
 its copy lands on. A sphere on the axis is its own mirror image: a mirrored bone from it joins
 the same sphere. A mirrored hinge's limits are mirrored too (the angle from its first bone to
-its second turns the other way: ``[min, max]`` becomes ``[-max, -min]``).
+its second turns the other way: ``[min, max]`` becomes ``[-max, -min]``; an evolving limit's
+range and start too).
 """
 
 from __future__ import annotations
@@ -48,6 +49,21 @@ def _free(ident: str, taken: set) -> str:
 
 def _number(value: float) -> str:
     return short_number(round(value, DECIMALS))
+
+
+def _negated(node):
+    """The text of a limit turned the other way: ``-v`` for a number ``v``; for an evolving one
+    (``{evolve: [lo, hi], start: s}``) the range ``[-hi, -lo]`` and its start ``-s``. None for
+    anything else (the limit is left as it is)."""
+    if is_range(node):
+        r = range_of(node)
+        if r is None:
+            return None
+        lo, hi, start = r
+        tail = "" if start is None else f", start: {_number(-start)}"
+        return f"{{evolve: [{_number(-hi)}, {_number(-lo)}]{tail}}}"
+    value = start_value(node)
+    return None if value is None else _number(-value)
 
 
 class Arranging:
@@ -209,18 +225,11 @@ class Arranging:
             return mirrored_id(ident, True)
 
         def limits(it):
-            changes = {}
             lo, hi = (it.keys.get(k) for k in ("min", "max"))
             if lo is None and hi is None:
-                return changes
-            if (lo is not None and is_range(lo[1])) or (hi is not None and is_range(hi[1])):
-                return changes            # an evolving limit keeps its text (mirror it by hand)
-            low = start_value(lo[1]) if lo is not None else -180.0
-            high = start_value(hi[1]) if hi is not None else 180.0
-            if low is None or high is None:
-                return changes
-            changes["min"], changes["max"] = _number(-high), _number(-low)
-            return changes
+                return {}
+            low, high = (_negated(n[1]) if n is not None else _number(-d) for n, d in ((lo, -180.0), (hi, 180.0)))
+            return {} if low is None or high is None else {"min": high, "max": low}
         return self._copy(names, lambda x, y: (2 * axis_x - x, y), new_id, limits, flip=True)
 
     def pair_sphere(self, ident: str, axis_x: float = 0.0) -> tuple[str, str]:

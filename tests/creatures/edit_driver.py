@@ -2,11 +2,14 @@
 three-sphere inchworm in a new file (three spheres, two bones and a muscle, a hinge), check undo
 and redo step by step, make two invalid edits (a bone from a sphere to itself; overlapping
 spheres with self-collision on) and undo them, test it live, save; then in mirror mode (its
-toolbar button) place and join an arm on one side, its image made on the other; quit.
+toolbar button) place and join an arm on one side, its image made on the other; the arm's hand
+duplicated, flipped and the creature set on the ground by the toolbar's buttons, and undone;
+then a symmetric strider built twice in new files, by hand and in mirror mode, the actions
+counted (a click, a drag, a key), the mirror-mode one saved; quit.
 
 Run under a display (``xvfb-run -a python tests/creatures/edit_driver.py OUT_DIR``): it writes
 ``OUT_DIR/inchworm.yaml``, the screenshots ``edit-building.png``, ``edit-problem.png`` and
-``edit-live.png``, and ``report.json`` (what it saw, for ``test_edit.py`` to check). The README's
+``edit-live.png``, ``strider.yaml`` (built in mirror mode) and ``report.json`` (what it saw, for ``test_edit.py`` to check). The README's
 screenshot is made by this very script.
 """
 
@@ -21,6 +24,46 @@ from pathlib import Path
 SIZE = (1280, 720)
 #: where the inchworm's spheres are clicked (m): tail, hump, head
 SPOTS = {"tail": (-0.35, 0.1), "hump": (0.0, 0.32), "head": (0.35, 0.1)}
+#: the left half of a symmetric strider (m): the right half is its mirror image across x = 0
+STRIDER = {"hip": (-0.2, 0.7), "knee": (-0.4, 0.4), "foot": (-0.3, 0.1)}
+#: its bones: (a, b, muscle); 'r:' names a sphere of the right half
+STRIDER_BONES = [("hip", "knee", False), ("knee", "foot", True), ("hip", "foot", True), ("hip", "r:hip", False)]
+
+
+def strider_spot(name: str) -> tuple[float, float]:
+    """Where the strider's sphere ``name`` is ('r:hip': the right hip)."""
+    if name.startswith("r:"):
+        x, y = STRIDER[name[2:]]
+        return (-x, y)
+    return STRIDER[name]
+
+
+def build_strider(p, mirror: bool):
+    """Build the strider by ``p``'s actions: every part on both sides by hand, or the left half
+    in mirror mode (its image made by the editor). A generator: it yields after each action."""
+    import arcade
+    k = arcade.key
+    if mirror:
+        p.key(k.N)
+        yield
+    p.key(k.S)
+    spots = list(STRIDER.values()) + ([] if mirror else [(-x, y) for x, y in STRIDER.values()])
+    for spot in spots:
+        p.click_world(*spot)
+        yield
+    p.key(k.B)
+    bones = STRIDER_BONES if mirror else STRIDER_BONES + [(f"r:{a}", f"r:{b}", m) for a, b, m in STRIDER_BONES
+                                                           if not b.startswith("r:")]  # the crossing bone is its own image
+    for a, b, _ in bones:
+        p.drag_world(strider_spot(a), strider_spot(b))
+        yield
+    p.key(k.ESCAPE)            # the last bone drawn is selected: M would toggle it
+    p.key(k.M)
+    for a, b, muscle in bones:
+        if muscle:
+            (xa, ya), (xb, yb) = strider_spot(a), strider_spot(b)
+            p.click_world(0.7 * xa + 0.3 * xb, 0.7 * ya + 0.3 * yb)
+            yield
 
 
 def _screenshot(window, path: Path) -> None:
@@ -35,8 +78,11 @@ class Player:
     def __init__(self, view):
         import arcade
         self.view, self.arcade = view, arcade
+        #: the player's actions so far: a click, a drag, a key (text typed aside)
+        self.actions = 0
 
     def click(self, x, y, modifiers=0):
+        self.actions += 1
         b = self.arcade.MOUSE_BUTTON_LEFT
         self.view.on_mouse_press(x, y, b, modifiers)
         self.view.on_mouse_release(x, y, b, modifiers)
@@ -52,6 +98,7 @@ class Player:
     def drag_world(self, a, b, steps=6):
         v, btn = self.view, self.arcade.MOUSE_BUTTON_LEFT
         (x0, y0), (x1, y1) = (tuple(float(c) for c in v.world_to_screen(*p)) for p in (a, b))
+        self.actions += 1
         v.on_mouse_press(x0, y0, btn, 0)
         px, py = x0, y0
         for k in range(1, steps + 1):
@@ -61,6 +108,7 @@ class Player:
         v.on_mouse_release(x1, y1, btn, 0)
 
     def key(self, symbol, modifiers=0):
+        self.actions += 1
         self.view.on_key_press(symbol, modifiers)
         self.view.on_key_release(symbol, modifiers)
 
@@ -191,6 +239,47 @@ def script(view, doc, out: Path, report: dict):
     p.key(k.Z, k.MOD_CTRL)          # the bone and its image: one undo step
     report["mirror"]["bones_after_undo"] = len(doc.sketch.bone_id)
     p.button("mirror")
+    # the arm's hand (left) by the toolbar's buttons: duplicated, the copy flipped across the
+    # axis, the creature set on the ground; then each undone
+    before_arrange = doc.text
+    p.button("select")
+    p.click_world(*arm)
+    p.button("duplicate")
+    yield
+    copy = [i for kind, i in view.selection if kind == "sphere"]
+    p.button("flip")
+    yield
+    flipped = [i for kind, i in view.selection if kind == "sphere"]
+    p.button("ground")
+    yield
+    low = min(y - r for (x, y), r in zip(doc.sketch.pos, doc.sketch.radius))
+    report["arrange"] = {"copy": copy, "flipped": flipped, "spheres": len(doc.sketch.sphere_id),
+                         "lowest": float(low), "problems": [str(i.message) for i in doc.problems]}
+    for _ in range(3):
+        p.key(k.Z, k.MOD_CTRL)
+    report["arrange"]["undone"] = doc.text == before_arrange
+    yield
+    # a symmetric strider, in new files: by hand, then in mirror mode (saved)
+    from creatures.cli.edit import open_document
+    from render.editor import EditorView
+    report["strider"] = {}
+    for mirror in (False, True):
+        sdoc = open_document(str(out / ("strider.yaml" if mirror else "strider-by-hand.yaml")))
+        sview = EditorView(sdoc, window=view.window, on_quit=lambda: None)
+        view.window.show_view(sview)
+        yield
+        sview.set_zoom(300.0)
+        sp = Player(sview)
+        yield from build_strider(sp, mirror)
+        report["strider"]["mirror" if mirror else "by_hand"] = {
+            "actions": sp.actions, "valid": not sdoc.problems, "spheres": sorted(sdoc.sketch.sphere_id),
+            "shape": sorted((round(float(x), 4), round(float(y), 4)) for x, y in sdoc.sketch.pos)}
+        if mirror:
+            sp.button("save")
+            yield
+            report["strider"]["saved"] = sview.message
+    view.window.show_view(view)
+    yield
     p.key(k.Q)
     yield
     p.key(k.Q)

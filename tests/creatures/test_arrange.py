@@ -59,6 +59,18 @@ def test_a_half_creature_mirrored_is_a_whole_valid_symmetric_one():
     assert doc.text == HALF
 
 
+def test_an_evolving_limit_is_mirrored_range_and_start():
+    text = HALF.replace("min: -170, max: -40}", "min: {evolve: [-170, -120], start: -150}, max: -40}")
+    doc = _doc(text)
+    doc.mirror([("sphere", "knee_l"), ("sphere", "foot_l")], 0.0)
+    assert not doc.problems, doc.problems
+    line = next(line for line in doc.text.splitlines() if "knee_joint_r" in line)
+    assert "min: 40" in line and "max: {evolve: [120, 170], start: 150}" in line
+    left, right = doc.design.body.joints
+    assert np.degrees([right.min_angle, right.max_angle]).round(6).tolist() == [40.0, 150.0]
+    assert np.degrees([left.min_angle, left.max_angle]).round(6).tolist() == [-150.0, -40.0]
+
+
 def test_a_selection_on_the_axis_has_nothing_to_mirror():
     doc = _doc()
     with pytest.raises(GameError, match="nothing to make"):

@@ -1,7 +1,8 @@
 """``creatures edit``: what it opens, what it says without a display, and the real window driven
 under Xvfb by its input handlers (tests/creatures/edit_driver.py): a three-sphere inchworm built
 from an empty file, undo and redo exact, invalid edits shown and undone, a live test, a save
-that ``creatures validate`` passes and that simulates."""
+that ``creatures validate`` passes and that simulates; mirror mode, the toolbar's duplicate, flip
+and ground; a symmetric strider built by hand and in mirror mode, saved, validated, simulated."""
 
 import json
 import os
@@ -79,6 +80,24 @@ def test_an_inchworm_is_built_in_the_window_and_saved(tmp_path, run_creatures):
     mirror = report["mirror"]       # mirror mode: the arm's sphere and bone made on both sides
     assert mirror["mode"] and mirror["valid"] and mirror["bones"] == 5 and mirror["bones_after_undo"] == 3
     assert sorted(mirror["spheres"])[-2:] == ["sphere_4_l", "sphere_4_r"]
+    arrange = report["arrange"]     # the toolbar's duplicate, flip and ground, each undone
+    assert len(arrange["copy"]) == 1 and len(arrange["flipped"]) == 1 and arrange["spheres"] == 7
+    assert abs(arrange["lowest"]) < 1e-6 and arrange["undone"]
+    (apart,) = arrange["problems"]  # loose spheres (the arm's bone was undone): only that is wrong
+    assert "falls apart" in apart and arrange["copy"][0] in apart and arrange["flipped"][0] in apart
+    # a symmetric strider: the same body by hand and in mirror mode, in 21 and 14 actions (every
+    # paired part is one action instead of two; the tool keys, N and the bone across the axis
+    # cost the same either way); the mirror-mode file saved, validated and simulated
+    strider = report["strider"]
+    hand, mirrored = strider["by_hand"], strider["mirror"]
+    assert hand["valid"] and mirrored["valid"] and hand["shape"] == mirrored["shape"] and len(hand["shape"]) == 6
+    assert (hand["actions"], mirrored["actions"]) == (21, 14)
+    assert mirrored["spheres"] == [f"sphere_{k}_{side}" for k in (1, 2, 3) for side in "lr"]
+    assert strider["saved"].startswith("saved")
+    r = run_creatures("validate", out / "strider.yaml")
+    assert r.returncode == 0 and "6 spheres, 7 bones, 4 muscles" in r.stdout, r.stdout + r.stderr
+    r = run_creatures("simulate", out / "strider.yaml", "--seconds", 2)
+    assert r.returncode == 0, r.stdout + r.stderr
     # the saved file: validate passes, it simulates
     path = out / "inchworm.yaml"
     r = run_creatures("validate", path)

@@ -10,12 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-#: the left half of a symmetric strider (m): the right half is its mirror image across x = 0
-LEFT = {"hip": (-0.2, 0.7), "knee": (-0.4, 0.4), "foot": (-0.3, 0.1)}
+from edit_driver import Player, build_strider
+
 #: the editor's layout (window units; drawn offscreen at this size whatever the window's)
 SIZE = (1280, 720)
-#: its bones: (a, b, muscle); 'r:' names a sphere of the right half
-BONES = [("hip", "knee", False), ("knee", "foot", True), ("hip", "foot", True), ("hip", "r:hip", False)]
 
 
 @pytest.fixture(scope="module")
@@ -35,67 +33,13 @@ def window():
     own.close()
 
 
-class Player:
-    """The view's handlers, counting the player's actions (a click, a drag, a key)."""
-
-    def __init__(self, view):
-        import arcade
-        self.view, self.arcade, self.actions = view, arcade, 0
-
-    def key(self, symbol, modifiers=0):
-        self.actions += 1
-        self.view.on_key_press(symbol, modifiers)
-        self.view.on_key_release(symbol, modifiers)
-
-    def _press(self, a, b):
-        v, btn = self.view, self.arcade.MOUSE_BUTTON_LEFT
-        (x0, y0), (x1, y1) = (tuple(float(c) for c in v.world_to_screen(*p)) for p in (a, b))
-        v.on_mouse_press(x0, y0, btn, 0)
-        if (x0, y0) != (x1, y1):
-            for k in range(1, 7):
-                x, y = x0 + (x1 - x0) * k / 6, y0 + (y1 - y0) * k / 6
-                v.on_mouse_drag(x, y, (x1 - x0) / 6, (y1 - y0) / 6, btn, 0)
-        v.on_mouse_release(x1, y1, btn, 0)
-        self.actions += 1
-
-    def click(self, p):
-        self._press(p, p)
-
-    def drag(self, a, b):
-        self._press(a, b)
-
-
-def _at(name: str):
-    if name.startswith("r:"):
-        x, y = LEFT[name[2:]]
-        return (-x, y)
-    return LEFT[name]
-
-
 def _build(view, mirror: bool) -> int:
-    import arcade
-    k = arcade.key
+    """The strider built as the Xvfb driver builds it (tests/creatures/edit_driver.py); the
+    player's actions."""
     p = Player(view)
     view.set_zoom(300.0)
-    if mirror:
-        p.key(k.N)
-    p.key(k.S)
-    for spot in LEFT.values():
-        p.click(spot)
-    if not mirror:
-        for x, y in LEFT.values():
-            p.click((-x, y))
-    p.key(k.B)
-    right = [(f"r:{a}", f"r:{b}", m) for a, b, m in BONES if not b.startswith("r:")]  # the crossing bone is its own image
-    bones = BONES if mirror else BONES + right
-    for a, b, _ in bones:
-        p.drag(_at(a), _at(b))
-    p.key(k.ESCAPE)            # the last bone drawn is selected: M would toggle it
-    p.key(k.M)
-    for a, b, muscle in bones:
-        if muscle:
-            pa, pb = np.array(_at(a)), np.array(_at(b))
-            p.click(tuple(0.7 * pa + 0.3 * pb))
+    for _ in build_strider(p, mirror):
+        pass
     return p.actions
 
 
@@ -149,9 +93,9 @@ def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
     view.set_zoom(300.0)
     p.key(arcade.key.N)
     p.key(arcade.key.S)
-    p.click((-0.3, 0.2))
+    p.click_world(-0.3, 0.2)
     p.key(arcade.key.V)
-    p.drag((-0.3, 0.2), (-0.5, 0.3))                 # the sphere moved, its image mirrored
+    p.drag_world((-0.3, 0.2), (-0.5, 0.3))          # the sphere moved, its image mirrored
     pos = dict(zip(doc.sketch.sphere_id, doc.sketch.pos.round(4).tolist()))
     assert pos == {"sphere_1_l": [-0.5, 0.3], "sphere_1_r": [0.5, 0.3]}
     doc.undo()

@@ -61,6 +61,21 @@ def test_the_keys_call_the_documents_edits_and_select_what_they_make(window):
     assert doc.calls[-1] == ("set_on_ground", ())
 
 
+def test_the_toolbar_buttons_do_what_their_keys_do(window):
+    view, doc = _view(window)
+    assert {"flip", "duplicate", "ground"} <= set(view.layout.buttons)
+    view.select([("sphere", "a"), ("sphere", "b")])
+    view.press_button("flip")
+    assert doc.calls[-1] == ("mirror", ([("sphere", "a"), ("sphere", "b")], 0.0)) and view.selection == [("sphere", "a_r")]
+    view.select([("sphere", "a")])
+    x, y, w, h = view.button_rect("duplicate")        # clicked, as a player does
+    view.on_mouse_press(x + w / 2, y + h / 2, 1, 0)
+    view.on_mouse_release(x + w / 2, y + h / 2, 1, 0)
+    assert doc.calls[-1] == ("duplicate", ([("sphere", "a")], DUPLICATE_OFFSET, 0.0)) and view.selection == [("sphere", "a_2")]
+    view.press_button("ground")
+    assert doc.calls[-1] == ("set_on_ground", ())
+
+
 def test_the_axis_goes_to_the_mouse_and_paste_lands_at_it(window):
     view, doc = _view(window)
     sx, sy = at(view, 0.5, 0.7)
