@@ -28,6 +28,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from .bones import ROWS
 from .model import Model
@@ -141,19 +143,47 @@ def packed_hot_of(model: Model) -> tuple:
     return model.prepared.packed
 
 
+@intrinsic
+def unowned(typingctx, array):
+    """``array`` (or each array of a tuple of them) without its owner: a borrowed view, numba's
+    meminfo and parent pointer left null. For arrays a kernel is handed and that outlive the call
+    (the model's hot buffers, the workspace). Numba counts references to an array's owner with
+    an atomic add at every function a kernel calls with it, and again when the function returns,
+    even when LLVM inlines the function; the solver's stages are called with ~100 arrays a
+    substep, several times, and for one creature those atomic adds were half of its step. An
+    array without an owner is counted by a test for null only. (The arithmetic, and so every
+    result, is unchanged.)"""
+    def borrow(context, builder, ty, value):
+        if isinstance(ty, types.Array):
+            out = context.make_array(ty)(context, builder, value=value)
+            out.meminfo = cgutils.get_null_value(out.meminfo.type)
+            out.parent = cgutils.get_null_value(out.parent.type)
+            return out._getvalue()
+        if isinstance(ty, types.BaseTuple):
+            for k, item in enumerate(ty.types):
+                value = builder.insert_value(value, borrow(context, builder, item,
+                                                           builder.extract_value(value, k)), k)
+            return value
+        return value
+
+    def codegen(context, builder, signature, args):
+        return borrow(context, builder, signature.args[0], args[0])
+    return array(array), codegen
+
+
 @njit(cache=True, error_model="numpy")
 def _view1(buf, row):
-    return buf[row[1]:row[1] + row[2]]
+    return unowned(buf[row[1]:row[1] + row[2]])
 
 
 @njit(cache=True, error_model="numpy")
 def _view2(buf, row):
-    return buf[row[1]:row[1] + row[2] * row[3]].reshape((row[2], row[3]))
+    return unowned(buf[row[1]:row[1] + row[2] * row[3]].reshape((row[2], row[3])))
 
 
 @njit(cache=True, error_model="numpy")
 def _view3(buf, row):
-    return buf[row[1]:row[1] + row[2] * row[3] * row[4]].reshape((row[2], row[3], row[4]))
+    return unowned(buf[row[1]:row[1] + row[2] * row[3] * row[4]].reshape((row[2], row[3], row[4])))
 
 
 @njit(cache=True, error_model="numpy")

@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, packed_hot_of, unpack_hot, workspace_of
+from .hot import chunk_lanes, packed_hot_of, unowned, unpack_hot, workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -287,6 +287,7 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
 def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
                       hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
                       bounce_speed, push_speed, slop, ground, self_collision, fluid):
+    work = unowned(work)
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)
         _rollout_chunk(np.int64(c), pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
@@ -299,6 +300,7 @@ def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_c
                     hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
                     bounce_speed, push_speed, slop, ground, self_collision, fluid):
     hot = unpack_hot(hf, hi, hb, hl)
+    work = unowned(work)
     for c in range(work[0].shape[0]):
         _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
