@@ -210,7 +210,21 @@ def unpack_hot(f, i, b, layout):
 def workspace_of(model: Model, lanes: int) -> tuple:
     """Scratch arrays for one step of ``model``'s batch in chunks of ``lanes``, one slice per
     chunk, allocated once and reused: allocating them every step costs page faults (they are
-    above glibc's mmap threshold for large batches) that were measured to halve the speed."""
+    above glibc's mmap threshold for large batches) that were measured to halve the speed. They
+    are views of two buffers (:func:`packed_workspace_of`)."""
+    return _workspace(model, lanes)[0]
+
+
+def packed_workspace_of(model: Model, lanes: int) -> tuple:
+    """``(floats, bools, layout)``: the buffers :func:`workspace_of`'s arrays are views of and
+    where each lies (row k: buffer, offset, shape), for :func:`unpack_work` inside a kernel. A
+    kernel handed 31 arrays has each one's type checked by numba's dispatcher at every call
+    (~0.2 us each): for one creature, a step call's dispatch took longer than a third of its
+    step."""
+    return _workspace(model, lanes)[1]
+
+
+def _workspace(model: Model, lanes: int) -> tuple:
     cache = model.prepared.work
     work = cache.get(lanes)
     if work is None:
@@ -218,38 +232,68 @@ def workspace_of(model: Model, lanes: int) -> tuple:
         hot = hot_of(model)
         R, NNZ, LEGS = hot.sk_col_start.shape[0] - 1, hot.sk_ent_row.shape[0], hot.leg_row.shape[0]
         LANES = lanes
-        chunks = (B + LANES - 1) // LANES
-        work = (np.zeros((chunks, P, 2, LANES)),   # x: positions at the substep's start
-                np.zeros((chunks, P, 2, LANES)),   # p: predicted positions
-                np.zeros((chunks, P, 2, LANES)),   # v: velocities
-                np.zeros((chunks, E, ROWS, LANES)),  # per bone: rest lengths, weights, direction (bones.R_*)
-                np.zeros((chunks, E, LANES)),      # bone multipliers
-                np.zeros((chunks, J, LANES)),      # joint spring multipliers
-                np.zeros((chunks, P, LANES)),      # ground push this substep
-                np.zeros((chunks, P, LANES)),      # friction's tangential cut this substep
-                np.zeros((chunks, P, 3, LANES)),   # contact half-planes
-                np.zeros((chunks, P, LANES)),      # predicted normal velocity at contact
-                np.zeros((chunks, P, LANES), np.bool_),  # touching
-                np.zeros((chunks, P), np.bool_),        # sphere may touch the ground this substep
-                np.zeros((chunks, P, 2, LANES)),   # q: the positions a Jacobi sweep reads
-                np.zeros((chunks, P, 2, LANES)),   # the skeleton (physics/skeleton.py): held normals,
-                np.zeros((chunks, LEGS, 2, LANES)),  # its legs,
-                np.zeros((chunks, LEGS, LANES)),   # their components along the held normals,
-                np.zeros((chunks, NNZ, LANES)),    # its factor L,
-                np.zeros((chunks, R, LANES)),      # pivots,
-                np.zeros((chunks, R, LANES)),      # 1 / pivots,
-                np.zeros((chunks, R, LANES)),      # the hinge rows' errors,
-                np.zeros((chunks, R, LANES)),      # and the multipliers
-                np.zeros((chunks, P, LANES), np.bool_),  # touched the ground in any substep of the step
-                np.zeros((chunks, P, LANES)),      # static friction holds it (1) this substep
-                np.zeros((chunks, P, 2, LANES)),   # the inverse mass the skeleton gives each sphere (all, along n)
-                np.zeros((chunks, P, 2, LANES)),   # what the skeleton pressed into the ground this sweep, and
-                                                   # the slide static friction held back from it (skeleton.py)
-                np.zeros((chunks, R, LANES)),      # the skeleton's multipliers' correction for clamped muscles
-                np.zeros((chunks, P, LANES)),      # static friction let go of it (1) last substep
-                np.zeros((chunks, P, LANES)),      # the skeleton pulled it out of the ground (1) this substep
-                np.zeros((chunks, P, 2, LANES)),   # the positions before the skeleton's solve
-                np.zeros((chunks, E, LANES)),      # and the bone multipliers
-                np.zeros((chunks, 7, LANES)))      # in a fluid: a plate end's rows, a value a creature (medium.py)
-        cache[lanes] = work
+        C = (B + LANES - 1) // LANES
+        f, b = np.float64, np.bool_
+        shapes = (((C, P, 2, LANES), f),   # x: positions at the substep's start
+                  ((C, P, 2, LANES), f),   # p: predicted positions
+                  ((C, P, 2, LANES), f),   # v: velocities
+                  ((C, E, ROWS, LANES), f),  # per bone: rest lengths, weights, direction (bones.R_*)
+                  ((C, E, LANES), f),      # bone multipliers
+                  ((C, J, LANES), f),      # joint spring multipliers
+                  ((C, P, LANES), f),      # ground push this substep
+                  ((C, P, LANES), f),      # friction's tangential cut this substep
+                  ((C, P, 3, LANES), f),   # contact half-planes
+                  ((C, P, LANES), f),      # predicted normal velocity at contact
+                  ((C, P, LANES), b),      # touching
+                  ((C, P), b),             # sphere may touch the ground this substep
+                  ((C, P, 2, LANES), f),   # q: the positions a Jacobi sweep reads
+                  ((C, P, 2, LANES), f),   # the skeleton (physics/skeleton.py): held normals,
+                  ((C, LEGS, 2, LANES), f),  # its legs,
+                  ((C, LEGS, LANES), f),   # their components along the held normals,
+                  ((C, NNZ, LANES), f),    # its factor L,
+                  ((C, R, LANES), f),      # pivots,
+                  ((C, R, LANES), f),      # 1 / pivots,
+                  ((C, R, LANES), f),      # the hinge rows' errors,
+                  ((C, R, LANES), f),      # and the multipliers
+                  ((C, P, LANES), b),      # touched the ground in any substep of the step
+                  ((C, P, LANES), f),      # static friction holds it (1) this substep
+                  ((C, P, 2, LANES), f),   # the inverse mass the skeleton gives each sphere (all, along n)
+                  ((C, P, 2, LANES), f),   # what the skeleton pressed into the ground this sweep, and
+                                           # the slide static friction held back from it (skeleton.py)
+                  ((C, R, LANES), f),      # the skeleton's multipliers' correction for clamped muscles
+                  ((C, P, LANES), f),      # static friction let go of it (1) last substep
+                  ((C, P, LANES), f),      # the skeleton pulled it out of the ground (1) this substep
+                  ((C, P, 2, LANES), f),   # the positions before the skeleton's solve
+                  ((C, E, LANES), f),      # and the bone multipliers
+                  ((C, 7, LANES), f))      # in a fluid: a plate end's rows, a value a creature (medium.py)
+        # each array starts on a 64-byte boundary, as one allocated alone would
+        layout = np.zeros((len(shapes), 6), np.int64)
+        ends = [0, 0]
+        for k, (shape, dtype) in enumerate(shapes):
+            kind = int(dtype is b)
+            start = -(-ends[kind] // 64) * 64
+            layout[k, :2] = kind, start
+            layout[k, 2:2 + len(shape)] = shape
+            ends[kind] = start + int(np.prod(shape))
+        floats, bools = np.zeros(max(ends[0], 1)), np.zeros(max(ends[1], 1), np.bool_)
+        views = tuple((bools if dtype is b else floats)[layout[k, 1]:layout[k, 1] + int(np.prod(shape))].reshape(shape)
+                      for k, (shape, dtype) in enumerate(shapes))
+        work = cache[lanes] = (views, (floats, bools, layout))
     return work
+
+
+@njit(cache=True, error_model="numpy")
+def _view4(buf, row):
+    return unowned(buf[row[1]:row[1] + row[2] * row[3] * row[4] * row[5]].reshape((row[2], row[3], row[4], row[5])))
+
+
+@njit(cache=True, error_model="numpy")
+def unpack_work(f, b, layout):
+    """:func:`workspace_of`'s tuple over :func:`packed_workspace_of`'s buffers, inside a kernel."""
+    L = layout
+    return (_view4(f, L[0]), _view4(f, L[1]), _view4(f, L[2]), _view4(f, L[3]), _view3(f, L[4]), _view3(f, L[5]),
+            _view3(f, L[6]), _view3(f, L[7]), _view4(f, L[8]), _view3(f, L[9]), _view3(b, L[10]), _view2(b, L[11]),
+            _view4(f, L[12]), _view4(f, L[13]), _view4(f, L[14]), _view3(f, L[15]), _view3(f, L[16]),
+            _view3(f, L[17]), _view3(f, L[18]), _view3(f, L[19]), _view3(f, L[20]), _view3(b, L[21]),
+            _view3(f, L[22]), _view4(f, L[23]), _view4(f, L[24]), _view3(f, L[25]), _view3(f, L[26]),
+            _view3(f, L[27]), _view4(f, L[28]), _view3(f, L[29]), _view3(f, L[30]))

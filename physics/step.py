@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, packed_hot_of, unowned, unpack_hot, workspace_of
+from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unpack_hot, unpack_work
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -285,9 +285,9 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
 
 @njit(parallel=True, cache=True, error_model="numpy")
 def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
-                      hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                      hf, hi, hb, hl, wf, wb, wl, table, blocks, dt, substeps, iterations, gravity, drag,
                       bounce_speed, push_speed, slop, ground, self_collision, fluid):
-    work = unowned(work)
+    work = unpack_work(wf, wb, wl)
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)
         _rollout_chunk(np.int64(c), pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
@@ -297,10 +297,10 @@ def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
 
 @njit(cache=True, error_model="numpy")
 def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
-                    hf, hi, hb, hl, work, table, blocks, dt, substeps, iterations, gravity, drag,
+                    hf, hi, hb, hl, wf, wb, wl, table, blocks, dt, substeps, iterations, gravity, drag,
                     bounce_speed, push_speed, slop, ground, self_collision, fluid):
     hot = unpack_hot(hf, hi, hb, hl)
-    work = unowned(work)
+    work = unpack_work(wf, wb, wl)
     for c in range(work[0].shape[0]):
         _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
@@ -336,8 +336,9 @@ def step_args(params: SimParams) -> StepArgs:
 class StepPlan(NamedTuple):
     """Everything a step of one model with one SimParams on some threads needs, made once
     (:func:`prepare_step`), in the order the kernels take it: ``arrays``, the model's packed
-    arrays (:func:`physics._hot.packed_hot_of`: floats, ints, bools, layout) and the workspace
-    for its chunks; ``solver``, the settings after the time step and the substeps (iterations,
+    arrays (:func:`physics.hot.packed_hot_of`: floats, ints, bools, layout) and the workspace
+    for its chunks, packed too (:func:`physics.hot.packed_workspace_of`: floats, bools, layout);
+    ``solver``, the settings after the time step and the substeps (iterations,
     gravity, damping, bounce, push, slop, ground, self-collision where the model has pairs, the
     medium's coefficients). Both are None for the Witkin and DEM solvers, which keep their own
     (``model.prepared``)."""
@@ -371,7 +372,7 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
                       args.self_collision and model.pair_a.shape[0] > 0, args.fluid)
-            plan = StepPlan(args, use, packed_hot_of(model) + (workspace_of(model, lanes),), solver,
+            plan = StepPlan(args, use, packed_hot_of(model) + packed_workspace_of(model, lanes), solver,
                             (model.batch, model.n_spheres, model.n_muscles))
         else:
             plan = StepPlan(args, use, None, None, (model.batch, model.n_spheres, model.n_muscles))
