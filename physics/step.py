@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unpack_hot, unpack_work
+from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unowned, unpack_hot, unpack_work
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -288,6 +288,8 @@ def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
                       hf, hi, hb, hl, wf, wb, wl, table, blocks, dt, substeps, iterations, gravity, drag,
                       bounce_speed, push_speed, slop, ground, self_collision, fluid):
     work = unpack_work(wf, wb, wl)
+    pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid = unowned(
+        (pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid))
     for c in prange(work[0].shape[0]):
         hot = unpack_hot(hf, hi, hb, hl)
         _rollout_chunk(np.int64(c), pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
@@ -301,6 +303,9 @@ def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_c
                     bounce_speed, push_speed, slop, ground, self_collision, fluid):
     hot = unpack_hot(hf, hi, hb, hl)
     work = unpack_work(wf, wb, wl)
+    # (the caller's arrays outlive the call too: borrowed, see physics.hot.unowned)
+    pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid = unowned(
+        (pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid))
     for c in range(work[0].shape[0]):
         _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
                        every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
