@@ -1,4 +1,4 @@
-"""Whether a run will compile numba's kernels before its first generation (about two minutes).
+"""Whether a run will compile numba's kernels before its first generation (a minute or two).
 
 The first run on a machine, or the first after the sources changed, compiles the physics step
 and the other kernels that evolution's workers call; later runs load them from numba's on-disk
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 #: what ``creatures evolve`` says before a generation that compiles first
-COMPILING = "compiling the physics kernels (first run only, about two minutes)"
+COMPILING = "compiling the physics kernels (first run only, a minute or two)"
 
 
 def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
