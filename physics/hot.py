@@ -266,20 +266,29 @@ def _workspace(model: Model, lanes: int) -> tuple:
                   ((C, P, 2, LANES), f),   # the positions before the skeleton's solve
                   ((C, E, LANES), f),      # and the bone multipliers
                   ((C, 7, LANES), f))      # in a fluid: a plate end's rows, a value a creature (medium.py)
-        # each array starts on a 64-byte boundary, as one allocated alone would
+        # each array starts on a 64-byte boundary (a cache line; a whole AVX-512 vector)
         layout = np.zeros((len(shapes), 6), np.int64)
         ends = [0, 0]
         for k, (shape, dtype) in enumerate(shapes):
             kind = int(dtype is b)
-            start = -(-ends[kind] // 64) * 64
+            line = 64 // np.dtype(dtype).itemsize
+            start = -(-ends[kind] // line) * line
             layout[k, :2] = kind, start
             layout[k, 2:2 + len(shape)] = shape
             ends[kind] = start + int(np.prod(shape))
-        floats, bools = np.zeros(max(ends[0], 1)), np.zeros(max(ends[1], 1), np.bool_)
+        floats, bools = _aligned_zeros(max(ends[0], 1), f), _aligned_zeros(max(ends[1], 1), b)
         views = tuple((bools if dtype is b else floats)[layout[k, 1]:layout[k, 1] + int(np.prod(shape))].reshape(shape)
                       for k, (shape, dtype) in enumerate(shapes))
         work = cache[lanes] = (views, (floats, bools, layout))
     return work
+
+
+def _aligned_zeros(n: int, dtype) -> np.ndarray:
+    """``np.zeros(n, dtype)`` starting on a 64-byte boundary (numpy promises 16)."""
+    size = np.dtype(dtype).itemsize
+    raw = np.zeros(n * size + 64, np.uint8)
+    skip = -raw.__array_interface__["data"][0] % 64
+    return raw[skip:skip + n * size].view(dtype)
 
 
 @njit(cache=True, error_model="numpy")

@@ -176,6 +176,38 @@ def test_the_kernels_rebuild_the_hot_tuple_from_its_packed_buffers_exactly():
             assert b.size == 0 or np.shares_memory(b, (floats, ints, bools)[layout[k, 0]]), name
 
 
+def test_the_kernels_rebuild_the_workspace_from_its_packed_buffers_and_borrow_what_they_are_handed():
+    """The workspace reaches the kernels as two flat buffers and a layout too: unpacked inside,
+    each array is the very memory :func:`physics.hot.workspace_of` hands out (DEM's kernels take
+    that tuple), 64-byte aligned. What a kernel borrows (``unowned``: no reference counts) reads
+    and writes the caller's memory, alone or in a tuple."""
+    from numba import njit
+
+    from physics.hot import packed_workspace_of, unowned, unpack_work, workspace_of
+
+    model = physics.build_model(physics.examples.walker(), batch=21)
+    floats, bools, layout = packed_workspace_of(model, 16)
+    views, rebuilt = workspace_of(model, 16), unpack_work(floats, bools, layout)
+    assert len(views) == len(rebuilt) == layout.shape[0] == 31
+    for k, (a, b) in enumerate(zip(views, rebuilt)):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.shape[0] == 2, k     # 2 chunks of 16
+        if a.size:                  # (the walker has no joints: an empty array is anywhere)
+            assert a.__array_interface__["data"][0] == b.__array_interface__["data"][0], k
+            assert a.__array_interface__["data"][0] % 64 == 0, k
+
+    @njit
+    def bump(a, pair):
+        b = unowned(a)
+        c, d = unowned(pair)
+        b[0] += 1.0
+        c[1] += 2.0
+        d[0] = True
+        return b[0] + c[1]
+
+    a, c, d = np.zeros(3), np.zeros(2), np.zeros(1, np.bool_)
+    assert bump(a, (c, d)) == 3.0 and a[0] == 1.0 and c[1] == 2.0 and d[0]
+
+
 def test_what_is_prepared_for_stepping_is_kept_in_one_place_per_settings_and_threads():
     """physics.prepare_step makes a model's step plan once per (settings, parallel, threads) and
     keeps it in model.prepared; equal settings share it, other settings get their own; a model
