@@ -8,14 +8,35 @@ the substep's start and are equal and opposite at its two spheres, so bones and 
 move the centre of mass (the "fly by flexing" exploit of seed 003 cannot happen) nor spin a
 body up (skeleton.py says why).
 
-What is left here is the muscles' drive: a muscle's rest length moves toward its command at
-most ``speed * rest`` per second, once a step (:func:`drive_muscles`), and that change is spread
-evenly over the step's substeps (:func:`rest_of_substep`), so a muscle pulls smoothly, not in
-jerks once a step.
+**A muscle is a spring and a dashpot** toward its commanded length, its force clamped to its
+strength: Hill's muscle (*Proc. R. Soc. B* 126, 1938), an elastic element in series with a
+contractile one that pulls less the faster it shortens (linearised, a dashpot). The spring's
+stiffness follows from the muscle's strength: it pulls its whole strength ``F`` when the muscle
+is ``stretch`` of its rest length ``r`` off its commanded length, ``k = F / (stretch r)`` (a
+tendon stretches 3-5 % at a muscle's full force: Zajac, *Crit. Rev. Biomed. Eng.* 17, 1989), so
+a muscle strong enough for a load holds its length under it within ``stretch``. Its dashpot is
+a damping ratio zeta of the critical damping for its two spheres, ``c = 2 zeta omega m`` with
+``m = 1 / (w_a + w_b)`` and ``omega^2 = k / m`` (as Box2D gives its soft joints a frequency and a
+damping ratio). Integrated implicitly over a substep h (XPBD with damping, Macklin et al.,
+*XPBD*, 2016), the force times h^2 of the spring and the dashpot solves the row
+``(A + alpha~) lam = (omega h e - 2 zeta u) / (omega h + 2 zeta)``, ``e`` the way to the
+commanded length and ``u`` how far the muscle's length moved this substep, with the compliance
+``alpha~ = (w_a + w_b) / (omega h (omega h + 2 zeta))`` (:func:`muscle_omega`,
+:func:`muscle_softness`, :func:`muscle_pull`): unconditionally stable, and the same muscle at any
+substep. Engine 3's muscles had no spring: each substep they were held at their commanded
+length exactly, up to their strength, a servo without give whose force switched between
++-strength from one substep to the next once the command outran it (README, "Predictable
+physics", measures what that did).
+
+What is left here is the muscles' drive: a muscle's commanded length moves toward its command
+at most ``speed * rest`` per second, once a step (:func:`drive_muscles`), and that change is
+spread evenly over the step's substeps (:func:`rest_of_substep`), so a muscle pulls smoothly,
+not in jerks once a step.
 
 Rows of the bone workspace ``rest : (E, ROWS, LANES)``: see the ``R_*`` constants.
 """
 
+import numpy as np
 from numba import njit
 
 #: rows of the per-bone workspace: rest length at the step's start, its change over the step
@@ -68,3 +89,26 @@ def rest_of_substep(rest, muscle_bone, n, s, substeps):
         r = rest[e, R_REST]
         for l in range(n):
             r[l] = r0[l] + dr[l] * f
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def muscle_omega(strength, stretch, rest, wsum):
+    """A muscle's angular frequency on its two spheres (``wsum``: their inverse masses), its
+    spring ``k = strength / (stretch rest)``: ``sqrt(k wsum)``."""
+    return np.sqrt(strength / (stretch * rest) * wsum)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def muscle_softness(wh, damping):
+    """A muscle row's compliance over a substep, as a fraction of its own diagonal ``w_a + w_b``,
+    for ``wh = omega h``: ``1 / (omega h (omega h + 2 zeta))`` (the module says why)."""
+    return 1.0 / (wh * (wh + 2.0 * damping))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def muscle_pull(error, moved, wh, damping):
+    """A muscle row's right-hand side, for ``wh = omega h``: the length ``error`` still to go to
+    its commanded length and the length it ``moved`` this substep, weighed by its spring and
+    its dashpot (0 for a muscle without either: switched off)."""
+    weight = wh + 2.0 * damping
+    return (wh * error - 2.0 * damping * moved) / weight if weight > 0.0 else 0.0

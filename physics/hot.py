@@ -31,7 +31,7 @@ from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .bones import ROWS
+from .bones import ROWS, muscle_omega
 from .model import Model
 from .skeleton import SKELETON_FIELDS, frames_of, plan_skeleton
 
@@ -65,7 +65,12 @@ _DEGREES = ("cluster_split",)
 #: own rest shape (skeleton.frames_of)
 _DERIVED = ("rod_inv_rest", "joint_degree", "anchor_a", "anchor_b", "frame_member", "frame_rest")
 
-Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS + _DERIVED)
+#: the muscles' spring and dashpot (per creature: the angular frequency of each muscle's spring
+#: on its two spheres, physics/bones.py, and its damping ratio), and each skeleton row's muscle
+#: (the plan's ``row_muscle``: -1 for a row that is not one)
+_MUSCLE_DYNAMICS = ("muscle_omega", "muscle_damping", "row_muscle")
+
+Hot = namedtuple("Hot", _TOPOLOGY + _PER_CREATURE + _DEGREES + SKELETON_FIELDS + _DERIVED + _MUSCLE_DYNAMICS)
 
 
 def hot_of(model: Model) -> Hot:
@@ -87,6 +92,8 @@ def hot_of(model: Model) -> Hot:
         arrays.append(np.ascontiguousarray(1.0 / model.bone_rest[:, plan["rod_bone"]].T))
         arrays.append(np.ascontiguousarray(joint_degree(model).T))
         arrays += list(frames_of(plan, model.cluster_start, model.cluster_sphere, model.cluster_rest))
+        arrays += [np.ascontiguousarray(muscle_omegas(model).T), np.moveaxis(model.muscle_damping, 0, -1),
+                   plan["row_muscle"]]
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the three buffers and a layout and rebuild
@@ -110,6 +117,14 @@ def hot_of(model: Model) -> Hot:
         hot = Hot(*views)
         prepared.hot, prepared.packed = hot, buffers + (layout,)
     return hot
+
+
+def muscle_omegas(model: Model) -> np.ndarray:
+    """Float (B, M): each muscle's angular frequency on its two spheres (:func:`physics.bones.muscle_omega`;
+    0 for a muscle switched off)."""
+    e = model.muscle_bone
+    wsum = model.inv_mass[:, model.bone_a[e]] + model.inv_mass[:, model.bone_b[e]]
+    return muscle_omega(model.bone_max_force[:, e], model.muscle_stretch, model.muscle_rest, wsum)
 
 
 def joint_degree(model: Model) -> np.ndarray:
@@ -204,7 +219,8 @@ def unpack_hot(f, i, b, layout):
                _view1(i, L[55]), _view1(i, L[56]), _view1(i, L[57]), _view1(i, L[58]), _view1(i, L[59]),
                _view1(i, L[60]), _view1(i, L[61]), _view1(i, L[62]), _view1(i, L[63]), _view1(i, L[64]),
                _view1(i, L[65]), _view1(i, L[66]), _view2(f, L[67]), _view2(f, L[68]), _view2(i, L[69]),
-               _view2(i, L[70]), _view2(i, L[71]), _view2(f, L[72]))
+               _view2(i, L[70]), _view2(i, L[71]), _view2(f, L[72]), _view2(f, L[73]), _view2(f, L[74]),
+               _view1(i, L[75]))
 
 
 def workspace_of(model: Model, lanes: int) -> tuple:

@@ -20,10 +20,18 @@ from dataclasses import asdict, dataclass, field, fields, replace
 import numpy as np
 
 __all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
-           "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS", "WING_WIDTH"]
+           "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS", "WING_WIDTH", "MUSCLE_STRETCH", "MUSCLE_DAMPING"]
 
 #: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
 MAX_MUSCLE_RANGE = 0.9
+
+#: A muscle is a spring and a dashpot toward its commanded length (physics/bones.py says why).
+#: By default its spring pulls its whole strength when it is 5 % of its rest length off that
+#: length (a tendon stretches 3-5 % at a muscle's full force), and its dashpot is twice the
+#: critical damping for its two spheres (Hill's force-velocity relation, linearised, gives the
+#: walker's muscles about that). Chosen by measurement: README, "Predictable physics".
+MUSCLE_STRETCH = 0.05
+MUSCLE_DAMPING = 2.0
 
 #: The per-creature values :meth:`Model.with_values` sets: name -> (axis letter, what it is).
 SETTABLE = {
@@ -36,6 +44,9 @@ SETTABLE = {
     "muscle_strength": ("M", "the most force each muscle exerts (N), > 0 (bone_max_force)"),
     "muscle_range": ("M", f"relative length range of each muscle, within (0, {MAX_MUSCLE_RANGE}]"),
     "muscle_speed": ("M", "muscle speed (rest lengths per second), > 0"),
+    "muscle_stretch": ("M", "how far off its commanded length, in rest lengths, a muscle's spring pulls "
+                            "its whole strength, > 0"),
+    "muscle_damping": ("M", "muscle damping ratio, >= 0 (1: critical for its two spheres)"),
     "joint_min": ("J", "hinge lower limits (rad): -pi <= min <= rest angle (free joints: ignored)"),
     "joint_max": ("J", "hinge upper limits (rad): rest angle <= max <= pi (free joints: ignored)"),
     "joint_stiffness": ("J", "joint springs (N m / rad), >= 0 (0: none); joint_compliance and "
@@ -77,8 +88,13 @@ class Sphere:
 @dataclass
 class Muscle:
     """What makes a bone a muscle. The command c in [-1, 1] sets the target length
-    ``rest * (1 + c * range)``; the length moves toward it at most ``speed * rest`` metres per
-    second, and the muscle pulls or pushes with at most ``strength`` newtons.
+    ``rest * (1 + c * range)``; the target moves toward it at most ``speed * rest`` metres per
+    second, and the muscle pulls or pushes toward the target as a spring and a dashpot, with at
+    most ``strength`` newtons. ``stretch`` sets the spring's stiffness: it pulls its whole
+    strength when the muscle is ``stretch * rest`` off the target (``k = strength / (stretch *
+    rest)``, like a tendon); ``damping`` is the dashpot's damping ratio for the muscle's two
+    spheres (1: critical; it resists the muscle's change of length, as a real muscle pulls less
+    the faster it shortens).
 
     ``group``: muscles of one group share one command (a brain drives them with one output),
     ``invert`` takes its negative (the muscle lengthens as the others shorten). The engine
@@ -89,6 +105,8 @@ class Muscle:
     speed: float = 2.0
     group: str | None = None
     invert: bool = False
+    stretch: float = MUSCLE_STRETCH
+    damping: float = MUSCLE_DAMPING
 
 
 @dataclass
@@ -277,6 +295,9 @@ class Model:
     bone_max_force : ndarray, shape (B, E)
         Largest force a bone may exert (N): ``inf`` for bones, the strength for muscles.
     muscle_rest, muscle_range, muscle_speed : ndarray, shape (B, M)
+    muscle_stretch, muscle_damping : ndarray, shape (B, M)
+        Each muscle's spring (its stretch at full strength, in rest lengths) and its damping
+        ratio (:class:`Muscle`).
     joint_rest, joint_min, joint_max, joint_compliance : ndarray, shape (B, J)
         Angles in radians; compliance is 1 / stiffness (0 for no spring, see ``joint_spring``).
     joint_spring : ndarray of bool, shape (B, J)
@@ -332,6 +353,8 @@ class Model:
     cluster_rest: np.ndarray
     cluster_stiffness: np.ndarray
     bone_soft: np.ndarray = None
+    muscle_stretch: np.ndarray = None
+    muscle_damping: np.ndarray = None
     bone_wing: np.ndarray = None
     bone_width: np.ndarray = None
     bone_plate: np.ndarray = None
@@ -378,6 +401,11 @@ class Model:
             rigid = np.all((self.bone_compliance == 0.0) & np.isinf(self.bone_max_force), axis=0)
             object.__setattr__(self, "bone_soft", ~rigid)
         E = self.bone_a.shape[0]
+        M = self.muscle_bone.shape[0]
+        if self.muscle_stretch is None:  # a model of before muscles had springs: the defaults
+            object.__setattr__(self, "muscle_stretch", np.full((B, M), MUSCLE_STRETCH))
+        if self.muscle_damping is None:
+            object.__setattr__(self, "muscle_damping", np.full((B, M), MUSCLE_DAMPING))
         if self.bone_wing is None:  # a model of before plates: no wings, default widths
             object.__setattr__(self, "bone_wing", np.zeros(E, dtype=np.bool_))
         if self.bone_width is None:
@@ -452,9 +480,11 @@ class Model:
         for name in ("mass", "radius"):
             if np.any(~(get(name)[on_p] > 0)):
                 raise ValueError(f"{name} must be positive")
-        for name in ("muscle_strength", "muscle_speed"):
+        for name in ("muscle_strength", "muscle_speed", "muscle_stretch"):
             if name in new and np.any(~(new[name] > 0)):
                 raise ValueError(f"{name} must be positive")
+        if "muscle_damping" in new and np.any(~(new["muscle_damping"] >= 0)):
+            raise ValueError("muscle_damping must be >= 0")
         # the settable values that are fields as they are; the rest are converted below
         changed = {n: v for n, v in new.items() if n not in ("muscle_strength", "joint_stiffness")}
         mu_s, mu_k = get("friction"), get("kinetic_friction")
@@ -604,7 +634,7 @@ def build_model(body: Body, batch: int = 1) -> Model:
     bone_rest = np.zeros(E)
     bone_comp = np.array([b.compliance for b in body.bones], dtype=np.float64)
     bone_force = np.full(E, np.inf)
-    muscles, m_range, m_speed = [], [], []
+    muscles, m_range, m_speed, m_stretch, m_damp = [], [], [], [], []
     for e, bone in enumerate(body.bones):
         if bone.muscle is not None and not (bone.muscle.group is None or isinstance(bone.muscle.group, str)):
             raise ValueError(f"muscle on bone {e}: its group must be a name or none")
@@ -626,9 +656,13 @@ def build_model(body: Body, batch: int = 1) -> Model:
                 raise ValueError(f"muscle on bone {e}: range {m.range} outside (0, {MAX_MUSCLE_RANGE}]")
             if not (m.strength > 0 and m.speed > 0):
                 raise ValueError(f"muscle on bone {e}: strength and speed must be positive")
+            if not (np.isfinite(m.stretch) and m.stretch > 0 and np.isfinite(m.damping) and m.damping >= 0):
+                raise ValueError(f"muscle on bone {e}: stretch must be positive and damping at least 0")
             muscles.append(e)
             m_range.append(m.range)
             m_speed.append(m.speed)
+            m_stretch.append(m.stretch)
+            m_damp.append(m.damping)
             bone_force[e] = m.strength
 
     J = len(body.joints)
@@ -710,6 +744,7 @@ def build_model(body: Body, batch: int = 1) -> Model:
         bone_max_force=rep(bone_force.reshape(E)),
         muscle_rest=rep(bone_rest[np.asarray(muscles, dtype=np.int64)].reshape(M)),
         muscle_range=rep(np.asarray(m_range).reshape(M)), muscle_speed=rep(np.asarray(m_speed).reshape(M)),
+        muscle_stretch=rep(np.asarray(m_stretch).reshape(M)), muscle_damping=rep(np.asarray(m_damp).reshape(M)),
         joint_rest=rep(np.asarray(joint_rest).reshape(J)), joint_min=rep(np.asarray(joint_min).reshape(J)),
         joint_max=rep(np.asarray(joint_max).reshape(J)), joint_compliance=rep(np.asarray(joint_comp).reshape(J)),
         joint_spring=rep(np.asarray(joint_spring, dtype=np.bool_).reshape(J), dtype=np.bool_),

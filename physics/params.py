@@ -12,13 +12,11 @@ __all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION"]
 #: (a champion, a run) says which physics scored it: 1, the relaxation sweeps (until 2026-11;
 #: files without the setting); 2, the skeleton's exact solve (physics/skeleton.py); 3, the plate
 #: law of fluids (physics/medium.py: a plate's normal force from the whole speed, and the flat
-#: plate's coefficients), which changed nothing without a fluid. The engine steps only with its
-#: own version; :attr:`SimParams.engine` records the one a file was made with, and
+#: plate's coefficients), which changed nothing without a fluid; 4, muscles as springs and
+#: dashpots (physics/bones.py), which changed everything with a muscle. The engine steps only
+#: with its own version; :attr:`SimParams.engine` records the one a file was made with, and
 #: :attr:`SimParams.earlier_engine` says whether today's engine moves such settings differently.
-ENGINE_VERSION = 3
-
-#: the engine version since which settings without a fluid step as today (3 changed fluids only)
-_LAND_SINCE = 2
+ENGINE_VERSION = 4
 
 #: ``SimParams.solver``: position-based dynamics (the default, physics/step.py) or Witkin's
 #: constrained dynamics (physics/witkin.py)
@@ -187,8 +185,8 @@ class SimParams:
     @property
     def earlier_engine(self) -> bool:
         """Whether these settings come from an engine that moved them differently from this one
-        (see ENGINE_VERSION): any earlier one in a fluid, one before the last change on land."""
-        return self.engine < (ENGINE_VERSION if self.fluid_density > 0 else _LAND_SINCE)
+        (see ENGINE_VERSION): since version 4 changed muscles, any earlier one."""
+        return self.engine < ENGINE_VERSION
 
 
 #: the fluid's settings (physics/medium.py)

@@ -64,6 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 
 __all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
@@ -73,14 +74,10 @@ __all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_
 #: 1e-4 a quadruped's torso frame left its legs' bones 1.7 % off under random muscles (0.48 %
 #: at 1e-6, every land design within 0.5 %)
 REGULARISE = 1e-6
-#: the same for the soft rows (muscles): softer, so that antagonist muscles do not lock
+#: the same for the soft rows that are not muscles (compliant bones, bones that may be switched
+#: off): softer, so that two of them asked for lengths the skeleton cannot give at once do not
+#: lock (a muscle is a spring of its own: :func:`muscle_softness`)
 REGULARISE_SOFT = 0.1
-#: a muscle far from its length is asked to close no faster than it could still stop from with
-#: this fraction of its strength (the square-root rule of physics/witkin.py): asked to close it
-#: within the substep whatever its speed, a muscle at its strength overshot, and a limb on
-#: muscles alone, driven at its swing's own period, rang up to thousands of joules (the walker
-#: example in free space: 284 J on average at the default step, 900 J at 12 substeps)
-MUSCLE_BRAKE = 0.5
 #: a sphere the ground holds is this many times heavier along the contact normal (see the module)
 HOLD_MASS = 100.0
 #: a sphere within this (m) of its contact plane counts as held, pushed or not
@@ -208,6 +205,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
     leg_row, leg_sphere, row_leg_start, legs_at = [], [], [0], {}
     rod_row, rod_bone, rod_a, rod_b, rod_leg = [], [], [], [], []
     soft_row, soft_bone, soft_a, soft_b, soft_leg = [], [], [], [], []
+    muscle_of = {int(e): m for m, e in enumerate(muscle_bones)}
+    row_muscle = [-1] * n
     hinge_row, hinge_joint, hinge_leg = [], [], []
     frame = {name: [] for name in ("row", "cluster", "r", "leg")}
     for k, v in enumerate(order):
@@ -221,6 +220,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
         elif kind == "soft":
             soft_row.append(k), soft_bone.append(index), soft_a.append(spheres[0]), soft_b.append(spheres[1])
             soft_leg.append(len(leg_row))
+            row_muscle[k] = muscle_of.get(index, -1)
         else:
             hinge_row.append(k), hinge_joint.append(index), hinge_leg.append(len(leg_row))
         for s in spheres:
@@ -268,6 +268,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
             "op_source": arr(op_source), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
             "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
+            "row_muscle": arr(row_muscle),
             **{"frame_" + name: arr(value) for name, value in frame.items()}}
 
 
@@ -493,8 +494,11 @@ def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, 
                     V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         c0 = hot.sk_col_start[k]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
+        m = hot.row_muscle[k]
         for l in range(n):
             keep = PV[k, l] > 0.0
+            if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
+                eps = muscle_softness(h * hot.muscle_omega[m, b0 + l], hot.muscle_damping[m, b0 + l])
             piv = V[c0, l] + eps * PV[k, l]
             D[k, l] = 1.0 / piv if keep else 0.0
             PV[k, l] = piv if keep else 0.0
@@ -608,18 +612,15 @@ def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam,
                 dy = p[a, 1, l] - p[b, 1, l]
                 d = np.sqrt(dx * dx + dy * dy)
                 slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-                # The length this substep: its rest length (bones.R_REST), or for a muscle far
-                # from it, only as near as it could still stop from with MUSCLE_BRAKE of its
-                # strength (see the constant)
-                d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
-                err = rest[e, 2, l] - d0
-                f = hot.bone_max_force[e, b0 + l]
-                w = hot.inv_mass[a, b0 + l] + hot.inv_mass[b, b0 + l]
-                # (a bone switched off, or at a sphere switched off, has no legs: asked as ever)
-                brakes = (f > 0.0) & (f < np.inf) & (w < np.inf)
-                reach = np.sqrt(2.0 * MUSCLE_BRAKE * f * w * abs(err)) * h if brakes else np.inf
-                want = rest[e, 2, l] if abs(err) <= reach else d0 + (reach if err > 0.0 else -reach)
-                lam[k, l] = (want - d) * min(1.0, max(0.0, slope))
+                # toward the length this substep (bones.R_REST): a compliant bone all the way
+                # (its compliance is in the pivot), a muscle as its spring and dashpot ask
+                # (muscle_pull)
+                want = rest[e, 2, l] - d
+                m = hot.row_muscle[k]
+                if m >= 0:
+                    d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
+                    want = muscle_pull(want, d - d0, h * hot.muscle_omega[m, b0 + l], hot.muscle_damping[m, b0 + l])
+                lam[k, l] = want * min(1.0, max(0.0, slope))
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
         # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h

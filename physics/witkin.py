@@ -29,24 +29,20 @@ first; see :func:`_build_rows`):
 - **ground contacts** (with ``contacts="pbd"``): ``c = gap >= 0`` along the ground's normal for
   a sphere touching it or about to. A penetration is not fed back (it would leave as a speed of
   depth / h); the velocity pass pushes it out by position.
-- **muscles**: ``c = |x_i - x_j| - L(t)`` with L(t) the muscle's rest-length trajectory: the
-  commanded length moves at most ``speed * rest`` per second (the PBD solver's rate limit), so
-  within a step L is linear in time from the length at its start to the one at its end:
-  ``c_t = -L'`` and ``c_tt = 0``. Where the rate changes (between steps) the rate error is taken
-  out by the beta feedback (all of it in one substep at ``witkin_beta = 1``). The multiplier is
-  the muscle's force, clamped to ``+-strength``.
+- **bones switched off** (``bone_max_force`` 0: ``Model.with_values``) have no row.
 
-Inequalities and force limits make the solve an active-set loop (:func:`_solve_multipliers`):
-solve; clamp the muscle furthest beyond its strength at it (its force moves to the right-hand
-side), or let go of the limit or contact that pulls hardest; or else bring in the limit or
-contact the solution would carry furthest past its bound within the substep (limits and
-contacts within reach start as candidates, outside the system), or bring back a clamped muscle
-that now overshoots; repeat.
+Inequalities make the solve an active-set loop (:func:`_solve_multipliers`): solve; let go of
+the limit or contact that pulls hardest; or else bring in the limit or contact the solution
+would carry furthest past its bound within the substep (limits and contacts within reach start
+as candidates, outside the system); repeat.
 
 Forces, added to Q:
 
-- **soft bones** (compliance > 0): springs of stiffness 1 / compliance toward their length (a
-  compliant muscle toward its driven length, its force clamped to its strength);
+- **muscles**: the PBD solver's spring and dashpot (physics/bones.py) toward the muscle's
+  commanded length L(t), which moves at most ``speed * rest`` per second (the PBD solver's
+  rate limit, linear in time within a step), ``f = (omega^2 (L - d) - 2 zeta omega d') / (w_i
+  + w_j)`` clamped to ``+-strength`` (``omega`` of its spring, :func:`physics.bones.muscle_omega`);
+- **soft bones** (compliance > 0): springs of stiffness 1 / compliance toward their length;
 - **joint springs** (stiffness > 0): the torque ``-k (theta - rest)`` as the forces
   ``tau grad theta`` on the three spheres.
 
@@ -92,6 +88,8 @@ from numba import njit, prange
 
 from . import dem
 from .collide import ARENA_PASSES, collide_arena
+from .bones import muscle_omega
+from .hot import muscle_omegas
 from .joints import wrap_angle
 from .terrain import closest_on_terrain, terrain_top
 
@@ -100,26 +98,16 @@ __all__ = ["step", "spring_substep", "check_model", "DROP_TOL"]
 #: a Cholesky pivot below this fraction of its diagonal entry marks a redundant constraint row
 DROP_TOL = 1e-10
 #: active-set row kinds: equality (bones, cluster pairs), push-only (lambda >= 0: hinge limits,
-#: ground contacts), box (|lambda| <= strength: muscles)
-EQ, PUSH, BOX = 0, 1, 2
+#: ground contacts)
+EQ, PUSH = 0, 1
 #: an inequality (hinge limit, ground contact) this close to its bound, counting the distance
 #: its current rate covers in a substep, is a candidate row: outside the system unless the
 #: solve would carry it past the bound within the substep (rad for limits, m for contacts)
 LIMIT_REACH = 0.5
 CONTACT_REACH = 0.05
-#: muscles' diagonal entries are raised by this fraction: a muscle asking for what the skeleton,
-#: a limit or a planted foot forbids (an inconsistent row) then gets a huge multiplier and is
-#: clamped at its strength, pulling as hard as it can against them, instead of being dropped as
-#: redundant (which left it pulling with no force at all: measured, the sine-driven walker's
-#: muscles off their targets by 22 % on average instead of 6 %, the hinged arm 11.7 degrees
-#: past a limit instead of 5.2)
-MUSCLE_SOFTNESS = 1e-6
 #: a row taken out of the active set may come back this many times in one substep (so that a
 #: set of rows swapping in and out cannot cycle)
 MAX_RETURNS = 2
-#: a saturated muscle is asked to close its error no faster than it could stop from with this
-#: fraction of its strength alone (the rest of the body makes it weaker than that)
-SQRT_MARGIN = 0.5
 
 Arrays = namedtuple("Arrays", (
     "bone_a", "bone_b", "bone_muscle", "joint_a", "joint_c", "joint_b", "joint_limited",
@@ -127,9 +115,9 @@ Arrays = namedtuple("Arrays", (
     "mass", "inv_mass", "radius", "friction", "kinetic_friction", "restitution",
     "bone_rest", "bone_compliance", "bone_max_force", "cp_rest",
     "joint_rest", "joint_min", "joint_max", "joint_stiffness",
-    "muscle_rest", "muscle_range", "muscle_speed"))
+    "muscle_rest", "muscle_range", "muscle_speed", "muscle_stretch", "muscle_damping"))
 
-Work = namedtuple("Work", ("Q", "sph", "grad", "ns", "cval", "cdot", "jdot", "kind", "fmax",
+Work = namedtuple("Work", ("Q", "sph", "grad", "ns", "cval", "cdot", "jdot", "kind",
                            "A", "L", "rhs", "lam", "free", "fixv", "idx", "y", "drop", "cand", "out",
                            "fn", "pidx", "pnf"))
 
@@ -176,7 +164,8 @@ def arrays_of(model) -> Arrays:
         c(model.mass), c(model.inv_mass), c(model.radius), c(model.friction), c(model.kinetic_friction),
         c(model.restitution), c(model.bone_rest), c(model.bone_compliance), c(model.bone_max_force),
         cp_rest, c(model.joint_rest), c(model.joint_min), c(model.joint_max), stiff,
-        c(model.muscle_rest), c(model.muscle_range), c(model.muscle_speed))
+        c(model.muscle_rest), c(model.muscle_range), c(model.muscle_speed), c(model.muscle_stretch),
+        c(model.muscle_damping))
     model.prepared.witkin = arrays
     return arrays
 
@@ -190,7 +179,7 @@ def work_of(model, arrays: Arrays) -> Work:
         R = max(1, model.n_bones + arrays.cp_i.shape[0] + 2 * model.n_joints + P)
         f = lambda *s: np.zeros((B,) + s)  # noqa: E731
         work = Work(f(P, 2), np.zeros((B, R, 3), np.int64), f(R, 3, 2), np.zeros((B, R), np.int64),
-                    f(R), f(R), f(R), np.zeros((B, R), np.int64), f(R), f(R, R), f(R, R), f(R), f(R),
+                    f(R), f(R), f(R), np.zeros((B, R), np.int64), f(R, R), f(R, R), f(R), f(R),
                     np.zeros((B, R), np.bool_), f(R), np.zeros((B, R), np.int64), f(R),
                     np.zeros((B, R), np.bool_), np.zeros((B, R), np.bool_), np.zeros((B, R), np.int64),
                     f(P), np.zeros((B, R), np.int64), np.zeros(B, np.int64))
@@ -199,11 +188,18 @@ def work_of(model, arrays: Arrays) -> Work:
 
 
 def spring_substep(model, arrays: Arrays | None = None) -> float:
-    """The longest substep (s) the model's springs (soft bones, compliant muscles, joint springs)
-    allow under symplectic Euler: ``1 / omega_max`` (module docstring); inf without springs."""
+    """The longest substep (s) the model's springs (soft bones, muscles, joint springs) allow
+    under symplectic Euler: ``1 / omega_max`` (module docstring); inf without springs. A
+    muscle's dashpot shortens it: a spring of ``omega`` damped at a ratio zeta is stable for
+    ``omega h < 2 (sqrt(1 + zeta^2) - zeta)`` (physics/dem.py derives it), so a muscle counts
+    as a spring of ``omega / (sqrt(1 + zeta^2) - zeta)``."""
     arrays = arrays or arrays_of(model)
     w = model.inv_mass
     omega2 = 0.0
+    if model.n_muscles:
+        zeta = model.muscle_damping
+        omega = muscle_omegas(model) / (np.sqrt(1.0 + zeta * zeta) - zeta)
+        omega2 = float(np.max(omega)) ** 2
     comp = model.bone_compliance
     if np.any(comp > 0):
         wsum = w[:, model.bone_a] + w[:, model.bone_b]
@@ -281,8 +277,8 @@ def _distance_row(b, r, i, j, L, Ld, x, v, wk):
 @njit(cache=True, error_model="numpy")
 def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_speed, slop):
     """Add creature b's springs to its applied forces ``wk.Q`` and fill its constraint rows, in
-    order of priority (rigid bones, cluster pairs, active hinge limits, ground contacts,
-    muscles); returns the row count."""
+    order of priority (rigid bones, cluster pairs, active hinge limits, ground contacts; the
+    muscles are forces); returns the row count."""
     Q = wk.Q
     nr = _bone_rows(b, 0, False, x, v, L0, Ldot, t, a, wk)
     for c in range(a.cp_i.shape[0]):
@@ -292,7 +288,6 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
             continue
         if _distance_row(b, nr, i, j, a.cp_rest[b, c], 0.0, x, v, wk):
             wk.kind[b, nr] = EQ
-            wk.fmax[b, nr] = np.inf
             nr += 1
     for k in range(a.joint_c.shape[0]):
         ia = a.joint_a[k]
@@ -368,17 +363,12 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
             wk.cdot[b, nr] = s * rate
             wk.jdot[b, nr] = s * curv
             wk.kind[b, nr] = PUSH
-            wk.fmax[b, nr] = np.inf
             # in the system from the start if violated or crossed at the current rate
             wk.cand[b, nr] = not (c < 0.0 or c + h * s * rate < 0.0)
             nr += 1
     if ground:
         nr = _contact_rows(b, nr, x, v, h, a, wk, table, blocks, bounce_speed, slop)
-    # muscles last: a muscle that pulls a hinge into its limit asks for the same motion as the
-    # limit's row (with rigid segments, the muscle's length is a function of the angle) but a
-    # different one, an inconsistent pair, and of two dependent rows the factorisation keeps the
-    # first (with muscles before limits, hinges were measured 270 degrees past their limits);
-    # muscles are also a little soft (MUSCLE_SOFTNESS), so that they are clamped, not dropped
+    # the muscles: springs and dashpots, forces in Q (no rows)
     return _bone_rows(b, nr, True, x, v, L0, Ldot, t, a, wk)
 
 
@@ -399,6 +389,24 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
             L = L0[b, m] + Ldot[b, m] * t
             Ld = Ldot[b, m]
         comp = a.bone_compliance[b, e]
+        if m >= 0:
+            # a muscle: its spring and dashpot toward L (physics/bones.py), as strong as it is
+            dx = x[b, i, 0] - x[b, j, 0]
+            dy = x[b, i, 1] - x[b, j, 1]
+            d = np.sqrt(dx * dx + dy * dy)
+            wsum = a.inv_mass[b, i] + a.inv_mass[b, j]
+            if d < 1e-12 or wsum == 0.0:
+                continue
+            fmax = a.bone_max_force[b, e]
+            omega = muscle_omega(fmax, a.muscle_stretch[b, m], a.muscle_rest[b, m], wsum)
+            rate = ((v[b, i, 0] - v[b, j, 0]) * dx + (v[b, i, 1] - v[b, j, 1]) * dy) / d
+            f = (omega * omega * (L - d) - 2.0 * a.muscle_damping[b, m] * omega * rate) / wsum
+            f = min(fmax, max(-fmax, f))
+            Q[b, i, 0] += f * dx / d
+            Q[b, i, 1] += f * dy / d
+            Q[b, j, 0] -= f * dx / d
+            Q[b, j, 1] -= f * dy / d
+            continue
         if comp > 0.0:
             # a spring toward L, as strong as the bone may be
             dx = x[b, i, 0] - x[b, j, 0]
@@ -413,12 +421,11 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
             Q[b, j, 0] -= f * dx / d
             Q[b, j, 1] -= f * dy / d
             continue
-        if a.inv_mass[b, i] + a.inv_mass[b, j] == 0.0:
+        # (a bone switched off, no force: Model.with_values, has no row)
+        if a.inv_mass[b, i] + a.inv_mass[b, j] == 0.0 or not a.bone_max_force[b, e] > 0.0:
             continue
         if _distance_row(b, nr, i, j, L, Ld, x, v, wk):
-            fmax = a.bone_max_force[b, e]
-            wk.kind[b, nr] = BOX if fmax < np.inf else EQ
-            wk.fmax[b, nr] = fmax
+            wk.kind[b, nr] = EQ
             nr += 1
     return nr
 
@@ -460,20 +467,9 @@ def _contact_rows(b, nr, x, v, h, a, wk, table, blocks, bounce_speed, slop):
         wk.cdot[b, nr] = vn
         wk.jdot[b, nr] = 0.0
         wk.kind[b, nr] = PUSH
-        wk.fmax[b, nr] = np.inf
         wk.cand[b, nr] = cand
         nr += 1
     return nr
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _diag(b, r, a, wk):
-    """``(J W J^T)_rr``: row r's acceleration per newton of its own multiplier."""
-    acc = 0.0
-    for p in range(wk.ns[b, r]):
-        i = wk.sph[b, r, p]
-        acc += a.inv_mass[b, i] * (wk.grad[b, r, p, 0] ** 2 + wk.grad[b, r, p, 1] ** 2)
-    return acc
 
 
 @njit(cache=True, error_model="numpy")
@@ -489,12 +485,6 @@ def _assemble(b, nr, a, wk, ka, kb):
         c = wk.cval[b, r]
         cd = wk.cdot[b, r]
         fb = -ka * c - kb * cd
-        if wk.kind[b, r] == BOX and kb > 0.0:
-            # a muscle can pull only so hard: ask for no faster a return than it can stop from
-            # (the "square root controller"), else a saturated muscle overshoots and rings
-            stop = np.sqrt(2.0 * SQRT_MARGIN * wk.fmax[b, r] * _diag(b, r, a, wk) * abs(c))
-            rate = min(ka * abs(c) / kb, stop)
-            fb = kb * (-(rate if c > 0.0 else -rate) - cd)
         wk.rhs[b, r] = -acc - wk.jdot[b, r] + fb
         for s in range(r + 1):
             acc = 0.0
@@ -506,8 +496,6 @@ def _assemble(b, nr, a, wk, ka, kb):
                                           + wk.grad[b, r, p, 1] * wk.grad[b, s, q, 1])
             A[r, s] = acc
             A[s, r] = acc
-        if wk.kind[b, r] == BOX:
-            A[r, r] *= 1.0 + MUSCLE_SOFTNESS
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -588,44 +576,29 @@ def _solve_multipliers(b, nr, wk):
     wk.pnf[b] = 0  # a new matrix: nothing of the last factorisation carries over
     for _ in range(3 * nr + 3):
         nf = _solve_set(b, nr, wk)
-        # the worst violation only: fixing one row changes what the others need (fixing every
-        # violator at once clamped muscles that no longer needed it, at the wrong sign). Muscles
-        # first: one asking for the impossible has a huge multiplier (MUSCLE_SOFTNESS), and so
-        # have the rows it pulls against until it is clamped; then contacts and limits.
+        # the worst violation only: letting go of one row changes what the others need
         worst = -1
         excess = 0.0
-        rank = 2
         for f in range(nf):
             r = idx[f]
-            kind = wk.kind[b, r]
-            if kind == BOX:
-                e = abs(lam[r]) - wk.fmax[b, r]
-                k = 0
-            elif kind == PUSH:
-                e = -lam[r]
-                k = 1
-            else:
+            if wk.kind[b, r] != PUSH:
                 continue
-            if e > 0.0 and (k < rank or (k == rank and e > excess)):
+            e = -lam[r]
+            if e > excess:
                 worst = r
                 excess = e
-                rank = k
         if worst < 0:
             # a row out of the system that should be in: with its acceleration short of the
             # one its feedback asks for by ``miss = c'' - fb = (A lambda)_r - rhs_r``, a limit
-            # or contact that would end the substep past its bound (miss < 0), or a clamped
-            # muscle that overshoots its target in the direction it pushes or pulls
+            # or contact that would end the substep past its bound (miss < 0)
             enter = -1
             short = 0.0
             for r in range(nr):
-                kind = wk.kind[b, r]
-                if free[r] or out[r] >= MAX_RETURNS or not (kind == PUSH or kind == BOX):
+                if free[r] or out[r] >= MAX_RETURNS or wk.kind[b, r] != PUSH:
                     continue
                 miss = -wk.rhs[b, r]
                 for q in range(nr):
                     miss += A[r, q] * lam[q]
-                if kind == BOX:
-                    miss = -miss if fixv[r] > 0.0 else miss
                 if miss < -1e-9 * (1.0 + abs(wk.rhs[b, r])) and miss < short:
                     enter = r
                     short = miss
@@ -639,8 +612,6 @@ def _solve_multipliers(b, nr, wk):
         r = worst
         free[r] = False
         fixv[r] = 0.0
-        if wk.kind[b, r] == BOX:
-            fixv[r] = wk.fmax[b, r] if lam[r] > 0.0 else -wk.fmax[b, r]
     if not settled:  # out of rounds (rows coming and going): the multipliers of the last set
         _solve_set(b, nr, wk)
 

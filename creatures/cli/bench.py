@@ -31,6 +31,7 @@ EXAMPLES = """examples:
   creatures bench --bodies                     a generation of evolving bodies against fixed ones
   creatures bench --medium                     a generation in water or air against the ground
   creatures bench --env                        env-steps/s of the Gymnasium environment
+  creatures bench --predictable                starts 1e-6 m apart, ours and pymunk; bodies under random muscles
 """
 
 
@@ -103,9 +104,17 @@ def add_arguments(parser) -> None:
     parser.add_argument("--solvers", action="store_true",
                         help="instead: Witkin vs PBD solvers and DEM vs PBD contacts on their scenes "
                              "(markdown tables; --quick for a tenth of the simulated time)")
+    parser.add_argument("--predictable", action="store_true",
+                        help="instead: how far starts 1e-6 m apart drift apart (ours and pymunk), with other "
+                             "muscles, and whether the land designs hold together under random muscles "
+                             "(markdown tables, ~3 min; --quick: fewer starts)")
 
 
 def run(args) -> int:
+    if getattr(args, "predictable", False):
+        from ..bench import predictable
+        print(predictable.report(args.quick))
+        return 0
     if getattr(args, "solvers", False):
         from ..bench import solvers
         if args.json:

@@ -754,7 +754,8 @@ def _design(p: _Parse, text: str) -> Design:
         bones=[physics.Bone(e[0], e[1], compliance=v["compliance"],
                             muscle=None if v["muscle"] is None else physics.Muscle(
                                 v["muscle"]["range"], v["muscle"]["strength"], v["muscle"]["speed"],
-                                v["muscle"]["group"], bool(v["muscle"]["invert"])),
+                                v["muscle"]["group"], bool(v["muscle"]["invert"]), v["muscle"]["stretch"],
+                                v["muscle"]["damping"]),
                             optional=bool(v["optional"]), width=v["width"], wing=bool(v["wing"]))
                for v, e in zip((it.values for it in p.items["bone"]), p.bone_ends)],
         joints=[physics.Joint(c, o[0], o[1], kind=v["kind"], min_angle=math.radians(v["min"]),

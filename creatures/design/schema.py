@@ -111,6 +111,11 @@ ITEMS: dict[str, dict[str, Key]] = {
             "its length stays within rest x (1 +- range)"),
         Key("strength", "number", 150.0, "N", (0.0, _V, True), "its largest pull"),
         Key("speed", "number", 2.0, "1/s", (0.0, _V, True), "its largest change of length, rest lengths per second"),
+        Key("stretch", "number", physics.MUSCLE_STRETCH, "", (0.0, 1.0, True),
+            "its spring: how far off its commanded length, as a fraction of its rest length, it pulls its whole "
+            "strength (a smaller stretch is a stiffer muscle)"),
+        Key("damping", "number", physics.MUSCLE_DAMPING, "", (0.0, _V, False),
+            "its dashpot's damping ratio: 1 follows its command without overshoot, less rings, more is sluggish"),
         Key("group", "str", None, about="muscles of one group share one brain output (a name: letters, digits, "
                                           "'-' and '_')", in_defaults=False),
         Key("invert", "bool", False, about="in its group, it lengthens as the others shorten", in_defaults=False),

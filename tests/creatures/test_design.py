@@ -186,8 +186,10 @@ GOOD_BODY = {
          "restitution": 0.0, "fixed": False}],
     "bones": [
         {"a": 0, "b": 1, "rest": None, "compliance": 0.0, "muscle": None},
-        {"a": 1, "b": 2, "rest": None, "compliance": 0.0, "muscle": {"range": 0.1, "strength": 150.0, "speed": 2.0}},
-        {"a": 0, "b": 2, "rest": None, "compliance": 0.0, "muscle": {"range": 0.2, "strength": 150.0, "speed": 2.0}}],
+        {"a": 1, "b": 2, "rest": None, "compliance": 0.0, "muscle": {"range": 0.1, "strength": 150.0, "speed": 2.0,
+                                                                     "stretch": 0.05, "damping": 2.0}},
+        {"a": 0, "b": 2, "rest": None, "compliance": 0.0, "muscle": {"range": 0.2, "strength": 150.0, "speed": 2.0,
+                                                                     "stretch": 0.05, "damping": 2.0}}],
     "joints": [{"c": 1, "a": 0, "b": 2, "kind": "hinge", "min_angle": math.radians(30),
                 "max_angle": math.radians(170), "stiffness": 0.0}],
     "clusters": [], "self_collision": False, "name": "pendulum-walker"}

@@ -50,7 +50,8 @@ def test_the_body_says_which_command_drives_each_muscle(design):
 def test_a_group_is_written_only_where_a_muscle_has_one_and_read_back(design):
     data = design.body.to_dict()
     muscles = [b["muscle"] for b in data["bones"] if b["muscle"]]
-    assert muscles[0] == {"range": 0.1, "strength": 150.0, "speed": 2.0, "group": "shins"}
+    assert muscles[0] == {"range": 0.1, "strength": 150.0, "speed": 2.0, "group": "shins", "stretch": 0.05,
+                          "damping": 2.0}
     assert muscles[3]["invert"] is True
     assert "group" not in _ungrouped(design.body).to_dict()["bones"][7]["muscle"]
     assert physics.Body.from_dict(data).command_map()[2] == ["shins", "hips", "knees"]

@@ -219,8 +219,11 @@ def test_rest_pose_reads_zero_muscle_inputs():
 
 
 def test_creature_at_rest_has_muscles_near_rest_length(settled):
+    """Each muscle gives under the walker's weight as its spring says (physics/bones.py): at
+    most 1 % of its length, which for the knee muscles, of the narrowest range (8 %), is 0.12 of
+    their range, the unit this sensor reads in."""
     sensing, inputs = settled
-    assert np.abs(sensing.part(inputs, "muscles")).max() < 0.05
+    assert np.abs(sensing.part(inputs, "muscles")).max() < 0.15
 
 
 def test_creature_at_rest_touches_the_ground_with_its_feet_only(settled):

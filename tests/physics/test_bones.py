@@ -18,16 +18,20 @@ def _dumbbell(batch=1):
 
 
 def test_standing_walker_bones_hold_their_length_within_one_percent():
-    """The walker standing on flat ground under gravity, muscles at rest, for 3 s: every bone
-    and muscle stays within 1 % of its rest length at every step (measured 0.27 %)."""
+    """The walker standing on flat ground under gravity, muscles at rest, for 3 s: every rigid
+    bone stays within 0.1 % of its rest length at every step (measured 2e-10 %), and every muscle,
+    which gives under the walker's weight as its spring says (physics/bones.py), within 1.5 %
+    (measured 0.96 %: the knee muscles, carrying about a fifth of their strength at 5 % stretch)."""
     model = physics.build_model(physics.examples.walker(), 1)
     params = physics.SimParams()
     state = physics.initial_state(model, params)
-    worst = 0.0
+    rigid = physics.rigid_bones(model)[0]
+    worst = np.zeros(2)
     for _ in range(180):
         state = physics.step(model, state, None, params)
-        worst = max(worst, np.abs(physics.bone_strain(model, state)).max())
-    assert worst < 0.01, f"a bone strained by {worst:.2%}"
+        strain = np.abs(physics.bone_strain(model, state))[0]
+        worst = np.maximum(worst, [strain[rigid].max(), strain[~rigid].max()])
+    assert worst[0] < 0.001 and worst[1] < 0.015, f"bones strained by {worst[0]:.2%}, muscles by {worst[1]:.2%}"
 
 
 @pytest.mark.parametrize("command", [1.0, -1.0])

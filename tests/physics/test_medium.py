@@ -253,14 +253,17 @@ def test_a_bone_switched_off_is_no_plate():
 def test_settings_written_by_an_earlier_engine_read_with_its_plate_coefficients():
     """A file's fluid settings leave out the defaults; engine 2's plates were 1.28 across and
     0.04 along, so its water reads back as that, says it was moved differently, and is written
-    again as it was. On land engine 2 steps as today (version 3 changed fluids only)."""
+    again as it was. Engine 4 changed muscles, on land too: settings of any earlier engine
+    move differently."""
     old = {"fluid_density": WATER, "engine": 2}
     params = physics.SimParams.from_dict(old)
     assert (params.fluid_drag_normal, params.fluid_drag_tangent) == (1.28, 0.04)
     assert params.earlier_engine and params.to_dict()["fluid_density"] == WATER
     assert {k: v for k, v in params.to_dict().items() if k.startswith("fluid")} == {"fluid_density": WATER}
-    today = physics.SimParams.from_dict({"fluid_density": WATER, "engine": 3})
-    assert (today.fluid_drag_normal, today.fluid_drag_tangent) == (2.0, 0.01)
-    assert not today.earlier_engine
-    assert not physics.SimParams.from_dict({"engine": 2}).earlier_engine
+    three = physics.SimParams.from_dict({"fluid_density": WATER, "engine": 3})
+    assert (three.fluid_drag_normal, three.fluid_drag_tangent) == (2.0, 0.01)
+    assert three.earlier_engine
+    assert not physics.SimParams.from_dict({"fluid_density": WATER, "engine": 4}).earlier_engine
+    assert not physics.SimParams.from_dict({"engine": 4}).earlier_engine
+    assert physics.SimParams.from_dict({"engine": 3}).earlier_engine
     assert physics.SimParams.from_dict({"engine": 1}).earlier_engine

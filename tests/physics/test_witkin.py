@@ -11,6 +11,7 @@ import pytest
 
 import physics
 from physics import Body, Bone, Cluster, Muscle, SimParams, Sphere
+from physics.hot import muscle_omegas
 from physics_helpers import (BODIES, FREE_SPACE, angular_momentum, angular_scale, bang_bang, hinge_arm,
                              rotation_velocities)
 
@@ -179,24 +180,30 @@ def _track(body, commands, velocity=(0.0, 0.0)):
     return np.array(err), state
 
 
-def test_muscle_follows_its_rest_length_ramp_exactly():
+def _ramp_lag(body):
+    """How far a muscle's length trails its commanded length ramping at ``speed * rest``, once
+    its spring pulls as hard as its dashpot holds back, ``k e = c v``: ``2 zeta v / omega``."""
+    model = physics.build_model(body, 1)
+    v = model.muscle_speed[0, 0] * model.muscle_rest[0, 0]
+    return 2.0 * model.muscle_damping[0, 0] * v / muscle_omegas(model)[0, 0]
+
+
+def test_muscle_follows_its_rest_length_ramp_behind_by_its_dashpot():
     """Commanded to full length, the muscle's rest length ramps at speed * rest (0.5 m/s) for
-    1 s: a time-varying constraint with c_t = -0.5 m/s. The first step takes up the jump of its
-    rate from 0 (to 1e-8 m: muscles are a little soft, MUSCLE_SOFTNESS); from then on the solve
-    follows it to round-off (measured 2e-14 m), and it ends at 1.5 m."""
+    1 s; the muscle, a spring and a dashpot (physics/bones.py), follows it as far behind as its
+    dashpot holds it back, 2 zeta v / omega (4.47 mm), to 0.1 %, and ends at 1.5 m to 1e-9 m."""
     err, state = _track(_muscle_arm(), np.ones((90, 1)))
-    assert err.max() < 1e-7
-    assert err[1:59].max() < 1e-12   # the ramp ends after 60 steps, another jump of the rate
+    assert err[40:59] == pytest.approx(_ramp_lag(_muscle_arm()), rel=1e-3)   # (the ramp ends after 60 steps)
     assert state.muscle_len[0, 0] == pytest.approx(1.5)
-    assert np.linalg.norm(state.pos[0, 1]) == pytest.approx(1.5, abs=1e-12)
+    assert np.linalg.norm(state.pos[0, 1]) == pytest.approx(1.5, abs=1e-9)
 
 
 def test_muscle_tracks_its_rest_length_while_swinging_round():
-    """The same ramp while the sphere also circles the pivot at 2 m/s: the length stays within
-    1 mm of the driven one (measured 0.57 mm: the integrator's h^2 |v|^2 / 2L, which the
-    feedback takes back every substep and the motion brings back)."""
+    """The same ramp while the sphere also circles the pivot at 2 m/s: the muscle's spring also
+    carries the centripetal pull, so it trails its driven length by the dashpot's lag and
+    within 0.1 mm more (measured 0.02 mm: m v^2 / r over its stiffness)."""
     err, _ = _track(_muscle_arm(), np.ones((60, 1)), velocity=np.array([[[0.0, 0.0], [0.0, 2.0]]]))
-    assert err.max() < 1e-3
+    assert np.abs(err[20:59] - _ramp_lag(_muscle_arm())).max() < 1e-4
 
 
 def test_muscle_pulls_no_harder_than_its_strength():
@@ -290,17 +297,24 @@ def test_stiff_springs_get_the_substeps_they_need():
 
 
 def test_walker_stands_still_on_flat_ground():
-    """The walker with its muscles at rest on flat ground for 5 s: its centre of mass settles by
-    the 0.1 mm it starts above the ground and sinks less than 1e-7 m further, and no bone is off
-    by 1e-7 of its length (measured 2e-8 m and 3e-8)."""
+    """The walker with its muscles at rest on flat ground for 8 s: its muscles give under its
+    weight as their springs say and it settles (its centre of mass sinks 7 mm, under 1 cm; the
+    PBD solver's 6 mm), then stands still (it moves less than 0.01 mm over the last 2 s: measured
+    0.002 mm, the last of its settling); no rigid bone is off by 1e-7 of its length (measured
+    3e-8)."""
     params = SimParams(solver="witkin")
     model = physics.build_model(physics.examples.walker(), 1)
     state = physics.initial_state(model, params, offset=(0.0, 1e-4))
     y0 = physics.centre_of_mass(model, state)[0, 1]
-    for _ in range(300):
+    for _ in range(360):
         state = physics.step(model, state, None, params)
-    assert physics.centre_of_mass(model, state)[0, 1] > y0 - 1e-4 - 1e-7
-    assert np.abs(physics.bone_strain(model, state)).max() < 1e-7
+    settled = physics.centre_of_mass(model, state)[0]
+    for _ in range(120):
+        state = physics.step(model, state, None, params)
+    assert y0 - 0.01 < settled[1] < y0
+    assert np.abs(physics.centre_of_mass(model, state)[0] - settled).max() < 1e-5
+    rigid = physics.rigid_bones(model)
+    assert np.abs(physics.bone_strain(model, state)[rigid]).max() < 1e-7
     assert state.contact[0].sum() == 2
 
 
