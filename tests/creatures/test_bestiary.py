@@ -51,10 +51,12 @@ def test_builtin_design_starts_standing_on_the_ground(design):
 def _flies(design) -> bool:
     """A design with wings: light, with strong fast flight muscles (as birds are: a pigeon's
     flight muscles are a third of its mass and beat its wings eight times a second). The
-    side-view bird (a 2.5 m wing under 0.35 kg) needs 100 N muscles shortening 16 rest lengths a
-    second: in its first layouts, with 40-60 N no open-loop beat of a sweep of frequencies,
-    phases and pitches lifted it (engine 3's plate law; flight muscles pull with many body
-    weights in birds as well)."""
+    side-view bird (a 2.5 m wing under 0.35 kg) needs 100 N muscles shortening up to 20 rest
+    lengths a second: in its first layouts, with 40-60 N no open-loop beat of a sweep of
+    frequencies, phases and pitches lifted it (engine 3's plate law; flight muscles pull with many
+    body weights in birds as well), and with engine 4's muscles (springs and dashpots, which
+    resist a fast stroke) at the speeds it had then (10 and 8) the best such beat climbs 0.3 m
+    in 10 s, at 20 and 15 30 m (creatures/designs/bird.yaml)."""
     return any(b.wing for b in design.body.bones)
 
 
@@ -78,7 +80,7 @@ def test_muscles_are_as_strong_as_one_to_three_body_weights(design):
     weight = G * sum(s.mass for s in design.body.spheres)
     for bone in design.body.bones:
         if bone.muscle is not None:
-            strongest, fastest = (30.0, 16.0) if _flies(design) else (3.0, 6.0 if _swims_or_flies(design) else 3.0)
+            strongest, fastest = (30.0, 20.0) if _flies(design) else (3.0, 6.0 if _swims_or_flies(design) else 3.0)
             assert 1.0 * weight <= bone.muscle.strength <= strongest * weight
             assert 1.0 <= bone.muscle.speed <= fastest
 

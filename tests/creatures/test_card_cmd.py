@@ -16,7 +16,7 @@ def test_a_card_of_a_shipped_champion_replays_exactly(run_creatures, tmp_path):
     out = tmp_path / "walker.png"
     r = run_creatures("card", "saves/walker-run.json", "--out", out)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith(f"{out}: a card of walker run gen 40") and "pictured at 10 s" in r.stdout
+    assert r.stdout.startswith(f"{out}: a card of walker run gen 76") and "pictured at 10 s" in r.stdout
     picture = np.asarray(Image.open(out).convert("RGB"))
     assert picture.shape == (450, 800, 3) and len(np.unique(picture.reshape(-1, 3), axis=0)) > 20   # a picture
     r = run_creatures("replay", out)
@@ -58,7 +58,8 @@ def test_a_card_names_its_author_and_replay_shows_the_lineage(run_creatures, tmp
     r = run_creatures("replay", out, "--json")
     data = json.loads(r.stdout)
     assert data["author"] == "Ada L." and data["hash"] == champion.hash()
-    assert data["lineage"] == {"design": champion.design_hash, "seed": champion.seed, "settings": None, "parent": None}
+    assert data["lineage"] == {"design": champion.design_hash, "seed": champion.seed, "settings": champion.settings_hash,
+                               "parent": None}
     r = run_creatures("card", "eel-swim", "--out", tmp_path / "x.png", "--author", "A" * 61)
     assert r.returncode == 2 and "--author is 61 characters long; at most 60" in r.stderr
 

@@ -65,7 +65,7 @@ def test_verify_says_the_score_or_one_line_why_for_each_entry(run_creatures, tmp
     lines = r.stdout.splitlines()
     assert lines[0].startswith("sprint: run on flat, 20 s; at most 8 spheres")
     fitness = load_champion(SAVES / "walker-run.json").fitness
-    assert lines[1] == f"saves/walker-run.json: verified {fitness!r} (walker run gen 40, champion 899759c68f85)"
+    assert lines[1] == f"saves/walker-run.json: verified {fitness!r} (walker run gen 76, champion dad551935b9d)"
     assert lines[2] == f"{big}: refused: its muscles pull 1650 N together; the challenge allows at most 1200 N"
     assert lines[3] == f"{hills}: refused: it was scored on other ground (hills); the challenge's is flat made from seed 0"
     assert lines[4] == (f"{edited}: refused: its recorded fitness 99.5 is not what it scores ({fitness!r}): the file "
@@ -75,7 +75,7 @@ def test_verify_says_the_score_or_one_line_why_for_each_entry(run_creatures, tmp
     assert r.returncode == 0
     data = json.loads(r.stdout)
     assert data["challenge"]["name"] == "sprint" and data["entries"][0]["score"] == fitness
-    assert data["entries"][0]["verified"] and data["entries"][0]["hash"].startswith("sha256:899759c68f85")
+    assert data["entries"][0]["verified"] and data["entries"][0]["hash"].startswith("sha256:dad551935b9d")
 
 
 def test_board_ranks_a_folder_verified_each_champion_once(run_creatures, tmp_path):
@@ -93,8 +93,8 @@ def test_board_ranks_a_folder_verified_each_champion_once(run_creatures, tmp_pat
     lines = r.stdout.splitlines()
     assert lines[1] == f"2 verified of 5 entries in {folder} (and 1 pictures that are not cards)"
     assert lines[2].split() == ["rank", "score", "name", "author", "gen", "champion", "file"]
-    assert lines[3].split()[:3] == ["1", "45.5329", "walker-evolving"] and lines[3].endswith("walker-evolving-run.json")
-    assert lines[4].split()[:2] == ["2", "32.7204"] and lines[4].endswith("walker-card.png")
+    assert lines[3].split()[:3] == ["1", "64.8330", "walker-evolving"] and lines[3].endswith("walker-evolving-run.json")
+    assert lines[4].split()[:2] == ["2", "45.6591"] and lines[4].endswith("walker-card.png")
     refused = lines[lines.index("refused:") + 1:]
     assert [line.split(":")[0].strip() for line in refused] == [str(folder / n) for n in ("edited.json", "eel-swim.json", "walker-run.json")]
     assert refused[2].endswith("the same champion as " + str(folder / "walker-card.png") + " (listed once)")

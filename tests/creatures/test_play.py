@@ -284,7 +284,8 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     assert [r for r, _, _ in ranked] == list(range(1, len(ranked) + 1))
     mine = [Path(f).name for _, f, _ in ranked[2:]] + [Path(f).name for f, _ in report["board"]["refused"]]
     assert sorted(mine) == sorted([saved.name, Path(report["card"]).name])    # one ranked, the other the same champion
-    assert report["hall_race"] == ["walker-evolving run gen 94", f"yours: {champion.name}"]
+    evolving = load_champion(REPO / "saves" / "walker-evolving-run.json").name
+    assert report["hall_race"] == [evolving, f"yours: {champion.name}"]
     assert report["back_to_play"]
     hall = Image.open(tmp_path / "shots" / "play-hall.png")
     assert len(hall.convert("RGB").getcolors(1 << 20) or ()) > 20

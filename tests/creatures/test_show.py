@@ -64,7 +64,8 @@ def test_a_race_runs_each_champion_as_alone_and_labels_them_apart():
     assert np.array_equal(a.pos, alone.frame().creatures[0].pos)
     assert np.array_equal(b.pos, a.pos)
     labels = [c.label for c in race.scene.creatures]
-    assert labels == ["1. walker run gen 40", "2. walker run gen 40"]
+    name = load_champion(path).name
+    assert labels == [f"1. {name}", f"2. {name}"]
     assert race.scene.title == "race of 2 - run on flat"
 
 
