@@ -22,14 +22,20 @@ def score_text(fitness: float) -> str:
     return f"{fitness:.2f}" if abs(fitness) < 1e5 else f"{fitness:.4g}"
 
 
-def card_text(champion: Champion):
-    """The words on ``champion``'s card (a ``render.card.CardText``)."""
+def card_text(champion: Champion, trial: int = 0):
+    """The words on ``champion``'s card (a ``render.card.CardText``), pictured in its trial
+    ``trial`` (from 0)."""
     from render.card import CardText
     where = f"on {champion.terrain.kind}" if champion.sim.ground else "with no ground"
     if champion.sim.fluid_density > 0:
         where += f" in {physics.medium_name(champion.sim)}"
     subtitle = f"{champion.body.name or 'creature'} · {champion.task.short} {where} · {champion.seconds:g} s"
     facts = [f"generation {champion.generation}"]
+    if champion.post is not None:
+        post = champion.post.summary
+        facts.append(f"{len(champion.post.seeds)} fresh starts {score_text(post['mean'])} (worst {score_text(post['worst'])})")
+    if champion.trial_label(trial):
+        facts.append(f"shown: {champion.trial_label(trial)}")
     if champion.author:
         facts.append(f"by {champion.author}")
     facts += [f"champion {short(champion.hash())}", f"design {short(champion.design_hash)}",
@@ -56,5 +62,6 @@ def make_card(champion: Champion, source, size=(800, 450), at: float | None = No
     def label(step, frame):   # the time, and the fitness so far
         so_far = frame.creatures[frame.leader].fitness
         return f"{step * dt:.{digits}f} s" + (f" \u00b7 {score_text(so_far)}" if so_far is not None and step else "")
-    picture = draw_card(source, card_text(champion), size=size, at_step=at_step, total_steps=total, labels=label)
+    picture = draw_card(source, card_text(champion, getattr(source, "trial", 0)), size=size, at_step=at_step,
+                        total_steps=total, labels=label)
     return card_bytes(encode_png(picture), champion_json(champion))

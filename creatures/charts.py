@@ -60,6 +60,7 @@ COLOURS = {
     "start": "#707070",     # dashed grey: the design's start (body chart)
     "on": "#7fb07a",        # green-grey: the share with an optional part on (body chart)
     "failed": "#e07b72",    # light red: the share of a generation that failed (its own panel)
+    "fresh": "#e08a00",     # orange, dashed: the best one scored again from fresh starts
 }
 
 #: the body chart draws at most this many panels (values first, then optional parts)
@@ -82,6 +83,8 @@ STATS_COLUMNS = ("generation", "best", "p90", "p75", "median", "p25", "p10", "wo
 #: read when stats.csv has them: the failed creatures, the creatures evaluated, and the
 #: percentiles of those that did not fail (older runs have some or none of them)
 FAILURE_COLUMNS = ("failed", "creatures") + OK_FIELDS
+#: read when stats.csv has it: the generation's best scored again from fresh starts (its mean)
+FRESH_COLUMN = "post_mean"
 SPECIES_COLUMNS = ("generation", "species", "size")
 RUN_FILES = ("stats.csv", "species.csv", "settings.json")
 #: the species chart: at most this many species (each is drawn: a few ms each), and a table of
@@ -102,7 +105,8 @@ class RunData:
         the columns of ``STATS_COLUMNS`` for the G finished generations, generation ascending;
         ``ok_p90`` ... ``ok_worst``, the percentiles of the creatures that did not fail (NaN
         where an older run did not record them and some failed); ``failed_share``, the share
-        (0..1) of each generation that failed (NaN where not known)
+        (0..1) of each generation that failed (NaN where not known); ``post_mean``, the best
+        one's mean from fresh starts, when the run scored them
     species_generations : ndarray, shape (N,)
         the generations species.csv has rows for, ascending
     species_ids : ndarray, shape (K,)
@@ -205,7 +209,7 @@ def read_run(run_dir) -> RunData:
     settings = _read_settings(directory / "settings.json")
 
     header = _header(directory / "stats.csv")
-    columns = STATS_COLUMNS + tuple(c for c in FAILURE_COLUMNS if c in header)
+    columns = STATS_COLUMNS + tuple(c for c in (*FAILURE_COLUMNS, FRESH_COLUMN) if c in header)
     rows = _read_csv(directory / "stats.csv", columns, ints=("generation", "failed", "creatures"))
     if not rows:
         raise PlotError(f"{directory} has no finished generation yet (stats.csv holds only its "
@@ -452,10 +456,14 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     ax.plot(g, s["p10"], color=COLOURS["p90"], lw=1, ls=(0, (4, 2)), marker=marker, label="10th percentile")
     ax.plot(g, s["worst"], color=COLOURS["worst"], lw=1.5, marker=marker, label="worst")
     ax.plot(g, s["median"], color=COLOURS["median"], lw=3, marker=marker, label="median")
+    fresh = FRESH_COLUMN in s
+    if fresh:   # what the best does from starts it was not selected on: the honest number
+        ax.plot(g, s[FRESH_COLUMN], color=COLOURS["fresh"], lw=1.5, ls=(0, (5, 2)), marker=marker,
+                label="best, from fresh starts")
 
     # a failed creature scores WORST_FITNESS: far below the rest, it would flatten the chart
     # (drawn lines reach it only where all failed, or in a run that did not record the others')
-    values = np.concatenate([s[c] for c in ("best", "p90", "median", "p10", "worst")])
+    values = np.concatenate([s[c] for c in ("best", "p90", "median", "p10", "worst") + ((FRESH_COLUMN,) if fresh else ())])
     values = values[np.isfinite(values)]
     fine = values > WORST_FITNESS
     if fine.any() and not fine.all():
@@ -492,8 +500,8 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
         ax.set_xlabel("generation")
     _titles(fig, ax, f"{run.title()}: fitness", subtitle)
     handles, labels = ax.get_legend_handles_labels()
-    order = [labels.index(n) for n in ("best", "90th percentile", "median", "10th percentile", "worst",
-                                       "middle 80 %", "middle 50 %")]
+    order = [labels.index(n) for n in ("best", "best, from fresh starts", "90th percentile", "median",
+                                       "10th percentile", "worst", "middle 80 %", "middle 50 %") if n in labels]
     # one row if it fits (about 0.6 em a character and 4.8 em of handle and spacing an entry),
     # else two rows, else one column
     em = 10 * dpi / 72

@@ -18,8 +18,11 @@ physics step of ``dt`` (1/60 s), through :class:`evolution.EpisodeRun`, the loop
 scores with: the observation is what the sensors read (the brains' inputs), the reward the
 task's fitness increment, so an episode's rewards add up to its fitness. ``terminated``: the
 creature failed (past physics.integrity, non-finite; its fitness drops to -1000) or the task ended
-it; ``truncated``: ``seconds`` ran out. The dynamics have no randomness: every reset starts the
-same episode (the seed only seeds ``np_random``).
+it; ``truncated``: ``seconds`` ran out. The dynamics have no randomness; each reset moves the
+creature's start by ``noise`` metres (Gaussian per sphere, as evolution's trials do; see
+:mod:`evolution.trials`), drawn from ``np_random``, so a policy learns to walk, not to replay one
+lucky start: ``reset(seed=s)`` repeats an episode, ``noise=0`` starts every episode from the
+design's start to the bit.
 
 :class:`CreatureVectorEnv` steps a whole batch in one physics call (Gymnasium's ``VectorEnv``,
 next-step autoreset), creature for creature bit-identical to :class:`CreatureEnv`.
@@ -48,6 +51,8 @@ import numpy as np
 import physics
 from evolution import PluginError
 from evolution.rollout import Episode, EpisodeRun
+from evolution.run import RunSettings
+from evolution.trials import MAX_NOISE, start_offsets
 from evolution.yamlread import YamlError
 from render.scene import Frame
 
@@ -62,6 +67,8 @@ ENV_ID = "creatures/Creature-v0"
 MAX_GHOSTS = 16
 
 _DT = physics.SimParams().dt
+#: the run's defaults (``RunSettings``' own): an environment's task and seconds are evolution's
+_RUN = RunSettings.defaults()
 
 
 # --- building an episode ------------------------------------------------------------------------
@@ -79,6 +86,27 @@ class _Agent:
 def _one_line(exc: Exception) -> str:
     lines = [s for s in str(exc).splitlines() if s.strip()] or [type(exc).__name__]
     return lines[0] + (f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else "")
+
+
+def _noise(noise) -> float:
+    """``noise`` checked: metres from 0 to :data:`~evolution.trials.MAX_NOISE` (a one-line ValueError)."""
+    if isinstance(noise, bool) or not isinstance(noise, (int, float, np.integer, np.floating)) \
+            or not 0 <= noise <= MAX_NOISE:
+        raise ValueError(f"noise must be a number of metres from 0 to {MAX_NOISE:g}, not {noise!r}")
+    return float(noise)
+
+
+def _draw_starts(run: EpisodeRun, rng, noise: float, which=None) -> None:
+    """Move the starts of creatures ``which`` (all: None) by ``noise`` from the design's, each
+    from a seed drawn from ``rng`` (the environment's ``np_random``), in creature order."""
+    if noise == 0.0:
+        return
+    B, P = run.model.batch, run.model.n_spheres
+    chosen = np.ones(B, np.bool_) if which is None else np.asarray(which, np.bool_)
+    seeds = [int(rng.integers(2**63)) for _ in range(int(chosen.sum()))]
+    offsets = np.zeros((B, P, 2))
+    offsets[chosen] = start_offsets(seeds, noise, P)
+    run.move_starts(offsets, chosen)
 
 
 def _build(design, task, terrain, sensors, seconds, terrain_seed, batch: int, parallel=False):
@@ -192,10 +220,14 @@ class CreatureEnv(gymnasium.Env):
     design : str or path
         A built-in design name (``walker``) or a design file.
     task, terrain, sensors
-        Plug-in names (:mod:`evolution.plugins`): ``terrain`` None is the task's default,
-        ``sensors`` None the default sensors (a list of names, or a ``--sensors`` string).
+        Plug-in names (:mod:`evolution.plugins`): ``task`` by default a run's (``run``),
+        ``terrain`` None is the task's default, ``sensors`` None the default sensors (a list of
+        names, or a ``--sensors`` string).
     seconds : float
-        The episode's length; it is truncated after ``round(seconds / dt)`` steps.
+        The episode's length (by default a run's, 20); it is truncated after
+        ``round(seconds / dt)`` steps.
+    noise : float
+        How far each reset moves every sphere's start (m; by default a run's trials', 0.01).
     terrain_seed : int
         The seed a generated terrain is made with (``hills``...).
     render_mode : None or "rgb_array"
@@ -219,9 +251,10 @@ class CreatureEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1.0 / _DT}
 
-    def __init__(self, design="walker", task="run", terrain=None, sensors=None, seconds=20.0,
-                 terrain_seed=0, render_mode=None, size=(640, 360)):
+    def __init__(self, design="walker", task=_RUN["task"], terrain=None, sensors=None, seconds=_RUN["seconds"],
+                 terrain_seed=0, render_mode=None, size=(640, 360), noise=_RUN["noise"]):
         self.size = _check_render(render_mode, size)
+        self.noise = _noise(noise)
         self.render_mode = render_mode
         self.design, self.run = _build(design, task, terrain, sensors, seconds, terrain_seed, 1)
         self.metadata = {**type(self).metadata, "render_fps": 1.0 / self.run.episode.sim.dt}
@@ -240,9 +273,13 @@ class CreatureEnv(gymnasium.Env):
         return obs
 
     def reset(self, *, seed=None, options=None):
-        """Back to the start; returns ``(obs (S,), info)``. The dynamics are deterministic: every
-        reset (seeded or not) starts the same episode; ``seed`` seeds ``np_random``."""
+        """Back to a start; returns ``(obs (S,), info)``. Each episode starts from the design's
+        start with every sphere moved by ``noise`` (m), as evolution's trials do
+        (:mod:`evolution.trials`), drawn from ``np_random``: ``seed`` seeds it, so
+        ``reset(seed=s)`` starts the same episode every time. With ``noise=0`` every reset starts
+        the design's exact start. The dynamics are deterministic."""
         super().reset(seed=seed)
+        _draw_starts(self.run, self.np_random, self.noise)
         self.run.reset()
         self._fitness = 0.0
         return self._observe(), self._info(float(self.run.fitness()[0]))
@@ -299,12 +336,14 @@ class CreatureVectorEnv(VectorEnv):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1.0 / _DT,
                 "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs=1, design="walker", task="run", terrain=None, sensors=None,
-                 seconds=20.0, terrain_seed=0, render_mode=None, size=(640, 360), copy=True):
+    def __init__(self, num_envs=1, design="walker", task=_RUN["task"], terrain=None, sensors=None,
+                 seconds=_RUN["seconds"], terrain_seed=0, render_mode=None, size=(640, 360), copy=True,
+                 noise=_RUN["noise"]):
         whole = isinstance(num_envs, (int, np.integer)) and not isinstance(num_envs, bool)
         if not whole or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
         self.size = _check_render(render_mode, size)
+        self.noise = _noise(noise)
         self.render_mode = render_mode
         self.num_envs = N = int(num_envs)
         self.copy = bool(copy)
@@ -341,14 +380,17 @@ class CreatureVectorEnv(VectorEnv):
                 "failed": failed.copy(), "_failed": self._all.copy()}
 
     def reset(self, *, seed=None, options=None):
-        """All creatures back to the start (or only ``options["reset_mask"]``, bool (N,)):
-        ``(obs (N, S), info)``. Deterministic, as :meth:`CreatureEnv.reset`; ``seed`` (an int,
-        or a list whose first item is used) seeds ``np_random``."""
+        """All creatures back to a start (or only ``options["reset_mask"]``, bool (N,)):
+        ``(obs (N, S), info)``. Each start is moved by ``noise`` as :meth:`CreatureEnv.reset`
+        says, drawn from this environment's ``np_random`` creature by creature (and so for a
+        creature's next start when it ends); ``seed`` (an int, or a list whose first item is
+        used) seeds it. With ``noise=0`` the creatures are :class:`CreatureEnv` s' exactly."""
         if isinstance(seed, (list, tuple)):
             seed = seed[0] if seed else None
         super().reset(seed=seed)
         mask = (options or {}).get("reset_mask")
         if mask is None:
+            _draw_starts(self.run, self.np_random, self.noise)
             self.run.reset()
             which = self._all
         else:
@@ -356,6 +398,7 @@ class CreatureVectorEnv(VectorEnv):
             if which.dtype != np.bool_ or which.shape != (self.num_envs,):
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape "
                                  f"({self.num_envs},)")
+            _draw_starts(self.run, self.np_random, self.noise, which)
             self.run.restart(which.copy())
         self._fitness[which] = 0.0
         self._autoreset[which] = False
@@ -377,7 +420,8 @@ class CreatureVectorEnv(VectorEnv):
         if restart:
             cmd[resetting] = 0.0
         run.advance(cmd)
-        if restart:   # stepped with the others; now back to the start: state, clock, task, sensors
+        if restart:   # stepped with the others; now back to a start: state, clock, task, sensors
+            _draw_starts(run, self.np_random, self.noise, resetting)
             run.restart(resetting)
             self._fitness[resetting] = 0.0
         fitness = run.fitness()

@@ -11,6 +11,7 @@ import numpy as np
 
 import physics
 from evolution.sensors import sensor_list
+from evolution.trials import MAX_TRIALS
 from render.game import GalleryItem, GameError, Pick, Setup
 
 from .design import DesignError, builtin_names, resolve_design
@@ -23,6 +24,12 @@ POPULATION_RANGE = (10, 1000)
 GENERATIONS_RANGE = (1, 10000)
 #: the episode's simulated seconds the start screen steps through (the command line takes any)
 SECONDS_RANGE = (2, 60)
+#: the trials (starts each creature is scored from) the start screen steps through, doubling
+#: (the command line takes any up to evolution.trials.MAX_TRIALS)
+TRIALS_RANGE = (1, min(8, MAX_TRIALS))
+#: the start noises (metres) the start screen steps through: the exact start, 0.1 mm, 1 mm, 1 cm
+#: (the command line takes any up to evolution.trials.MAX_NOISE)
+NOISE_VALUES = (0.0, 1e-4, 1e-3, 1e-2)
 #: the fluids the start screen offers after the task's own: (name, what it is)
 MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
                ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
@@ -68,6 +75,8 @@ class PlayMenu:
     population_range = POPULATION_RANGE
     generations_range = GENERATIONS_RANGE
     seconds_range = SECONDS_RANGE
+    trials_range = TRIALS_RANGE
+    noise_values = NOISE_VALUES
 
     def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs"):
         from evolution.plugins import available
@@ -124,9 +133,11 @@ class PlayMenu:
         except ValueError as exc:
             raise GameError(f"sensors: {exc}") from None
         out = new_run_dir(self.out_dir, design.name, setup.task)
+        # what the start screen does not offer (the trials' statistic, the network...) is the run's default
         start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
               seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),
-              seed=int(setup.seed), workers=0, medium=setup.medium or None)
+              seed=int(setup.seed), workers=0, medium=setup.medium or None, trials=int(setup.trials),
+              noise=float(setup.noise))
         return session
 
 

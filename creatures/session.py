@@ -10,7 +10,6 @@ evolved further. :class:`Crowd` is a whole generation at once, as ghosts.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import shlex
 import signal
@@ -31,7 +30,7 @@ from evolution.genomes import genome_to_dict
 from evolution.jsonread import JsonFileError
 from evolution.network import node_slots
 from evolution.rollout import EpisodeRun
-from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, history_of
+from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, RunSettings, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
 from render.game import GameError, Progress, Setup
 from render.scene import CreatureFrame, Frame
@@ -41,9 +40,14 @@ from .design import DesignError, parse_design
 from .runs import StartError, create_run, new_run_dir
 from .sources import Race, brain_graph, creature_shape, generation_race, terrain_scene, where_text
 
-#: what ``creatures play`` starts with (``creatures evolve``'s defaults)
-DEFAULT_SETUP = Setup(design="walker", task="run", terrain=None, population=150, generations=50, seed=0,
-                      seconds=20.0, sensors=None, medium=None)
+_RUN = RunSettings.defaults()
+#: what ``creatures play`` starts with: the walker, with the run's defaults (``RunSettings``' own,
+#: as ``creatures evolve``'s; terrain, sensors and medium None: the task's own and the defaults).
+#: The run it starts is given no other setting, so it takes the rest (the trials' statistic, the
+#: network...) there too.
+DEFAULT_SETUP = Setup(design="walker", task=_RUN["task"], population=_RUN["population"],
+                      generations=_RUN["generations"], seed=_RUN["seed"], seconds=_RUN["seconds"],
+                      trials=_RUN["trials"], noise=_RUN["noise"])
 
 #: seconds to wait for the background run to stop cleanly before it is killed
 STOP_TIMEOUT = 20.0
@@ -74,7 +78,10 @@ class Crowd:
         self._kind = run.settings.network
         self._config = run.config
         brains = make_brains(genomes, run.config, self._kind)
-        self.run = EpisodeRun(ep, brains, len(genomes), False, bodies_of(ep, genomes))
+        # each from the generation's first trial's start (the same for all: evolution.trials)
+        starts = run.trials_of(generation)["starts"]
+        self.run = EpisodeRun(ep, brains, len(genomes), False, bodies_of(ep, genomes),
+                              None if starts is None else starts[:1])
         m = self.run.model
         shapes = []
         for b, g in enumerate(genomes):
@@ -84,7 +91,8 @@ class Crowd:
                                                           "generation": generation}, b)
             shapes.append(dataclasses.replace(shape, color=_rgb(species_colour(max(sid, 0)))))
         self.species = [species.get(g.key, -1) for g in genomes]
-        title = (f"{run.settings.design_name} - generation {generation}: all {len(genomes)} creatures "
+        trial = " (trial 1 of {})".format(run.settings.trials) if run.settings.trials > 1 else ""
+        title = (f"{run.settings.design_name} - generation {generation}: all {len(genomes)} creatures{trial} "
                  f"- {ep.task.ref.short} {where_text(ep.terrain, ep.sim)}")
         scene = terrain_scene(ep.terrain, shapes, ep.sim.dt, ep.seconds, title, ep.task.sample.measures, ep.sim)
         self.scene = dataclasses.replace(scene, crowd=True)
@@ -210,13 +218,13 @@ class PlaySession:
     def _read_settings(self) -> None:
         path = Path(self.run_dir) / "settings.json"
         try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise GameError(f"{self.run_dir} is not a run directory ({path}: {exc})") from None
-        self.total = int(data.get("generations", 0))
-        self.measures = data.get("measures") or "fitness"
-        terrain = data.get("terrain") or "the task's own ground"
-        self.title = f"{data.get('design_name', '?')} - {data.get('task', '?')} on {terrain}"
+            settings = RunSettings.read(path)
+        except RunFileError as exc:   # missing, unreadable or a bad setting: one line naming the file
+            raise GameError(f"{self.run_dir} is not a run directory ({exc})") from None
+        self.total = settings.generations
+        self.measures = settings.measures or "fitness"
+        terrain = settings.terrain or "the task's own ground"
+        self.title = f"{settings.design_name} - {settings.task} on {terrain}"
 
     def _read_progress(self) -> bool:
         """Read stats.csv and species.csv again if they changed; True if they did."""
@@ -438,7 +446,8 @@ class PlaySession:
     def evolve(self) -> None:
         """Evolve a champion further: a new run with its design, task and settings whose first
         generation starts from its genome (an exact copy, and copies mutated once each:
-        ``evolution.run.seeded_population``)."""
+        ``evolution.run.seeded_population``); its generations, population and trials are the
+        run's defaults (``RunSettings``')."""
         if self._champion is None:
             return
         c = self._champion
@@ -458,11 +467,9 @@ class PlaySession:
         self._champion, self.state = None, "starting"
         try:
             start(self, out, design, task=c.task.name, terrain=c.terrain_ref.name,
-                  sensors=[r.name for r in c.sensors], seconds=c.seconds, generations=DEFAULT_SETUP.generations,
-                  population=DEFAULT_SETUP.population, seed=c.seed, workers=0, network=c.network,
+                  sensors=[r.name for r in c.sensors], seconds=c.seconds, seed=c.seed, workers=0, network=c.network,
                   medium=medium, sim={**sim.to_dict(), "ground": True, "engine": physics.ENGINE_VERSION},
-                  clock_hz=c.clock_hz,
-                  start_genome=c.genome, parent=c.hash())
+                  clock_hz=c.clock_hz, start_genome=c.genome, parent=c.hash())
         except GameError:
             self._champion, self.state = c, "champion"
             raise

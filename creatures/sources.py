@@ -124,10 +124,15 @@ class Race:
     """One or more champions replayed side by side on one terrain, as ghosts that do not
     collide. Raises :class:`ChampionError` (one line) for champions that cannot share a race."""
 
-    def __init__(self, champions: list[Champion], labels: list[str] | None = None, title: str | None = None):
+    def __init__(self, champions: list[Champion], labels: list[str] | None = None, title: str | None = None,
+                 trial: int = 0):
         if not champions:
             raise ChampionError("nothing to watch")
         labels = labels or [c.name or f"champion {k + 1}" for k, c in enumerate(champions)]
+        # each champion in its trial ``trial`` (a champion scored over several shows one, and says which)
+        labels = [f"{label}, {c.trial_label(trial)}" if c.trial_label(trial) else label
+                  for label, c in zip(labels, champions)]
+        self.trial = trial
         first = champions[0]
         terrain = first.terrain
         for c, label in zip(champions[1:], labels[1:]):
@@ -144,14 +149,15 @@ class Race:
         self.champions = champions
         try:
             # each with its own body (an evolved one differs from its design's)
-            self.runs = [c.episode_run() for c in champions]
+            self.runs = [c.episode_run(trial=trial) for c in champions]
         except PluginError as exc:
             raise ChampionError(str(exc)) from None
         self._slots = [None] * len(champions)
         self._names = [None] * len(champions)
         shapes = [creature_shape(r.model, label, {"design": c.body.name, "task": c.task.short,
                                                   "terrain": terrain.kind,
-                                                  "generation": c.generation},
+                                                  "generation": c.generation,
+                                                  **({"fresh": c.post.summary["mean"]} if c.post else {})},
                                  looks=looks_of(c.design_yaml) if len(champions) == 1 else None)
                   for r, c, label in zip(self.runs, champions, labels)]
         tasks = sorted({c.task.short for c in champions})
@@ -180,7 +186,7 @@ class Race:
         creatures, xs = [], []
         for r, c in zip(self.runs, self.champions):
             f = float(r.fitness()[0])
-            creatures.append(creature_frame(r.model, r.state, fitness=f, recorded=c.fitness,
+            creatures.append(creature_frame(r.model, r.state, fitness=f, recorded=c.trial_fitness(self.trial),
                                             failed=bool(r.failed[0])))
             x = float(r.centre_of_mass()[0, 0])
             xs.append(x if math.isfinite(x) else -math.inf)
@@ -465,13 +471,14 @@ def _builtin() -> list[str]:
 
 # --- what a command line names -------------------------------------------------------------------
 
-def load_sources(targets: list[str], follow: bool = False, plugins=(), generations=None):
+def load_sources(targets: list[str], follow: bool = False, plugins=(), generations=None, trial: int = 0):
     """The source for ``creatures watch``/``record`` arguments: champion files (one, or several
     racing) or a run directory (its best champion, or with ``follow`` the newest generation's,
     or with ``generations`` the champions of those generations racing: see
     :func:`generation_race`). ``plugins``: the plug-in files or modules the user named for
     champion files (``--plugin``). A target that does not exist may name a shipped champion
-    (:func:`~creatures.shipped.champion_path`). Raises :class:`ChampionError` with one line."""
+    (:func:`~creatures.shipped.champion_path`). ``trial``: the trial (from 0) each champion is
+    shown in (:meth:`Champion.episode_run`). Raises :class:`ChampionError` with one line."""
     named = []
     for t in targets:
         try:
@@ -503,7 +510,7 @@ def load_sources(targets: list[str], follow: bool = False, plugins=(), generatio
         labels.append(champion.name or path.stem)
     if len(set(labels)) < len(labels):  # the same champion twice, say: tell them apart
         labels = [f"{k + 1}. {label}" for k, label in enumerate(labels)]
-    return Race(champions, labels)
+    return Race(champions, labels, trial=trial)
 
 
 #: at most this many generations race at once

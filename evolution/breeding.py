@@ -178,7 +178,12 @@ class DefaultGenome(neat.DefaultGenome):
         setattr(config, FAST, fast_breeding(config))
         for name, value in body.items():
             setattr(config, name, value)
-        config.body_genes = None   # set by the run for a design with evolvable values or parts
+        # The design's body genes (evolution.bodygenes.BodyGenes) ride on the genome config: set
+        # by the run (Run.__init__) for a design with evolvable values or parts. neat-python
+        # hands each genome method (configure_new, configure_crossover, mutate, distance) this
+        # object and nothing else, so it is the only per-run channel to them; anything else (a
+        # class attribute, a module registry) would be global, shared by every run in a process.
+        config.body_genes = None
         return config
 
     def configure_new(self, config):

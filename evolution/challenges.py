@@ -17,12 +17,16 @@ problem at its line and column, nothing in it runs code)::
       mass: [1, 12]           # kg, the whole body, within
       strength: 1200          # N, all muscles together, at most
       design: walker          # brain only: the body must be this design's
+    trials: {starts: 10, noise: 0.001, seed: 0}   # optional: how entries are scored (these defaults)
 
 An **entry** is a champion (a JSON file or a card). :meth:`Challenge.verify` checks it against
 the challenge's rules (the task, the very ground, the seconds, the physics settings a run of the
-task has by default, the sensors, the body), then simulates it again: its score is the fitness
-the replay measures, and an entry whose recorded fitness is not exactly that is refused (it was
-edited, or made by other software). Each refusal is one line saying why.
+task has by default, the sensors, the body), then simulates it again in its own trials: an entry
+whose recorded fitness is not exactly what they give is refused (it was edited, or made by other
+software). Its **score** is then the mean of its fitness from the challenge's own starts
+(``trials``: the same for every entry, :func:`evolution.trials.check_seeds` of the seed, each
+sphere moved by ``noise``), so that a board compares like with like and no entry scores by a
+lucky start. Each refusal is one line saying why.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from .plugins import BUILTINS, PluginError, resolve
 from .sensors import DEFAULT_SENSORS
 from .tasks import task_sim
 from .terrains import TerrainFileError, parse_terrain
+from .trials import MAX_NOISE
 from .yamlread import Reader, YamlError, read_text, read_top
 
 __all__ = ["Challenge", "BodyRules", "ChallengeError", "Verdict", "parse_challenge", "load_challenge",
@@ -48,7 +53,11 @@ __all__ = ["Challenge", "BodyRules", "ChallengeError", "Verdict", "parse_challen
 
 #: challenge files larger than this are refused unread
 MAX_CHALLENGE_BYTES = 100_000
-TOP_KEYS = ("name", "description", "author", "task", "terrain", "seconds", "medium", "sensors", "body")
+TOP_KEYS = ("name", "description", "author", "task", "terrain", "seconds", "medium", "sensors", "body", "trials")
+TRIAL_KEYS = ("starts", "noise", "seed")
+#: how a challenge scores its entries unless it says: the mean from this many starts, each moved
+#: by this much (m), made from this seed
+CHALLENGE_STARTS, CHALLENGE_NOISE, CHALLENGE_SEED = 10, 1e-3, 0
 BODY_KEYS = ("spheres", "bones", "muscles", "mass", "strength", "design")
 #: a challenge's name: a short word people type (``creatures challenge verify sprint ...``)
 MAX_NAME = 40
@@ -142,6 +151,10 @@ class Challenge:
     rules: BodyRules
     author: str = ""
     source: str = ""
+    #: how entries are scored: the mean from ``starts`` starts, moved by ``noise`` (m), made from ``seed``
+    starts: int = CHALLENGE_STARTS
+    noise: float = CHALLENGE_NOISE
+    seed: int = CHALLENGE_SEED
 
     def measures(self) -> str:
         return resolve("task", self.task).sample.measures
@@ -160,7 +173,8 @@ class Challenge:
         if sim.fluid_density > 0:
             where += f" in {physics.medium_name(sim)}"
         rules = self.rules.describe()
-        return f"{self.task} {where}, {self.seconds:g} s" + (f"; {', '.join(rules)}" if rules else "")
+        return (f"{self.task} {where}, {self.seconds:g} s" + (f"; {', '.join(rules)}" if rules else "")
+                + f"; scored from {self.starts} starts moved {self.noise:g} m")
 
     def on_ground(self, terrain: physics.Terrain) -> bool:
         """Whether ``terrain`` is the challenge's ground, point for point."""
@@ -194,18 +208,21 @@ class Challenge:
         return self.rules.broken(champion.body, evolved=bool(champion.genes))
 
     def verify(self, champion) -> Verdict:
-        """Check ``champion`` against the rules, then replay it: its verified score, or why not."""
+        """Check ``champion`` against the rules, replay it in its own trials (its recorded
+        fitness must be what they give), then score it from the challenge's starts: its
+        verified score, or why not."""
         from .champion import ChampionError
         reason = self.broken(champion)
         if reason:
             return Verdict(None, reason)
         try:
-            score = champion.replay()
+            replayed = champion.replay()
+            if replayed != champion.fitness:
+                return Verdict(None, f"its recorded fitness {champion.fitness!r} is not what it scores "
+                                     f"({replayed!r}): the file was edited, or scored by other software")
+            score = champion.rescore(self.starts, self.noise, self.seed)["mean"]
         except ChampionError as exc:
             return Verdict(None, str(exc))
-        if score != champion.fitness:
-            return Verdict(None, f"its recorded fitness {champion.fitness!r} is not what it scores "
-                                 f"({score!r}): the file was edited, or scored by other software")
         return Verdict(score)
 
     def to_dict(self) -> dict:
@@ -215,7 +232,8 @@ class Challenge:
                 "task": self.task, "measures": self.measures(),
                 "terrain": {"name": self.terrain_name, "seed": self.terrain_seed, "file": self.terrain_file},
                 "seconds": self.seconds, "medium": physics.medium_name(self.sim()),
-                "sensors": list(self.sensors), "body": rules}
+                "sensors": list(self.sensors), "body": rules,
+                "trials": {"starts": self.starts, "noise": self.noise, "seed": self.seed}}
 
 
 def load_challenge(path, design_body=None) -> Challenge:
@@ -264,6 +282,7 @@ def parse_challenge(text: str, source: str = "<challenge>", folder=None, design_
             r.problem(top["sensors"][1], "'sensors' must allow at least one sensor")
     terrain = _terrain(r, top.get("terrain"), source, folder)
     rules = _rules(r, top.get("body"), design_body)
+    trials = _trials(r, top.get("trials"))
     if task is not None and medium is not None:
         try:
             task_sim(resolve("task", task).sample, physics.SimParams(), medium)
@@ -274,7 +293,30 @@ def parse_challenge(text: str, source: str = "<challenge>", folder=None, design_
     ground, terrain_name, seed, file = terrain
     return Challenge(name=name, description=description, task=task, terrain=ground, terrain_name=terrain_name,
                      terrain_seed=seed, terrain_file=file, seconds=float(seconds), medium=medium,
-                     sensors=sensors, rules=rules, author=author, source=source)
+                     sensors=sensors, rules=rules, author=author, source=source, **trials)
+
+
+def _trials(r: Reader, entry) -> dict:
+    """``{"starts", "noise", "seed"}``: the challenge's own, or the defaults."""
+    if entry is None:
+        return {}
+    parts = r.mapping(entry[1], "'trials'", TRIAL_KEYS)
+    if parts is None:
+        return {}
+    found = {}
+    if "starts" in parts:
+        found["starts"] = r.integer(parts["starts"][1], "'trials.starts'")
+        if found["starts"] is not None and not 1 <= found["starts"] <= 100:
+            r.problem(parts["starts"][1], "'trials.starts' must be a whole number from 1 to 100")
+    if "noise" in parts:
+        found["noise"] = r.number(parts["noise"][1], "'trials.noise'")
+        if found["noise"] is not None and not 0 <= found["noise"] <= MAX_NOISE:
+            r.problem(parts["noise"][1], f"'trials.noise' must be a number of metres from 0 to {MAX_NOISE:g}")
+    if "seed" in parts:
+        found["seed"] = r.integer(parts["seed"][1], "'trials.seed'")
+        if found["seed"] is not None and not 0 <= found["seed"] < 2**63:
+            r.problem(parts["seed"][1], "'trials.seed' must be 0 or more")
+    return {k: (float(v) if k == "noise" else v) for k, v in found.items() if v is not None}
 
 
 def _text(r: Reader, top: dict, key: str, limit: int):

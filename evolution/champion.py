@@ -32,15 +32,17 @@ from .plugins import PluginError, PluginRef, load_ref, resolve
 from .rollout import Episode, run_episode
 from .sensors import DEFAULT_SENSORS
 from .terrains import terrain_from_dict, terrain_to_dict
+from .trials import LEGACY, PostEvaluation, TrialRecord, check_seeds, score, spread_of, start_offsets
 
 __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_champion",
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-#: the newest format version: 4 for a champion whose muscles share brain outputs (muscle groups,
-#: which older software would drive one output per muscle), 3 for one whose body evolved (its
-#: design's ranges and its body genes, which older software could not replay), 2 otherwise
-VERSION = 4
+#: the newest format version: 5 for a champion scored over trials (their starts, which older
+#: software would not replay), 4 for one whose muscles share brain outputs (muscle groups, which
+#: older software would drive one output per muscle), 3 for one whose body evolved (its design's
+#: ranges and its body genes, which older software could not replay), 2 otherwise
+VERSION = 5
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 #: an author's name is at most this long
@@ -102,6 +104,11 @@ class Champion:
     #: it, and of the champion that run started from (None: not known, or a run from scratch)
     settings_hash: str | None = None
     parent: str | None = None
+    #: how it was scored (:class:`evolution.trials.TrialRecord`: its trials' seeds and
+    #: fitnesses; ``LEGACY`` for a file from before trials: its exact start, once), and its
+    #: post-evaluation from fresh starts (None: not made)
+    trials: TrialRecord = LEGACY
+    post: PostEvaluation | None = None
     _episode: object = field(default=None, init=False, repr=False, compare=False)
 
     def bodies(self):
@@ -133,12 +140,17 @@ class Champion:
         parent = f"evolved from champion {lineage.short(self.parent)}" if self.parent else "evolved from scratch"
         return f"{start}, settings {lineage.short(self.settings_hash)}, {parent}"
 
-    def episode_run(self, parallel: bool | None = False):
+    def episode_run(self, parallel: bool | None = False, trial: int = 0):
         """An :class:`evolution.EpisodeRun` of the champion alone, as evolution scored it
-        (its brain, and its own body). Raises :class:`ChampionError` (one line)."""
+        (its brain, and its own body) in its trial ``trial`` (from 0: each trial started
+        elsewhere, :attr:`trials`). Raises :class:`ChampionError` (one line)."""
         from .rollout import EpisodeRun
+        if not 0 <= trial < self.trials.spec.count:
+            raise ChampionError(f"it has {self.trials.spec.count} trial{'s' if self.trials.spec.count > 1 else ''}, "
+                                f"not a trial {trial + 1}")
+        starts = self.trials.offsets(len(self.body.spheres))[trial:trial + 1]
         try:
-            return EpisodeRun(self.episode(), self.brains(), 1, parallel, self.bodies())
+            return EpisodeRun(self.episode(), self.brains(), 1, parallel, self.bodies(), starts)
         except PluginError as exc:
             raise ChampionError(str(exc)) from None
 
@@ -202,21 +214,70 @@ class Champion:
                 f"{self.fitness:.6g}); replayed by this one (version {physics.ENGINE_VERSION}) it moves differently")
 
     def replay(self, on_step=None) -> float:
-        """Simulate the champion again, with the stepping code that scored it; its fitness.
-        A plug-in that raises is a :class:`ChampionError` naming it."""
+        """Simulate the champion again in each of its trials, with the stepping code that scored
+        it; its fitness, the trials' statistic. ``on_step(t, state, inputs, outputs)`` after every
+        step (of the batch of its trials). A plug-in that raises is a :class:`ChampionError`
+        naming it."""
+        fitness, failed = self._score_from(self.trials.offsets(len(self.body.spheres)), on_step)
+        return float(score(fitness[None], failed[None], self.trials.spec.statistic)[0][0])
+
+    def trial_fitness(self, trial: int = 0) -> float:
+        """The recorded fitness of trial ``trial`` (from 0): what :meth:`episode_run` of it
+        ends at. A champion from before trials: its fitness."""
+        return float(self.trials.fitness[trial]) if self.trials.recorded else self.fitness
+
+    def trial_label(self, trial: int = 0) -> str:
+        """``trial 2 of 4`` for a champion of several trials; empty for one of a single one."""
+        count = self.trials.spec.count
+        return f"trial {trial + 1} of {count}" if count > 1 else ""
+
+    def replay_trials(self) -> list[float]:
+        """Each trial's fitness, replayed."""
+        return [float(f) for f in self._score_from(self.trials.offsets(len(self.body.spheres)))[0]]
+
+    def rescore(self, starts: int, noise: float | None = None, seed: int = 0) -> dict:
+        """The champion from ``starts`` fresh starts that anyone can repeat
+        (:func:`evolution.trials.check_seeds` of ``seed``), moved by ``noise`` (m; default: its
+        trials' noise, or the default 1 cm for a champion of exact starts): ``{"starts", "noise", "seed",
+        "fitness", "mean", "worst", "sd"}``."""
+        from .trials import DEFAULT_NOISE
+        noise = (self.trials.spec.noise or DEFAULT_NOISE) if noise is None else float(noise)
+        fitness, _ = self._score_from(start_offsets(check_seeds(starts, seed), noise, len(self.body.spheres)))
+        return {"starts": starts, "noise": noise, "seed": seed, "fitness": [float(f) for f in fitness],
+                **spread_of(fitness)}
+
+    def _score_from(self, offsets, on_step=None):
+        """The champion run from each start of ``offsets`` (K, P, 2), in one batch: ``(fitness
+        (K,), failed (K,))``."""
+        from .chunks import make_brains
+        K = len(offsets)
+        bodies = self.bodies()
+        if bodies is not None:
+            bodies = (bodies[0] * K, bodies[1] * K)
+        config = self.neat_config()   # (the genome checked against the creature first)
         try:
-            fitness, _ = run_episode(self.episode(), self.brains(), 1, on_step=on_step, bodies=self.bodies())
+            brains = make_brains([genome_from_dict(self.genome)], config, self.network, np.zeros(K, int))
+        except (KeyError, ValueError, TypeError, AssertionError, AttributeError) as exc:
+            raise ChampionError(f"the genome does not fit the creature: {exc}") from None
+        try:
+            fitness, run = run_episode(self.episode(), brains, K, on_step=on_step, bodies=bodies, starts=offsets)
         except PluginError as exc:
             raise ChampionError(str(exc)) from None
-        return float(fitness[0])
+        return fitness, run.failed.copy()
 
     def to_dict(self) -> dict:
         creature = {"body": self.body.to_dict(), "design_yaml": self.design_yaml}
         if self.genes:  # the design's ranges, and what the champion switched off (for people)
             creature["evolve"] = self.genes.to_dict()
             creature["switched_off"] = self.switched_off()
+        # (one exact start, as every champion was scored before trials: written as then)
+        trials = self.trials.recorded and not self.trials.spec.exact
+        version = 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
+        extra = {"trials": self.trials.to_dict()} if trials else {}
+        if self.post is not None:
+            extra["post"] = self.post.to_dict()
         return {
-            "format": FORMAT, "version": 4 if self.body.grouped else 3 if self.genes else 2, "name": self.name,
+            "format": FORMAT, "version": version, "name": self.name,
             "creature": creature,
             "task": {**self.task.to_dict(), "measures": self.measures},
             "terrain": {**self.terrain_ref.to_dict(), **terrain_to_dict(self.terrain)},
@@ -225,6 +286,7 @@ class Champion:
             "physics": self.sim.to_dict(),
             "brain": {"network": self.network, "genome": self.genome},
             "recorded": {"fitness": self.fitness, "generation": self.generation, "seed": self.seed},
+            **extra,
             "lineage": {"design": self.design_hash, "settings": self.settings_hash, "parent": self.parent},
             **({"author": self.author} if self.author else {}),
             "software": self.software,
@@ -373,6 +435,7 @@ def champion_from_dict(data) -> Champion:
         raise ChampionError("'software' must be an object")
     design_yaml = str(_get(data, "creature", "design_yaml", kind=str))
     settings_hash, parent = _lineage(data, design_yaml)
+    trials, post = _trials(data, version)
     try:  # printed by the commands that show a champion
         limits.check_text(data.get("author", ""), "'author'", MAX_AUTHOR)
         limits.check_text(data.get("name", ""), "'name'")
@@ -387,7 +450,21 @@ def champion_from_dict(data) -> Champion:
         sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
         generation=int(_get(data, "recorded", "generation", kind=int)), seed=int(seed),
         software=software, name=str(data.get("name", "")), genes=genes, author=data.get("author", ""),
-        settings_hash=settings_hash, parent=parent)
+        settings_hash=settings_hash, parent=parent, trials=trials, post=post)
+
+
+def _trials(data, version: int) -> tuple:
+    """A champion document's ``(trials, post-evaluation)``, checked: a file of format version 5
+    records its trials (else it was scored once, from its exact start: ``LEGACY``), and any may
+    hold a post-evaluation."""
+    try:
+        trials = TrialRecord.from_dict(data.get("trials")) if version >= 5 and "trials" in data else LEGACY
+        post = PostEvaluation.from_dict(data["post"]) if data.get("post") is not None else None
+    except ValueError as exc:
+        raise ChampionError(str(exc)) from None
+    if version >= 5 and "trials" not in data:
+        raise ChampionError("missing 'trials' (a version 5 champion records them)")
+    return trials, post
 
 
 def _lineage(data, design_yaml: str) -> tuple:
@@ -446,11 +523,13 @@ def _plugins_v2(data):
 
 
 def champion_from_run(run_dir, generation: int | None = None) -> Champion:
-    """The best genome of a run directory as a champion: of ``generation``, or of the whole run.
+    """The best genome of a run directory as a champion: of ``generation``, or of the whole run
+    (:func:`evolution.rundir.champion_record`: the one best and most reliable from fresh
+    starts).
     Every file it reads is checked (:mod:`evolution.rundir`): a :class:`ChampionError` naming
     the file otherwise."""
     from .run import RunSettings, read_terrain
-    from .rundir import best_generation, read_best, read_body_and_genes
+    from .rundir import best_generation, champion_record, read_best, read_body_and_genes
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise ChampionError(f"{run_dir} is not a run directory (not a directory)")
@@ -473,7 +552,7 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         paths = [files[n] for n in sorted(files)]
     try:
         records = [read_best(p) for p in paths]
-        record = max(records, key=lambda r: (r["fitness"], -r["generation"]))
+        record = champion_record(records)
         check_genome(record["genome"], None, len(body.command_map()[2]), settings.network)
         check_body(record["genome"].get("body"), genes)
     except JsonFileError as exc:
@@ -505,4 +584,16 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     generation=int(record["generation"]), seed=settings.seed,
                     software=software_versions(), trusted=True,
                     name=f"{settings.design_name} {task_ref.short} gen {record['generation']}",
-                    genes=genes, settings_hash=lineage.settings_hash(asdict(settings)), parent=settings.parent)
+                    genes=genes, settings_hash=lineage.settings_hash(asdict(settings)), parent=settings.parent,
+                    **_trials_of_record(record, paths[records.index(record)]))
+
+
+def _trials_of_record(record: dict, path) -> dict:
+    """A best-genome record's trials and post-evaluation as :class:`Champion` fields (a run from
+    before trials recorded neither: its exact start, once)."""
+    try:
+        trials = TrialRecord.from_dict(record["trials"]) if "trials" in record else LEGACY
+        post = PostEvaluation.from_dict(record["post"]) if record.get("post") is not None else None
+    except ValueError as exc:
+        raise ChampionError(f"{path}: {exc}") from None
+    return {"trials": trials, "post": post}

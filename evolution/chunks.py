@@ -5,8 +5,9 @@ cluster), so that both agree bit for bit.
 Workers receive genomes as plain data and compile them into batched networks themselves, exactly
 as a replay does: :func:`pack_genome`'s tuples (what ``creatures evolve`` sends: a third of the
 time of making dicts, and less to pickle) or :func:`evolution.genomes.genome_to_dict`'s dicts.
-A chunk is one batched rollout (:func:`evaluate_chunk`); :func:`gather` joins the chunks'
-results into one :class:`Evaluation`.
+A chunk is one batched rollout (:func:`evaluate_chunk`) of creatures, each a genome from a
+start: a genome scored over several trials (:mod:`evolution.trials`) is several creatures,
+compiled once; :func:`gather` joins the chunks' results into one :class:`Evaluation`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .breeding import DefaultGenome
 from .genomes import genome_from_dict, load_neat_config
 from .rollout import Episode, run_episode
 
-__all__ = ["PROGRESS_EVERY", "Evaluation", "bodies_of", "evaluate_chunk", "gather", "load_config_text",
+__all__ = ["PROGRESS_EVERY", "Evaluation", "bodies_of", "creature_chunks", "evaluate_chunk", "gather", "load_config_text",
            "make_brains", "pack_genome", "split_chunks", "unpack_genome"]
 
 #: workers report progress every this many steps
@@ -30,19 +31,24 @@ PROGRESS_EVERY = 30
 
 @dataclass
 class Evaluation:
-    """The result of evaluating a generation, in the order the genomes were given."""
+    """The result of evaluating a generation, in the order the genomes were given: each
+    genome's fitness over its trials (:func:`evolution.trials.score`), and each trial's."""
 
     fitness: np.ndarray     # (N,)
-    failed: np.ndarray      # (N,) bool: non-finite, past physics.integrity's limits, or task-failed
-    nonfinite: np.ndarray   # (N,) bool
+    failed: np.ndarray      # (N,) bool: a trial non-finite, past physics.integrity's limits, or task-failed
+    nonfinite: np.ndarray   # (N,) bool: a trial non-finite
     seconds: float          # wall time
     warnings: list = field(default_factory=list)  # plug-in problems that did not stop the run
+    #: each trial's fitness, (N, K): for the champion's file and the statistics
+    trials: np.ndarray = None
 
 
-def make_brains(genomes, config, kind: str):
-    """Batched networks for neat genomes (``reset()``, ``activate(inputs) -> outputs``)."""
+def make_brains(genomes, config, kind: str, index=None):
+    """Batched networks for neat genomes (``reset()``, ``activate(inputs) -> outputs``); with
+    ``index`` (ints), network b is genome ``index[b]``'s (each genome compiled once)."""
     from .network import NetworkBatch, compile_networks
-    return NetworkBatch(compile_networks(genomes, config, kind))
+    networks = compile_networks(genomes, config, kind)
+    return NetworkBatch(networks if index is None else networks.take(index))
 
 
 def pack_genome(genome) -> tuple:
@@ -100,35 +106,58 @@ def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
     return [c for c in np.array_split(np.arange(n), max(1, chunks)) if len(c)]
 
 
+def creature_chunks(genome_dicts: list, starts, chunks: int) -> list[tuple]:
+    """A generation as chunks of creatures: every genome from every start of ``starts`` ((K, P,
+    2) offsets; None: once, from the design's exact start), genome by genome, in at most
+    ``chunks`` contiguous, nearly equal chunks. Each is ``(its genomes, (genome (C,) ints into
+    them, offsets (C, P, 2)) or None)``: a genome goes to every chunk that has a trial of it, once."""
+    if starts is None:
+        return [([genome_dicts[i] for i in c], None) for c in split_chunks(len(genome_dicts), chunks)]
+    K = len(starts)
+    out = []
+    for c in split_chunks(len(genome_dicts) * K, chunks):
+        genomes = c // K
+        first = int(genomes[0])
+        out.append((genome_dicts[first:int(genomes[-1]) + 1], (genomes - first, np.asarray(starts)[c % K])))
+    return out
+
+
 def load_config_text(neat_text: str):
     """The neat config of ``neat_text`` (neat reads configs from files only)."""
     with tempfile.TemporaryDirectory() as tmp:
         return load_neat_config(neat_text, Path(tmp) / "neat.cfg")
 
 
-def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, report=None):
-    """Score one chunk of genomes (dicts or :func:`pack_genome`'s tuples) in one batched rollout:
-    what every backend's workers run.
+def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, report=None, creatures=None):
+    """Score one chunk of creatures in one batched rollout: what every backend's workers run.
+    Each creature is a genome of ``genome_dicts`` (dicts or :func:`pack_genome`'s tuples) from a
+    start: ``creatures`` is ``(genome (C,) ints, offsets (C, P, 2))``, where each starts moved
+    from the design's start (:mod:`evolution.trials`); None is every genome once, from the
+    design's exact start.
 
     ``report(creature_steps)`` is called every :data:`PROGRESS_EVERY` steps, if given. Returns
-    ``(fitness (B,), failed (B,), nonfinite (B,), warnings)``. A plug-in that raises stops it
+    ``(fitness (C,), failed (C,), nonfinite (C,), warnings)``. A plug-in that raises stops it
     with a :class:`evolution.PluginError`."""
     genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
-    brains = make_brains(genomes, config, kind)
-    B = len(genomes)
-    bodies = bodies_of(episode, genomes)
+    index, starts = creatures if creatures is not None else (None, None)
+    brains = make_brains(genomes, config, kind, index)
+    B = len(genomes) if index is None else len(index)
+    bodies = bodies_of(episode, genomes if index is None else [genomes[i] for i in index])
 
     def on_step(t, state, inputs, outputs):
         if (t + 1) % PROGRESS_EVERY == 0:
             report(PROGRESS_EVERY * B)
 
     fitness, run = run_episode(episode, brains, B, on_step=None if report is None else on_step,
-                               parallel=False, bodies=bodies)
+                               parallel=False, bodies=bodies, starts=starts)
     return fitness, run.failed.copy(), run.nonfinite.copy(), run.warnings
 
 
-def gather(parts, seconds: float) -> Evaluation:
-    """One :class:`Evaluation` from the chunks' ``evaluate_chunk`` results, in chunk order."""
+def gather(parts, seconds: float, trials: int = 1, statistic: str = "mean") -> Evaluation:
+    """One :class:`Evaluation` from the chunks' ``evaluate_chunk`` results, in chunk order, of
+    ``trials`` creatures a genome (:func:`creature_chunks`), made one by ``statistic``."""
+    from .trials import score
     warnings = list(dict.fromkeys(w for p in parts for w in p[3]))
-    return Evaluation(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                      np.concatenate([p[2] for p in parts]), seconds, warnings)
+    fitness, failed, nonfinite = (np.concatenate([p[k] for p in parts]).reshape(-1, trials) for k in range(3))
+    scores, failed_genome = score(fitness, failed, statistic)
+    return Evaluation(scores, failed_genome, nonfinite.any(axis=1), seconds, warnings, fitness)

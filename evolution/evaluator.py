@@ -21,7 +21,7 @@ import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from . import limits
-from .chunks import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
+from .chunks import Evaluation, creature_chunks, evaluate_chunk, gather, load_config_text
 from .process import prepare_process
 from .rollout import Episode
 
@@ -63,11 +63,11 @@ def _count(creature_steps: int) -> None:
         _COUNTER.value += creature_steps
 
 
-def evaluate_in_worker(genome_dicts: list[dict]):
+def evaluate_in_worker(genome_dicts: list[dict], creatures=None):
     """Score a chunk in a worker process of an :class:`Evaluator`'s pool (what its pool runs:
     the episode and config that process was started with)."""
     return evaluate_chunk(_EPISODE, _CONFIG, _KIND, genome_dicts,
-                          report=None if _COUNTER is None else _count)
+                          report=None if _COUNTER is None else _count, creatures=creatures)
 
 
 class Evaluator:
@@ -97,20 +97,24 @@ class Evaluator:
             # this evaluator's own: the module's globals are the last in-process evaluator's
             self._local = (episode, _CONFIG, kind)
 
-    def evaluate(self, genome_dicts: list[dict], on_progress=None) -> Evaluation:
-        """Fitness of every genome. ``on_progress(done, total)`` is called as creature-steps
-        complete (from this process, about ten times a second)."""
+    def evaluate(self, genome_dicts: list[dict], on_progress=None, starts=None,
+                 statistic: str = "mean") -> Evaluation:
+        """Fitness of every genome: from each start of ``starts`` ((K, P, 2) offsets from the
+        design's start, :mod:`evolution.trials`; None: once, from the exact start), made one by
+        ``statistic``. ``on_progress(done, total)`` is called as creature-steps complete (from
+        this process, about ten times a second)."""
         t0 = time.perf_counter()
         n = len(genome_dicts)
-        total = n * self.episode.steps
+        trials = 1 if starts is None else len(starts)
+        total = n * trials * self.episode.steps
         self.counter.value = 0
-        chunks = split_chunks(n, self.workers)
+        chunks = creature_chunks(genome_dicts, starts, self.workers)
         if self.pool is None:
             episode, config, kind = self._local
-            parts = [evaluate_chunk(episode, config, kind, [genome_dicts[i] for i in c], report=self._count)
-                     for c in chunks]
+            parts = [evaluate_chunk(episode, config, kind, genomes, report=self._count, creatures=creatures)
+                     for genomes, creatures in chunks]
         else:
-            futures = [self.pool.submit(evaluate_in_worker, [genome_dicts[i] for i in c]) for c in chunks]
+            futures = [self.pool.submit(evaluate_in_worker, genomes, creatures) for genomes, creatures in chunks]
             pending = futures
             while pending:  # wake up when the work is done, or every 0.1 s to show progress
                 _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
@@ -119,7 +123,7 @@ class Evaluator:
             parts = [f.result() for f in futures]
         if on_progress is not None:
             on_progress(total, total)
-        return gather(parts, time.perf_counter() - t0)
+        return gather(parts, time.perf_counter() - t0, trials, statistic)
 
     def _count(self, creature_steps: int) -> None:
         with self.counter.get_lock():

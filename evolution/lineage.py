@@ -6,8 +6,9 @@ the same hash on every machine:
 
 - a **design**'s hash is of its YAML text, as the run recorded it;
 - a **run's settings** hash is of the settings that decide what its generations are (the design,
-  task, terrain, sensors, seconds, population, seed, network, physics, neat config and starting
-  genome), not of those that only say how long or where it runs (generations, workers, backend);
+  task, terrain, sensors, seconds, population, seed, network, physics, neat config, starting
+  genome and trials), not of those that only say how long or where it runs (generations, workers,
+  backend);
 - a **champion**'s hash is of what it does: its body, brain, task, terrain, sensors, episode and
   physics, not its name, author, recorded fitness or lineage. A card and a JSON file of one
   champion have the same hash; so does a copy whose recorded fitness someone edited.
@@ -25,6 +26,9 @@ __all__ = ["digest", "design_hash", "settings_hash", "champion_hash", "short", "
 #: the run settings that decide what its generations are (RunSettings' fields)
 RESULT_SETTINGS = ("design_text", "task", "terrain", "sensors", "seconds", "population", "seed",
                    "network", "clock_hz", "sim", "medium", "neat_config", "plugins", "start_genome")
+#: run settings that decide its generations too, hashed when the settings have them (a run from
+#: before trials has none and keeps its hash)
+TRIAL_SETTINGS = ("trials", "noise", "statistic")
 #: the parts of a champion document that decide what it does
 _CHAMPION_PARTS = ("task", "terrain", "sensors", "episode", "physics", "brain")
 _HASH = re.compile(r"sha256:[0-9a-f]{64}")
@@ -43,8 +47,9 @@ def design_hash(design_text: str) -> str:
 
 def settings_hash(settings: dict) -> str:
     """The hash of a run's settings (``dataclasses.asdict(RunSettings)``), of the ones in
-    :data:`RESULT_SETTINGS`."""
-    return digest({k: settings.get(k) for k in RESULT_SETTINGS})
+    :data:`RESULT_SETTINGS` (and of :data:`TRIAL_SETTINGS` it has)."""
+    return digest({**{k: settings.get(k) for k in RESULT_SETTINGS},
+                   **{k: settings[k] for k in TRIAL_SETTINGS if k in settings}})
 
 
 def champion_hash(document: dict) -> str:

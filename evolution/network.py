@@ -51,7 +51,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import neat
 import numpy as np
@@ -140,6 +140,14 @@ class CompiledNetworks:
     @property
     def batch(self) -> int:
         return len(self.eval_count)
+
+    def take(self, index) -> "CompiledNetworks":
+        """The networks ``index`` picks (an int array), in its order, repeats allowed: a genome
+        scored over several trials is compiled once and stepped as many times."""
+        index = np.asarray(index, dtype=np.int64)
+        rows = {f.name: np.ascontiguousarray(getattr(self, f.name)[index]) for f in fields(self)
+                if isinstance(getattr(self, f.name), np.ndarray)}
+        return replace(self, **rows)
 
     @property
     def slots(self) -> int:

@@ -34,7 +34,7 @@ except ModuleNotFoundError as error:
         raise
     raise ImportError("the ray backend needs Ray: pip install 'creatures[cluster]'") from None
 
-from .chunks import Evaluation, evaluate_chunk, gather, load_config_text, split_chunks
+from .chunks import Evaluation, creature_chunks, evaluate_chunk, gather, load_config_text, split_chunks
 from .process import prepare_process
 from .plugins import PluginError
 from .rollout import Episode
@@ -82,11 +82,11 @@ def _reporter(progress, generation: int):
 
 @ray.remote(num_cpus=1, runtime_env={"env_vars": TASK_ENV})
 def _evaluate_chunk_task(episode: Episode, neat_text: str, kind: str, genome_dicts: list[dict],
-                         progress, generation: int):
+                         progress, generation: int, creatures=None):
     """One chunk, as a Ray task: the local workers' :func:`evaluate_chunk`."""
     _prepare()
     report = None if progress is None else _reporter(progress, generation)
-    return evaluate_chunk(episode, _config(neat_text), kind, genome_dicts, report)
+    return evaluate_chunk(episode, _config(neat_text), kind, genome_dicts, report, creatures)
 
 
 @ray.remote(num_cpus=0)
@@ -148,17 +148,21 @@ class RayEvaluator:
             self.close()
             raise
 
-    def evaluate(self, genome_dicts: list[dict], on_progress=None) -> Evaluation:
-        """Fitness of every genome. ``on_progress(done, total)`` is called as creature-steps
-        complete (from this process, about ten times a second)."""
+    def evaluate(self, genome_dicts: list[dict], on_progress=None, starts=None,
+                 statistic: str = "mean") -> Evaluation:
+        """Fitness of every genome, as :meth:`evolution.evaluator.Evaluator.evaluate` gives it
+        (``starts``, ``statistic``: its trials). ``on_progress(done, total)`` is called as
+        creature-steps complete (from this process, about ten times a second)."""
         t0 = time.perf_counter()
-        n = len(genome_dicts)
+        trials = 1 if starts is None else len(starts)
+        n = len(genome_dicts) * trials   # creatures
         steps = self.episode.steps
         total = n * steps
         count = self.workers
         if self.chunk_size is not None:
             count = max(count, math.ceil(n / self.chunk_size))
-        chunks = split_chunks(n, count)
+        chunks = split_chunks(n, count)   # the creatures of each task, for its messages
+        work = creature_chunks(genome_dicts, starts, count)
         self._generation += 1
         progress = None
         if on_progress is not None:
@@ -166,9 +170,9 @@ class RayEvaluator:
                 self._progress = _Progress.remote()
             progress = self._progress
             ray.get(progress.start.remote(self._generation))
-        refs = [_evaluate_chunk_task.remote(self._episode_ref, self._neat_ref, self.kind,
-                                            [genome_dicts[i] for i in c], progress, self._generation)
-                for c in chunks]
+        refs = [_evaluate_chunk_task.remote(self._episode_ref, self._neat_ref, self.kind, genomes, progress,
+                                            self._generation, creatures)
+                for genomes, creatures in work]
         chunk_of = {ref: k for k, ref in enumerate(refs)}
         parts = [None] * len(refs)
         pending, done, finished, poll = refs, 0, 0, None
@@ -194,12 +198,12 @@ class RayEvaluator:
             raise
         if on_progress is not None:
             on_progress(total, total)
-        return gather(parts, time.perf_counter() - t0)
+        return gather(parts, time.perf_counter() - t0, trials, statistic)
 
     @staticmethod
     def _result(ref, chunk):
-        """The task's result, or a clear error naming the genomes whose task failed."""
-        where = f"the Ray task scoring genomes {chunk[0]}..{chunk[-1]}"
+        """The task's result, or a clear error naming the creatures whose task failed."""
+        where = f"the Ray task scoring creatures {chunk[0]}..{chunk[-1]}"
         try:
             return ray.get(ref)
         except ray.exceptions.RayTaskError as error:

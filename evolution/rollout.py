@@ -27,9 +27,14 @@ from physics.sensors import creature_com
 from .bodygenes import NO_GENES, BodyGenes
 from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
-from .tasks import WORST_FITNESS, Task, task_sim
+from .tasks import DEFAULT_TASK, WORST_FITNESS, Task, task_sim
 
-__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode"]
+__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
+
+#: an episode's simulated seconds, and its brains' clock (Hz), when none are given: a run's
+#: defaults too (``evolution.run.RunSettings``, which every front end asks for its defaults)
+DEFAULT_SECONDS = 20.0
+DEFAULT_CLOCK_HZ = 1.0
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class Context:
     terrain: physics.Terrain
     sim: physics.SimParams
     steps: int
-    clock_hz: float = 1.0
+    clock_hz: float = DEFAULT_CLOCK_HZ
     body_size: float = 1.0
     rest_height: float = 1.0
     part_names: dict = field(default_factory=dict)
@@ -94,7 +99,7 @@ class Context:
 
     @classmethod
     def of(cls, model: physics.Model, terrain: physics.Terrain, sim: physics.SimParams, steps: int,
-           clock_hz: float = 1.0, part_names: dict | None = None, design: physics.Model | None = None,
+           clock_hz: float = DEFAULT_CLOCK_HZ, part_names: dict | None = None, design: physics.Model | None = None,
            varied: bool = False) -> "Context":
         """``design``: a model of the design's own body, for :attr:`body_size` and
         :attr:`rest_height` (default: ``model``'s first creature); ``varied``: the creatures
@@ -158,21 +163,22 @@ class Episode:
     ``clock_hz`` is the brains' clock. :meth:`make` builds one from names."""
 
     body: physics.Body
-    task: Plugin = field(default_factory=lambda: resolve("task", "run"))
+    task: Plugin = field(default_factory=lambda: resolve("task", DEFAULT_TASK))
     terrain: physics.Terrain = field(default_factory=lambda: physics.Terrain.flat())
     sensors: tuple = field(default_factory=_default_sensors)
-    seconds: float = 20.0
+    seconds: float = DEFAULT_SECONDS
     sim: physics.SimParams = field(default_factory=physics.SimParams)
-    clock_hz: float = 1.0
+    clock_hz: float = DEFAULT_CLOCK_HZ
     part_names: dict = field(default_factory=dict)
     #: the design's evolvable values and optional parts (:mod:`evolution.bodygenes`): each
     #: creature's body is made of its genome's body genes (empty: every creature is ``body``)
     genes: BodyGenes = NO_GENES
 
     @classmethod
-    def make(cls, body: physics.Body, task="run", terrain=None, sensors=None, seed: int = 0,
-             seconds: float = 20.0, sim: physics.SimParams | None = None, clock_hz: float = 1.0,
-             part_names: dict | None = None, genes: BodyGenes = NO_GENES, medium=None) -> "Episode":
+    def make(cls, body: physics.Body, task=DEFAULT_TASK, terrain=None, sensors=None, seed: int = 0,
+             seconds: float = DEFAULT_SECONDS, sim: physics.SimParams | None = None,
+             clock_hz: float = DEFAULT_CLOCK_HZ, part_names: dict | None = None, genes: BodyGenes = NO_GENES,
+             medium=None) -> "Episode":
         """An episode from plug-in names (or :class:`Plugin` s): ``terrain`` None is the task's
         default, made for ``seed``; ``sensors`` None is :data:`DEFAULT_SENSORS`, else a list of
         names or a ``--sensors`` string (:func:`evolution.sensors.sensor_list`). ``sim`` None is
@@ -282,7 +288,8 @@ class EpisodeRun:
         Plug-in problems that did not stop the episode (a fitness of the wrong shape, NaN).
     """
 
-    def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False, bodies=None):
+    def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False, bodies=None,
+                 starts=None):
         self.episode, self.brains, self.parallel = episode, brains, parallel
         self.model, self.refused = episode.model(batch, bodies)
         self.terrain = episode.terrain
@@ -315,8 +322,25 @@ class EpisodeRun:
         self.warnings: list[str] = []
         offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes
                   else physics.standing_offset(self.model, self.terrain))
-        self.start_state = physics.initial_state(self.model, episode.sim, offset=offset)
+        self.start_state = self._design_start = physics.initial_state(self.model, episode.sim, offset=offset)
+        if starts is not None:
+            self.move_starts(starts)
         self.reset()
+
+    def move_starts(self, starts, which=None) -> None:
+        """Start creatures ``which`` (bool (B,); None: all) from the design's start moved by
+        ``starts`` ((B, P, 2), or one (P, 2) for all; :mod:`evolution.trials`) from their next
+        :meth:`restart` (or :meth:`reset`) on."""
+        base = self._design_start
+        offsets = np.broadcast_to(np.asarray(starts, dtype=np.float64), base.pos.shape)
+        if which is None and not np.any(offsets):   # (the design's start itself, to the bit)
+            self.start_state = base
+            return
+        pos = self.start_state.pos.copy()
+        which = slice(None) if which is None else np.asarray(which, dtype=np.bool_)
+        pos[which] = base.pos[which] + offsets[which]
+        s = self.start_state
+        self.start_state = physics.State(np.ascontiguousarray(pos), s.vel, s.muscle_len, s.contact, s.time)
 
     def input_slices(self) -> list[tuple]:
         """``(plugin, slice)`` per sensor, in input order: which of the brain's inputs each fills."""
@@ -535,13 +559,15 @@ def _after_step(pos, mass, radius, bone_a, bone_b, bone_rest, rigid, joint_a, jo
     return changed
 
 
-def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False, bodies=None):
+def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False, bodies=None,
+                starts=None):
     """Run ``batch`` creatures driven by ``brains`` through the whole episode (with the bodies
-    ``bodies``, see :meth:`Episode.model`).
+    ``bodies``, see :meth:`Episode.model`; from starts moved by ``starts``, (B, P, 2), see
+    :mod:`evolution.trials`).
 
     Returns ``(fitness (B,), run)`` (the :class:`EpisodeRun`, for its failure flags and
     warnings). ``on_step(t, state, inputs, outputs)`` is called after every step if given."""
-    run = EpisodeRun(episode, brains, batch, parallel, bodies)
+    run = EpisodeRun(episode, brains, batch, parallel, bodies, starts)
     while not run.done:
         run.step()
         if on_step is not None:

@@ -9,20 +9,30 @@ A run directory holds::
                          the terrain's code or file staying as it was)
     neat.cfg             the neat-python config the run uses
     stats.csv            one row per generation: best, mean, median, percentiles, species,
-                         failed creatures, evaluation time, the generation's wall time (from
+                         failed creatures, evaluation time (its trials and the best's
+                         fresh starts), the generation's wall time (from
                          the end of the one before: reproduction, evaluation, statistics, files),
-                         the creatures evaluated, and the percentiles and worst of those that
+                         the creatures evaluated, the percentiles and worst of those that
                          did not fail (``ok_median``...: a failed one scores -1000, which drags
-                         the plain ones down when many fail). A run from before a column keeps
-                         its header's columns when it goes on.
+                         the plain ones down when many fail), and the best genome's
+                         post-evaluation (``post_mean``, ``post_worst``, ``post_sd``: from
+                         fresh starts, :mod:`evolution.trials`). A run from before a column
+                         keeps its header's columns when it goes on.
     species.csv          species sizes per generation (generation, species, size)
-    best/gen_0001.json   the best genome of each generation, with its fitness
+    best/gen_0001.json   the best genome of each generation, with its fitness, its trials (their
+                         seeds and fitnesses) and its post-evaluation
     checkpoint.json      the whole NEAT state after the last finished generation
                          (:mod:`evolution.checkpoint`), rewritten after every generation
 
 The seed covers everything random: neat-python's global ``random`` (it draws all its randomness
-from it), numpy's global generator, and the terrain. Files are written atomically and durably (a
-temporary file, flushed to the disk, a rename, the directory flushed: :mod:`evolution.files`), so
+from it), numpy's global generator, the terrain, and the starts of every generation's trials
+and post-evaluation (:mod:`evolution.trials`: each genome is scored over ``trials`` starts moved
+by ``noise``, made one by ``statistic``; the generation's best is then scored again from
+:data:`~evolution.trials.POST_STARTS` fresh starts, which took no part in selecting it; the run's
+champion is the generation best that did best and most reliably from them (their mean less their
+standard deviation), :func:`evolution.rundir.champion_record`).
+Files are written atomically and durably (a temporary file, flushed to the disk, a rename, the
+directory flushed: :mod:`evolution.files`), so
 a crash or a power cut never leaves half a file. A file that cannot be written (a full disk)
 stops the run with a :class:`WriteError`; the last checkpoint stays as it was, so the run resumes.
 
@@ -47,7 +57,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from itertools import count
 from pathlib import Path
 
@@ -67,9 +77,11 @@ from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, bod
                       load_neat_config, neat_config_text, read_neat_config)
 from .jsonread import JsonFileError, is_int, is_number
 from .plugins import Plugin, PluginError, PluginRef, load_ref, resolve
-from .rollout import Episode, run_episode
-from .tasks import WORST_FITNESS, task_sim
+from .rollout import DEFAULT_CLOCK_HZ, DEFAULT_SECONDS, Episode, run_episode
+from .tasks import DEFAULT_TASK, WORST_FITNESS, task_sim
 from .sensors import DEFAULT_SENSORS
+from .trials import (DEFAULT_NOISE, DEFAULT_STATISTIC, DEFAULT_TRIALS, POST_STARTS, Trials, post_seeds, spread_of,
+                     start_offsets, trial_seeds)
 from .terrains import terrain_from_dict, terrain_to_dict
 
 __all__ = ["RunSettings", "Run", "RunError", "GenerationStats", "WriteError", "write_atomic",
@@ -87,9 +99,12 @@ class RunError(ValueError):
 
 STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
                 "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s", "wall_seconds",
-                "creatures", "ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst")
+                "creatures", "ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst",
+                "post_mean", "post_worst", "post_sd")
 #: the percentiles and worst of the creatures that did not fail (all the failure value when all failed)
-OK_FIELDS = STATS_FIELDS[-6:]
+OK_FIELDS = STATS_FIELDS[-9:-3]
+#: the best genome's post-evaluation (NaN: a run from before it)
+POST_FIELDS = STATS_FIELDS[-3:]
 #: stats.csv's columns before runs recorded how many creatures they evaluated and the percentiles
 #: of those that did not fail (read from species.csv, and from the columns when none failed)
 _WALL_STATS_FIELDS = STATS_FIELDS[:15]
@@ -106,20 +121,25 @@ class RunSettings:
     copy (:meth:`resolved`): the plug-ins found (``plugins``), the sensors in input order, what
     the fitness ``measures``, and ``sim`` with the task's ground and the medium applied. The
     run's ``settings`` (and its ``settings.json``) are that copy; the object given stays as
-    asked."""
+    asked.
+
+    Every setting's default is written here, once (the lower layers' own are the same
+    constants: :data:`~evolution.tasks.DEFAULT_TASK`, :data:`~evolution.rollout.DEFAULT_SECONDS`,
+    :mod:`evolution.trials`' ``DEFAULT_*``); ``creatures evolve``'s options, the play window's
+    start screen and the Gymnasium environment take theirs from :meth:`defaults`."""
 
     design_name: str
     design_text: str
-    task: str = "run"
+    task: str = DEFAULT_TASK
     terrain: str | None = None   # None: the task's default
     sensors: list | None = None  # sensor names in input order; None: the default ones
-    seconds: float = 20.0
+    seconds: float = DEFAULT_SECONDS
     generations: int = 50
     population: int = 150
     seed: int = 0
     workers: int = 0          # 0: one per core
     network: str = "feedforward"
-    clock_hz: float = 1.0
+    clock_hz: float = DEFAULT_CLOCK_HZ
     backend: str = "local"    # where generations are evaluated: "local" processes or "ray"
     address: str | None = None  # the Ray cluster's address (None: a Ray started here)
     sim: dict = field(default_factory=lambda: physics.SimParams().to_dict())
@@ -137,6 +157,12 @@ class RunSettings:
     start_genome: dict | None = None
     #: the hash of the champion ``start_genome`` is from (:mod:`evolution.lineage`), if known
     parent: str | None = None
+    #: how each genome is scored (:class:`evolution.trials.Trials`): over ``trials`` starts,
+    #: each moved by ``noise`` (m), made one by ``statistic``; a run's settings.json from before
+    #: trials reads as one exact start (:meth:`read`)
+    trials: int = DEFAULT_TRIALS
+    noise: float = DEFAULT_NOISE
+    statistic: str = DEFAULT_STATISTIC
 
     def __post_init__(self):
         for name in ("task", "design_name", "design_text"):
@@ -198,6 +224,25 @@ class RunSettings:
             raise ValueError(f"unknown backend {self.backend!r} (choose from {', '.join(BACKENDS)})")
         if self.address is not None and self.backend != "ray":
             raise ValueError("an address is for the ray backend")
+        self.trial_spec   # checked (a ValueError that says which)
+
+    @classmethod
+    def defaults(cls) -> dict:
+        """Every setting that has a default, by name, with it (all but ``design_name`` and
+        ``design_text``): ``{"task": "run", "seconds": 20.0, "generations": 50, ...}``, a new dict
+        (and a new ``sim``) each call."""
+        out = {}
+        for f in fields(cls):
+            if f.default is not MISSING:
+                out[f.name] = f.default
+            elif f.default_factory is not MISSING:
+                out[f.name] = f.default_factory()
+        return out
+
+    @property
+    def trial_spec(self) -> Trials:
+        """How each genome is scored (:class:`evolution.trials.Trials`)."""
+        return Trials(self.trials, self.noise, self.statistic)
 
     @property
     def sensor_names(self) -> list[str]:
@@ -247,6 +292,8 @@ class RunSettings:
         """A run's ``settings.json``, checked; :class:`~evolution.rundir.RunFileError` (one line
         naming the file) for one that cannot be read or holds a setting of the wrong kind."""
         data = rundir.read_object(path, what="run's settings")
+        if not {"trials", "noise", "statistic"} & set(data):   # a run from before trials: its exact start
+            data = {**data, "trials": 1, "noise": 0.0, "statistic": "mean"}
         unknown = sorted(set(data) - set(cls.__dataclass_fields__))
         if unknown:
             raise rundir.RunFileError(path, f"unknown setting{'s' if len(unknown) > 1 else ''} "
@@ -308,6 +355,11 @@ class GenerationStats:
     ok_p25: float = math.nan
     ok_p10: float = math.nan
     ok_worst: float = math.nan
+    #: the best genome's post-evaluation: the mean, worst and standard deviation of its fitness
+    #: from :data:`~evolution.trials.POST_STARTS` fresh starts (NaN: not known)
+    post_mean: float = math.nan
+    post_worst: float = math.nan
+    post_sd: float = math.nan
     #: plug-in problems of this generation that did not stop it (not in stats.csv)
     warnings: list = field(default_factory=list)
 
@@ -407,7 +459,9 @@ class Run:
         with tempfile.TemporaryDirectory() as tmp:  # nothing is written before everything checks out
             self.config = load_neat_config(self.neat_text, Path(tmp) / "neat.cfg", source)
         check_neat_config(self.config, source)  # the population's size, in genes
-        self.config.genome_config.body_genes = genes or None   # its genomes' body genes
+        # its genomes' body genes: on the genome config, the one object neat-python hands the
+        # genome's methods (evolution.breeding.DefaultGenome.parse_config says why)
+        self.config.genome_config.body_genes = genes or None
         sizes = (self.config.genome_config.num_inputs, self.config.genome_config.num_outputs)
         if sizes != (n_in, n_out):
             raise ValueError(f"{source}: num_inputs and num_outputs are {sizes[0]} and {sizes[1]}, but the "
@@ -547,12 +601,16 @@ class Run:
                 if self._pending is not None and self._pending.done():
                     self._wait_for_checkpoint()  # a checkpoint that failed stops the run now
                 packed = [pack_genome(g) for _, g in genomes]
+                generation = population.generation + 1
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
-                    result = evaluator.evaluate(packed, on_progress)
+                    trials = self.trials_of(generation)
+                    result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic)
+                    post, post_seconds = self._post_evaluate(evaluator, packed[int(np.argmax(result.fitness))],
+                                                             generation)
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of this generation come after it
-                stats = self._record(population, genomes, result)
+                stats = self._record(population, genomes, result, trials, post, post_seconds)
                 self._generation_start = time.perf_counter()  # the next one's wall starts here
                 if on_generation is not None:
                     on_generation(stats)
@@ -574,7 +632,40 @@ class Run:
                     self._checkpoint(population)
             self._wait_for_checkpoint()
             self._writer = None
-        return population.best_genome
+        return self.best_genome()
+
+    def best_genome(self) -> neat.DefaultGenome:
+        """The run's champion genome (:func:`evolution.rundir.champion_record`: the generation
+        best that did best from fresh starts), with its fitness as recorded. Not neat's
+        ``best_genome``, whose fitness a later generation rewrites when it scores the same
+        genome again, from other starts."""
+        paths = [p for p in (self.dir / "best").glob("gen_*.json") if rundir.best_generation(p) is not None]
+        if not paths:
+            raise RunError(f"{self.dir} has no finished generation yet")
+        best = rundir.champion_record([rundir.read_best(p) for p in paths])
+        genome = genome_from_dict(best["genome"])
+        genome.fitness = best["fitness"]
+        return genome
+
+    def trials_of(self, generation: int) -> dict:
+        """Generation ``generation``'s trials: ``{"seeds": [...], "starts": (K, P, 2) offsets, or
+        None for one exact start}`` (:mod:`evolution.trials`)."""
+        spec = self.settings.trial_spec
+        seeds = trial_seeds(spec, self.settings.seed, generation)
+        starts = None if spec.exact else start_offsets(seeds, spec.noise, len(self.body.spheres))
+        return {"seeds": seeds, "starts": starts}
+
+    def _post_evaluate(self, evaluator, packed_genome, generation: int) -> dict:
+        """The generation's best genome scored again from :data:`~evolution.trials.POST_STARTS`
+        fresh starts (seeds of their own: never a selection trial's), moved by the run's noise
+        (the default noise, 1 cm, for a run of exact starts): ``{"starts", "noise", "seeds", "fitness", "mean",
+        "worst", "sd"}``, and the seconds it took."""
+        noise = self.settings.noise or DEFAULT_NOISE
+        seeds = post_seeds(self.settings.seed, generation)
+        result = evaluator.evaluate([packed_genome], None, start_offsets(seeds, noise, len(self.body.spheres)))
+        fitness = [float(f) for f in result.trials[0]]
+        post = {"starts": len(seeds), "noise": noise, "seeds": seeds, "fitness": fitness, **spread_of(fitness)}
+        return post, result.seconds
 
     def start_population(self) -> neat.Population:
         """The population to go on from: the checkpoint's, with the files trimmed back to it,
@@ -687,24 +778,32 @@ class Run:
                 raise RunError(f"another process is evolving {self.dir}") from None
             yield
 
-    def _record(self, population, genomes, result) -> GenerationStats:
+    def _record(self, population, genomes, result, trials: dict, post: dict, post_seconds: float) -> GenerationStats:
         gen = population.generation + 1
         f = result.fitness
         q = np.percentile(f, [90, 75, 50, 25, 10])
         ok = f[~np.asarray(result.failed, bool)]
         okq = (np.percentile(ok, [90, 75, 50, 25, 10]).tolist() + [ok.min()] if ok.size
                else [WORST_FITNESS] * len(OK_FIELDS))
-        steps = len(f) * self.episode.steps
+        # every episode simulated: each genome's trials and the best's fresh starts
+        steps = (result.trials.size + post["starts"]) * self.episode.steps
+        seconds = result.seconds + post_seconds
         stats = GenerationStats(gen, float(f.max()), float(f.mean()), float(q[2]), float(q[0]),
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
                                 len(population.species.species), int(result.failed.sum()),
-                                int(result.nonfinite.sum()), round(result.seconds, 4),
-                                round(steps / max(result.seconds, 1e-9), 1),
+                                int(result.nonfinite.sum()), round(seconds, 4),
+                                round(steps / max(seconds, 1e-9), 1),
                                 round(time.perf_counter() - self._generation_start, 4), len(f),
-                                *(float(v) for v in okq), warnings=list(result.warnings))
+                                *(float(v) for v in okq), post["mean"], post["worst"], post["sd"],
+                                warnings=list(result.warnings))
         self.history.append(stats)
-        best = max((g for _, g in genomes), key=lambda g: g.fitness)
-        record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best)}
+        k = int(np.argmax(f))   # the first best, as max() picks it
+        best = genomes[k][1]
+        spec = self.settings.trial_spec
+        record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best),
+                  "trials": {**spec.to_dict(), "seeds": trials["seeds"],
+                             "fitness": [float(v) for v in result.trials[k]]},
+                  "post": post}
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))

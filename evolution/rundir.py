@@ -17,7 +17,7 @@ from . import limits
 from .jsonread import JsonFileError, is_int, is_number, read_json, read_text
 
 __all__ = ["RunFileError", "read_object", "read_body", "read_best", "read_checkpoint",
-           "read_csv", "MAX_JSON_BYTES", "MAX_CHECKPOINT_BYTES", "MAX_CSV_BYTES", "best_generation"]
+           "read_csv", "champion_record", "MAX_JSON_BYTES", "MAX_CHECKPOINT_BYTES", "MAX_CSV_BYTES", "best_generation"]
 
 #: settings.json, body.json, terrain.json, best/gen_NNNN.json: a few hundred kB at most
 MAX_JSON_BYTES = 10_000_000
@@ -83,7 +83,8 @@ def read_body_and_genes(path):
 
 
 def read_best(path) -> dict:
-    """A run's ``best/gen_NNNN.json``: ``{"generation": int, "fitness": float, "genome": dict}``."""
+    """A run's ``best/gen_NNNN.json``: ``{"generation": int, "fitness": float, "genome": dict}``,
+    and ``"post"`` (its fresh starts: ``{"mean": float, "sd": float, ...}``) when the run scored them."""
     record = read_object(path, what="best-genome file")
     if not is_int(record.get("generation")) or record["generation"] < 1:
         raise RunFileError(path, "'generation' must be a whole number, 1 or more")
@@ -91,7 +92,26 @@ def read_best(path) -> dict:
         raise RunFileError(path, "'fitness' must be a number")
     if not isinstance(record.get("genome"), dict):
         raise RunFileError(path, "'genome' must be an object")
+    if "post" in record and not (isinstance(record["post"], dict)
+                                 and all(is_number(record["post"].get(k)) for k in ("mean", "sd"))):
+        raise RunFileError(path, "'post' must be an object with numbers 'mean' and 'sd'")
     return record
+
+
+def reliable(post: dict) -> float:
+    """What a champion is chosen by: its fresh starts' mean less their standard deviation."""
+    return post["mean"] - post["sd"]
+
+
+def champion_record(records: list[dict]) -> dict:
+    """The run's champion among its generations' best records (:func:`read_best`): the one that
+    did best, and reliably, from fresh starts (its ``post`` mean less their standard deviation),
+    so that no lucky selection score picks it, nor a gait that fails from some starts (README,
+    "Fitness under perturbation", measured); by fitness when some record has no fresh starts (a
+    run from before them). The earliest of equals."""
+    if all("post" in r for r in records):
+        return max(records, key=lambda r: (reliable(r["post"]), r["fitness"], -r["generation"]))
+    return max(records, key=lambda r: (r["fitness"], -r["generation"]))
 
 
 def best_generation(path: Path) -> int | None:

@@ -55,8 +55,11 @@ from physics.terrain import height_at
 from .bases import Task
 
 __all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "FlyFar", "WORST_FITNESS",
-           "describe_fitness", "task_sim"]
+           "DEFAULT_TASK", "describe_fitness", "task_sim"]
 
+#: the task when none is named: a run's (``evolution.run.RunSettings``, which every front end
+#: asks for its defaults) and an episode's (``evolution.rollout.Episode``)
+DEFAULT_TASK = "run"
 #: the fitness of a creature whose simulation failed; far below anything a creature can score
 WORST_FITNESS = -1000.0
 

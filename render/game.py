@@ -79,24 +79,30 @@ class GalleryItem:
     task: str | None = None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Setup:
     """What the start screen hands back: a design (``GalleryItem.name``), a task and terrain
     (``Pick.name``; terrain ``None`` is the task's own), the population, the generations, the seed
     and the worker processes (None: one fewer than the cores, at least one, so that the window
     keeps one; 0: one per core, as ``creatures evolve --workers 0``); the simulated seconds
-    each creature is given (``seconds``), the sensors (``Pick.name`` of ``Menu.sensors``: a
-    ``--sensors`` value, None the defaults) and the medium (``Pick.name`` of ``Menu.media``: a
-    ``--medium`` value, None the task's own)."""
+    each creature is given (``seconds``), the starts each creature is scored from (``trials``)
+    and how far each start moves every sphere (``noise``, metres; 0: the design's exact start),
+    the sensors (``Pick.name`` of ``Menu.sensors``: a ``--sensors`` value, None the defaults)
+    and the medium (``Pick.name`` of ``Menu.media``: a ``--medium`` value, None the task's own).
+
+    The run's settings have no defaults here: whoever makes one gives them (the ``creatures``
+    package, from the run's own defaults), so that they are written in one place."""
 
     design: str
-    task: str = "run"
+    task: str
     terrain: str | None = None
-    population: int = 150
-    generations: int = 50
-    seed: int = 0
+    population: int
+    generations: int
+    seed: int
     workers: int | None = None
-    seconds: float = 20.0
+    seconds: float
+    trials: int
+    noise: float
     sensors: str | None = None
     medium: str | None = None
 
@@ -121,8 +127,10 @@ class Menu(Protocol):
         for the others), then ``none``, ``water``, ``air``.
     setup : Setup
         The defaults (``creatures evolve``'s), or what the command line asked for.
-    population_range, generations_range, seconds_range : (int, int)
-        The smallest and largest values the screen offers.
+    population_range, generations_range, seconds_range, trials_range : (int, int)
+        The smallest and largest values the screen offers (trials step by doubling: 1, 2, 4...).
+    noise_values : tuple of float
+        The start noises (metres) the screen steps through, ascending (0: the exact start).
     """
 
     designs: list
@@ -134,6 +142,8 @@ class Menu(Protocol):
     population_range: tuple
     generations_range: tuple
     seconds_range: tuple
+    trials_range: tuple
+    noise_values: tuple
 
     def open(self, path: str) -> GalleryItem:
         """A design file the player typed the path of, added to :attr:`designs` (a file that

@@ -137,9 +137,12 @@ class Hud:
             if crowd:      # one generation: its number is in the title, the rank here
                 label = f"{r + 1}. {label}"
             else:
-                gen = shape.info.get("generation") if isinstance(shape.info, dict) else None
+                info = shape.info if isinstance(shape.info, dict) else {}
+                gen = info.get("generation")
                 if gen is not None and f"gen {gen}" not in label:
                     label += f"  gen {gen}"
+                if isinstance(info.get("fresh"), (int, float)):
+                    label += f"  (fresh starts {info['fresh']:.2f})"
             if i == selected and len(scene.creatures) > 1:
                 label = "> " + label
             if cf.failed:

@@ -8,9 +8,11 @@
   it cannot be started. The selected card is framed in blue. The gallery scrolls when the cards
   do not fit;
 - the **settings panel** on the right: task, terrain, medium and sensors (each with its
-  one-line description), population, generations, the episode's seconds and the seed, each with
-  ``<`` ``>`` buttons, and the **Start** button; in a short window the rows close up (the
-  label beside its buttons, no descriptions);
+  one-line description), population, generations, the episode's seconds, the trials (the starts
+  each creature is scored from: 1, 2, 4, 8), the start noise (how far each start moves every
+  sphere: the exact start, 0.1 mm, 1 mm, 1 cm) and the seed, each with ``<`` ``>`` buttons, and
+  the **Start** button; in a short window the rows close up (the label beside its buttons, no
+  descriptions);
 - the header with **Open a file** (a one-line entry for the path of a design file, or of a
   champion file or card: that one is watched, and can be evolved further), **Hall of fame**
   (``on_hall``: boards of the challenges) and **Keys**.
@@ -42,14 +44,15 @@ prefer_headless()
 import arcade  # noqa: E402
 
 from .game import GameError  # noqa: E402
-from .menu_picture import BUTTONS, PAD, StartPicture  # noqa: E402
+from .menu_picture import BUTTONS, PAD, StartPicture, noise_text, trials_text  # noqa: E402
 from .overlay import KeyHelp  # noqa: E402
 from .parts import part_property  # noqa: E402
 from .text import inside as _inside, one_line as _one_line  # noqa: E402
 from .theme import SKY  # noqa: E402
 from .widgets import TextEntry  # noqa: E402
 
-__all__ = ["StartView", "KEYS", "BUTTONS", "nice_values", "step_value"]
+__all__ = ["StartView", "KEYS", "BUTTONS", "nice_values", "doubling_values", "step_value", "noise_text",
+           "trials_text"]
 
 # input --------------------------------------------------------------------------------------------
 SCROLL_STEP = 60                # per wheel notch
@@ -71,6 +74,8 @@ KEYS = (
     ("+ / -", "more / fewer creatures (population)"),
     ("] / [", "more / fewer generations"),
     ("E / SHIFT+E", "longer / shorter episodes (simulated seconds)"),
+    ("R / SHIFT+R", "more / fewer trials (starts each creature is scored from)"),
+    ("N / SHIFT+N", "more / less start noise (how far each start moves the spheres)"),
     ("S / SHIFT+S", "next / previous seed"),
     ("O", "open a design, champion file or card (ENTER opens, ESC cancels)"),
     ("B", "the hall of fame: boards of the challenges"),
@@ -94,6 +99,18 @@ def nice_values(low: int, high: int) -> list[int]:
                 out.add(int(v))
         k += 1
     return sorted(v for v in out if low <= v <= high)
+
+
+def doubling_values(low: int, high: int) -> list[int]:
+    """``low``, twice it, four times... up to ``high`` (both included): 1, 2, 4, 8 for the
+    trials."""
+    low, high = max(int(low), 1), int(high)
+    out = {low, high} if low <= high else set()
+    v = low
+    while v <= high:
+        out.add(v)
+        v *= 2
+    return sorted(out)
 
 
 def step_value(value: int, values: list[int], direction: int) -> int:
@@ -166,7 +183,8 @@ class StartView(arcade.View):
     Tests and the game driver click through the real handlers at the centre of
     :meth:`card_rect` or :meth:`button_rect`; the actions behind the keys and buttons are public
     methods too (:meth:`select`, :meth:`move`, :meth:`cycle_task`, :meth:`cycle_terrain`,
-    :meth:`step_population`, :meth:`step_generations`, :meth:`step_seed`, :meth:`start`,
+    :meth:`step_population`, :meth:`step_generations`, :meth:`step_seconds`, :meth:`step_trials`,
+    :meth:`step_noise`, :meth:`step_seed`, :meth:`start`,
     :meth:`open_entry`, :meth:`submit_entry`, :meth:`open_path`, :meth:`scroll_by`,
     :meth:`quit`). :meth:`draw_menu` draws into whichever framebuffer is in use (offscreen
     measurement).
@@ -298,6 +316,19 @@ class StartView(arcade.View):
     def step_seconds(self, direction: int) -> None:
         """Longer or shorter episodes, one step within ``menu.seconds_range``."""
         self.setup.seconds = step_value(self.setup.seconds, nice_values(*self.menu.seconds_range), direction)
+        self.picture.settings_changed()
+
+    def step_trials(self, direction: int) -> None:
+        """More or fewer trials (starts each creature is scored from), doubling or halving
+        within ``menu.trials_range`` (:func:`doubling_values`)."""
+        self.setup.trials = step_value(self.setup.trials, doubling_values(*self.menu.trials_range), direction)
+        self.picture.settings_changed()
+
+    def step_noise(self, direction: int) -> None:
+        """More or less start noise: the next or previous of ``menu.noise_values`` (metres)."""
+        values = sorted(float(v) for v in self.menu.noise_values)
+        if values:
+            self.setup.noise = float(step_value(float(self.setup.noise), values, direction))
         self.picture.settings_changed()
 
     def step_seed(self, direction: int) -> None:
@@ -524,7 +555,8 @@ class StartView(arcade.View):
             {"task": self.cycle_task, "terrain": self.cycle_terrain,
              "medium": lambda d: self.cycle("medium", d), "sensors": lambda d: self.cycle("sensors", d),
              "population": self.step_population, "generations": self.step_generations,
-             "seconds": self.step_seconds, "seed": self.step_seed}[name](direction)
+             "seconds": self.step_seconds, "trials": self.step_trials, "noise": self.step_noise,
+             "seed": self.step_seed}[name](direction)
 
     def on_mouse_press(self, x, y, button, modifiers) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
@@ -584,6 +616,7 @@ class StartView(arcade.View):
         else:
             action = {k.T: lambda: self.cycle_task(back), k.G: lambda: self.cycle_terrain(back),
                       k.S: lambda: self.step_seed(back), k.E: lambda: self.step_seconds(back),
+                      k.R: lambda: self.step_trials(back), k.N: lambda: self.step_noise(back),
                       k.M: lambda: self.cycle("medium", back), k.I: lambda: self.cycle("sensors", back),
                       k.EQUAL: lambda: self.step_population(1), k.PLUS: lambda: self.step_population(1),
                       k.NUM_ADD: lambda: self.step_population(1),

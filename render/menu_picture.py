@@ -40,7 +40,7 @@ from .textpool import TextPool  # noqa: E402
 from .theme import BONE_RIGID, BONE_SOFT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SPHERE, TEXT  # noqa: E402
 from .widgets import Buttons  # noqa: E402
 
-__all__ = ["StartPicture", "ROWS", "BUTTONS"]
+__all__ = ["StartPicture", "ROWS", "BUTTONS", "noise_text", "trials_text"]
 
 # look ---------------------------------------------------------------------------------------------
 CARD = (250, 251, 253, 255)
@@ -80,6 +80,7 @@ CARD_TEXT = 74                  # the text under a card's picture: title and two
 PANEL_WIDTH = (220, 360)        # the settings panel: 0.3 of the width, within these
 PANEL_FRACTION = 0.3
 TITLE_SIZE, LINE_SIZE, SMALL_SIZE = 12, 9, 8
+SUMMARY_ROOM = 58               # between the last row and Start, for the summary's two lines
 
 #: the settings rows of the panel: (name, label, keys shown beside the label, note under the row)
 ROWS = (
@@ -90,6 +91,8 @@ ROWS = (
     ("population", "population", "- / +", "creatures in each generation"),
     ("generations", "generations", "[ / ]", "generations to evolve"),
     ("seconds", "episode seconds", "E / shift E", "simulated seconds each creature is tried for"),
+    ("trials", "trials", "R / shift R", "starts each creature is scored from"),
+    ("noise", "start noise", "N / shift N", "how far each start moves every sphere"),
     ("seed", "seed", "S / shift S", "the same seed evolves the same run"),
 )
 #: the rows that pick from a list (their notes are the picks' descriptions)
@@ -97,6 +100,26 @@ PICKS = ("task", "terrain", "medium", "sensors")
 #: names of :meth:`~render.menu.StartView.button_rect` (the entry's two buttons only while it is open)
 BUTTONS = ("start", "open", "hall", "help") + tuple(f"{r[0]}{s}" for r in ROWS for s in "<>") + (
     "entry-open", "entry-cancel")
+
+
+def noise_text(noise: float) -> str:
+    """A start noise (metres) in human units: ``exact start`` (0), ``0.1 mm``, ``1 mm``, ``1 cm``."""
+    noise = float(noise)
+    if noise <= 0.0:
+        return "exact start"
+    if noise >= 0.01:
+        return f"{round(noise * 100, 6):g} cm"
+    return f"{round(noise * 1000, 6):g} mm"
+
+
+def trials_text(count: int, noise: float) -> str:
+    """How each creature is scored, short: ``1 start, 1 mm``, ``2 starts, 1 cm``, ``1 exact
+    start``, ``4 exact starts`` (all the same start)."""
+    count = int(count)
+    starts = "start" if count == 1 else "starts"
+    if float(noise) <= 0.0:
+        return f"{count} exact {starts}"
+    return f"{count} {starts}, {noise_text(noise)}"
 
 
 def _picture_segments(item, box, grey: bool) -> np.ndarray:
@@ -222,6 +245,10 @@ class StartPicture:
         out, never per frame).
     row_values : TextPool
         The settings rows' values, in the order of :data:`ROWS`.
+    summary : (arcade.Text, arcade.Text)
+        What Start will do, above it where there is room: the design, population, generations
+        and seconds; under it how each creature is scored (:func:`trials_text`), where there is
+        room for two lines.
 
     The layout's attributes are those of the last :meth:`ensure_layout`.
     """
@@ -266,8 +293,8 @@ class StartPicture:
                                     font_name=FONT, anchor_x="center", anchor_y="center")
         self._row_notes = TextPool(self._panel_batch, color=PANEL_NOTE, font_size=LINE_SIZE,
                                     font_name=FONT, anchor_y="top")
-        self._summary = arcade.Text("", 0, 0, PANEL_NOTE, LINE_SIZE, font_name=FONT,
-                                    anchor_y="bottom", batch=self._panel_batch)
+        self.summary = tuple(arcade.Text("", 0, 0, PANEL_NOTE, LINE_SIZE, font_name=FONT,
+                                         anchor_y="bottom", batch=self._panel_batch) for _ in range(2))
         self._notes = TextPool(self._card_batch, color=MUTED, font_size=LINE_SIZE, font_name=FONT,
                                 anchor_x="center", anchor_y="center")
         self._empty_text = arcade.Text("no designs: open a design file (O)", 0, 0, MUTED, 12,
@@ -345,24 +372,29 @@ class StartPicture:
         self._layout_entry()
 
     def _layout_panel(self) -> None:
-        """The settings rows from the panel's top, the Start button at its bottom. Rows shrink
-        (smaller buttons, fewer description lines) when the panel is short."""
+        """The settings rows from the panel's top, the Start button at its bottom, the summary
+        between them. Rows shrink (smaller buttons, fewer description lines) when the panel is
+        short: the roomiest rows that leave the summary its two lines, else the roomiest that fit."""
         px, pb, pw, ph = self._panel
         modes = (  # label line, button row, description line, lines (picks, others), gap, start, beside
             (17, 28, 14, 2, 1, 12, 46, False),
             (16, 26, 13, 2, 1, 8, 42, False),
             (16, 26, 13, 2, 0, 8, 42, False),
+            (14, 22, 12, 2, 0, 3, 36, False),
             (14, 22, 12, 1, 0, 5, 34, False),
             (12, 20, 11, 1, 0, 3, 30, False),
             (13, 20, 11, 0, 0, 3, 30, False),
             (13, 22, 11, 0, 0, 4, 30, True),       # the label beside its buttons
-            (13, 19, 11, 0, 0, 2, 26, True))
-        for mode in modes:
+            (13, 19, 11, 0, 0, 2, 26, True),
+            (13, 17, 11, 0, 0, 1, 24, True))
+
+        def need(mode, summary: bool) -> float:
             label_h, button_h, line_h, n_pick, n_other, gap, start_h, beside = mode
-            need = 10 + sum((0 if beside else label_h) + button_h + 4 + gap
-                            + line_h * (n_pick if r[0] in PICKS else n_other) for r in ROWS) + start_h + 20
-            if need <= ph:
-                break
+            return 10 + sum((0 if beside else label_h) + button_h + 4 + gap
+                            + line_h * (n_pick if r[0] in PICKS else n_other) for r in ROWS) \
+                + start_h + 10 + (SUMMARY_ROOM if summary else 10)
+        mode = next((m for summary in (True, False) for m in modes if need(m, summary) <= ph), modes[-1])
+        label_h, button_h, line_h, n_pick, n_other, gap, start_h, beside = mode
         self._panel_mode = mode
         rows = {}
         y = pb + ph - 10
@@ -381,8 +413,10 @@ class StartPicture:
             y = by - 4 - n_lines * line_h - gap
         self._rows = rows
         self.buttons.place("start", (px + 10, pb + 10, pw - 20, start_h))
-        # what Start will do, above it, where there is room
-        self._summary_y = pb + 10 + start_h + 10 if y - (pb + 10 + start_h) > 40 else None
+        # what Start will do, above it, where there is room (two lines where there is for both)
+        room = y - (pb + 10 + start_h)
+        self._summary_y = pb + 10 + start_h + 10 if room > 40 else None
+        self._summary_lines = 2 if room >= SUMMARY_ROOM else 1
 
     def _layout_entry(self) -> None:
         w, h = self.view.draw_size
@@ -509,14 +543,17 @@ class StartPicture:
         self.buttons.label("start", next(
             (s for s in ("Start evolving (ENTER)", "Start evolving") if fonts.width(s, 13, True) <= pw - 30),
             "Start"))
-        summary = self._summary
-        if self._summary_y is not None and item is not None:
-            summary.text = fonts.fit(f"{item.title}: {view.setup.population} creatures, {view.setup.generations} "
-                                     f"generations of {view.setup.seconds:g} s", pw - 24, LINE_SIZE)
-            summary.position = (px + 12, self._summary_y)
-            summary.visible = True
-        else:
-            summary.visible = False
+        first, second = self.summary
+        setup = view.setup
+        shown = self._summary_y is not None and item is not None
+        first.visible = shown
+        second.visible = shown and self._summary_lines == 2
+        if shown:
+            first.text = fonts.fit(f"{item.title}: {setup.population} creatures, {setup.generations} "
+                                   f"generations of {setup.seconds:g} s", pw - 24, LINE_SIZE)
+            second.text = fonts.fit(f"each scored from {trials_text(setup.trials, setup.noise)}", pw - 24, LINE_SIZE)
+            first.position = (px + 12, self._summary_y + (LINE_SIZE + 7 if second.visible else 0))
+            second.position = (px + 12, self._summary_y)
         # rows: label and keys, the value between the buttons, descriptions under them
         lists = {"task": view.menu.tasks, "terrain": view.menu.terrains, "medium": view.menu.media,
                  "sensors": view.menu.sensors}
@@ -524,7 +561,9 @@ class StartPicture:
         values = {n: p.shown if p else str(getattr(view.setup, n) or {"task": "?", "sensors": "the defaults"}.get(
             n, "the task's own")) for n, p in picked.items()}
         values.update(population=f"{view.setup.population}", generations=f"{view.setup.generations}",
-                      seconds=f"{view.setup.seconds:g} s", seed=f"{view.setup.seed}")
+                      seconds=f"{view.setup.seconds:g} s", seed=f"{view.setup.seed}",
+                      trials=f"{view.setup.trials} start{'' if view.setup.trials == 1 else 's'}",
+                      noise=noise_text(view.setup.noise))
         notes = {n: p.description if p else "" for n, p in picked.items()}
         n_note = 0
         for k, (name, label, keys, note) in enumerate(ROWS):

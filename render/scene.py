@@ -38,8 +38,9 @@ class CreatureShape:
     label : str
         Shown next to the creature and in the HUD (``walker gen 69``).
     info : dict
-        HUD details of this creature: ``design``, ``task``, ``generation``, ``terrain`` (any
-        may be missing).
+        HUD details of this creature: ``design``, ``task``, ``generation``, ``terrain``,
+        ``fresh`` (its mean fitness from fresh starts, the one a champion file records; shown
+        after its name) (any may be missing).
     clusters : tuple of ndarray of int
         Rigid clusters, each as its member spheres in outline order: drawn as a closed outline
         in the rigid bones' style (a cluster has no bones of its own).

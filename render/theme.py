@@ -5,6 +5,7 @@ screens take their colours from there)."""
 from __future__ import annotations
 
 import colorsys
+import functools
 import math
 
 from ._display import prefer_headless
@@ -118,9 +119,12 @@ def value_colors(values: np.ndarray) -> np.ndarray:
     return np.where(v < 0.0, mid + (neg - mid) * -v, mid + (pos - mid) * v).astype(np.uint8)
 
 
+@functools.cache
 def disc_texture(name: str) -> arcade.Texture:
     """A white disc with a darker rim (tinted by each sprite's colour), antialiased by drawing at
-    4x and shrinking."""
+    4x and shrinking. One texture per name for the whole process: arcade's atlas counts the
+    textures of one name, and a second one made while the first was being collected could find
+    its name's slot already gone ("Texture ... not found in UVData", seen once under load)."""
     n, big = 128, 512
     im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)

@@ -21,6 +21,14 @@ times each, so their networks have hidden nodes, as in a mid-run generation.
   workers of our engine are. With ``quick``, one generation of the first 50 genomes is timed and
   scaled to 150 (each genome is its own task, so the cost is linear in their number).
 
+Both sides do the default evaluation of ``creatures evolve`` (:mod:`evolution.trials`, the defaults
+of ``RunSettings``): each genome scored from the generation's trial starts (the design's start
+with every sphere moved by the trials' noise; the same starts on both sides), the trials made one
+fitness by the trials' statistic, then the generation's best scored again from
+:data:`~evolution.trials.POST_STARTS` fresh starts. The baseline runs each trial as a pymunk
+episode of its own, the post-evaluation's trials spread over its pool, as an expert user of
+neat-python would write it.
+
 End to end (:func:`run_end_to_end`): whole generations of evolution, breeding and speciation
 included, on the same work (150 walker genomes, 20 s each, 2 workers, seed 0, the run's default neat
 config):
@@ -57,6 +65,7 @@ from pathlib import Path
 import numpy as np
 
 import physics
+from evolution.trials import POST_STARTS
 
 POPULATION = 150
 SECONDS = 20.0
@@ -88,6 +97,19 @@ TARGET_NON_EVAL_SHARE = 0.15
 
 # ---------------------------------------------------------------------------------------------
 # the work
+
+
+def trial_starts(spheres: int, generation: int = 1, seed: int = SEED) -> dict:
+    """The default evaluation of generation ``generation`` of a run of ``seed``, as ``creatures
+    evolve`` does it: ``{"spec": Trials, "starts": (K, P, 2) offsets or None (one exact start),
+    "post": (POST_STARTS, P, 2) offsets}`` (:mod:`evolution.trials`)."""
+    from evolution.trials import (DEFAULT_NOISE, DEFAULT_STATISTIC, DEFAULT_TRIALS, Trials, post_seeds,
+                                  start_offsets, trial_seeds)
+
+    spec = Trials(DEFAULT_TRIALS, DEFAULT_NOISE, DEFAULT_STATISTIC)
+    starts = None if spec.exact else start_offsets(trial_seeds(spec, seed, generation), spec.noise, spheres)
+    post = start_offsets(post_seeds(seed, generation), spec.noise or DEFAULT_NOISE, spheres)
+    return {"spec": spec, "starts": starts, "post": post}
 
 
 def setup(population: int = POPULATION, seconds: float = SECONDS, mutations: int = MUTATIONS,
@@ -199,21 +221,30 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
     from evolution.genomes import genome_to_dict
 
     dicts = [genome_to_dict(g) for g in genomes]
+    trials = trial_starts(len(episode.body.spheres))
+    spec, starts, post = trials["spec"], trials["starts"], trials["post"]
+
+    def generation():   # the generation's trials, then its best from fresh starts
+        result = evaluator.evaluate(dicts, starts=starts, statistic=spec.statistic)
+        evaluator.evaluate([dicts[int(np.argmax(result.fitness))]], starts=post)
+        return result
+
     times, unpolled = [], []
     t0 = time.perf_counter()
     with Evaluator(episode, neat_text, "feedforward", workers=workers) as evaluator:
-        first = evaluator.evaluate(dicts)
+        first = generation()
         first_seconds = time.perf_counter() - t0
         with OtherLoad() as other:
             for _ in range(generations):
                 t0 = time.perf_counter()
-                result = evaluator.evaluate(dicts)
+                result = generation()
                 times.append(time.perf_counter() - t0)
                 if not np.array_equal(result.fitness, first.fitness):
                     raise RuntimeError("the evaluator scored the same genomes differently in two generations")
                 if evaluator.pool is not None:
                     t0 = time.perf_counter()
-                    fitness = _evaluate_unpolled(evaluator, dicts)
+                    fitness = _evaluate_unpolled(evaluator, dicts, starts, spec.statistic)
+                    _evaluate_unpolled(evaluator, [dicts[int(np.argmax(fitness))]], post)
                     unpolled.append(time.perf_counter() - t0)
                     if not np.array_equal(fitness, first.fitness):
                         raise RuntimeError("the evaluator's chunks scored the genomes differently")
@@ -224,19 +255,21 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
             "startup_s": max(0.0, first_seconds - seconds),
             "unpolled_seconds_per_generation": statistics.median(unpolled) if unpolled else None,
             "unpolled_times_s": unpolled, "fitness": first.fitness,
-            "failed": int(first.failed.sum()), "other_processes_cores": other.cores}
+            "failed": int(first.failed.sum()), "other_processes_cores": other.cores,
+            "trials": spec.describe()}
 
 
-def _evaluate_unpolled(evaluator, dicts: list[dict]) -> np.ndarray:
+def _evaluate_unpolled(evaluator, dicts: list[dict], starts=None, statistic: str = "mean") -> np.ndarray:
     """What ``evaluator.evaluate`` does with a pool, minus its 0.1 s polling: the fitness."""
     from concurrent.futures import wait
 
     from evolution.evaluator import evaluate_in_worker
+    from evolution.chunks import creature_chunks, gather
 
-    chunks = [c for c in np.array_split(np.arange(len(dicts)), evaluator.workers) if len(c)]
-    futures = [evaluator.pool.submit(evaluate_in_worker, [dicts[i] for i in c]) for c in chunks]
+    chunks = creature_chunks(dicts, starts, evaluator.workers)
+    futures = [evaluator.pool.submit(evaluate_in_worker, genomes, creatures) for genomes, creatures in chunks]
     wait(futures)
-    return np.concatenate([f.result()[0] for f in futures])
+    return gather([f.result() for f in futures], 0.0, 1 if starts is None else len(starts), statistic).fitness
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,9 +344,9 @@ def sense(s: dict, time_: float, pos, vel) -> list[float]:
     return inputs
 
 
-def eval_genome(genome, config) -> float:
-    """Distance the walker driven by ``genome`` travels in pymunk: the usual neat-python fitness
-    function, one creature at a time."""
+def eval_trial(genome, config, offsets=None) -> float:
+    """Distance the walker driven by ``genome`` travels in pymunk from the design's start moved by
+    ``offsets`` (one (x, y) a sphere; None: not moved): one episode, one creature."""
     import neat
 
     from evolution.tasks import WORST_FITNESS
@@ -324,9 +357,10 @@ def eval_genome(genome, config) -> float:
     space, parts = pymunk_world(s["body"])
     bodies, pins = parts["bodies"], parts["muscles"]
     ox, oy = s["offset"]
-    for b in bodies:
+    for k, b in enumerate(bodies):
         x, y = b.position
-        b.position = (x + ox, y + oy)
+        dx, dy = (0.0, 0.0) if offsets is None else offsets[k]
+        b.position = (x + ox + dx, y + oy + dy)
     net = neat.nn.FeedForwardNetwork.create(genome, config)
 
     dt, steps = s["dt"], s["steps"]
@@ -356,15 +390,49 @@ def eval_genome(genome, config) -> float:
     return distance if math.isfinite(distance) else WORST_FITNESS
 
 
+def eval_genome(genome, config, starts=None, statistic: str = "mean") -> float:
+    """The usual neat-python fitness function, one creature at a time: ``genome``'s distance from
+    each start of ``starts`` (lists of per-sphere offsets; None: once, from the exact start) made
+    one by ``statistic``; the worst fitness if any trial failed, as ours."""
+    from evolution.tasks import WORST_FITNESS
+
+    if starts is None:
+        return eval_trial(genome, config)
+    values = [eval_trial(genome, config, offsets) for offsets in starts]
+    if WORST_FITNESS in values:
+        return WORST_FITNESS
+    return {"mean": statistics.fmean, "min": min, "median": statistics.median}[statistic](values)
+
+
+def evaluate_baseline(pool, genomes, config, trials: dict, timeout=None) -> None:
+    """One generation of the baseline, as ``neat.ParallelEvaluator.evaluate`` hands genomes to its
+    pool (``apply_async`` each, then ``get`` each), with the generation's trial starts: sets each
+    genome's fitness."""
+    starts = None if trials["starts"] is None else trials["starts"].tolist()
+    jobs = [pool.apply_async(eval_genome, (genome, config, starts, trials["spec"].statistic))
+            for _, genome in genomes]
+    for job, (_, genome) in zip(jobs, genomes):
+        genome.fitness = job.get(timeout=timeout)
+
+
+def post_evaluate_baseline(pool, genomes, config, trials: dict, timeout=None) -> list[float]:
+    """The generation's best genome from the post-evaluation's fresh starts, a trial a task."""
+    best = max((genome for _, genome in genomes), key=lambda g: g.fitness)
+    jobs = [pool.apply_async(eval_trial, (best, config, offsets)) for offsets in trials["post"].tolist()]
+    return [job.get(timeout=timeout) for job in jobs]
+
+
 def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATIONS,
                   workers: int = WORKERS, population: int = POPULATION) -> dict:
-    """Seconds per generation of ``neat.ParallelEvaluator(workers, eval_genome)`` over
-    ``genomes``, scaled to ``population`` genomes if fewer were given."""
+    """Seconds per generation of the baseline (:func:`evaluate_baseline` on the pool of a
+    ``neat.ParallelEvaluator(workers, eval_genome)``) over ``genomes``, scaled to ``population``
+    genomes if fewer were given (the post-evaluation, the same for any population, unscaled)."""
     import neat
 
     bench_setup = baseline_setup(episode)
+    trials = trial_starts(len(episode.body.spheres))
     pairs = [(g.key, g) for g in genomes]
-    times = []
+    times, post_times = [], []
     fitness = None
     with neat.ParallelEvaluator(workers, eval_genome, initializer=_init_baseline,
                                 initargs=(bench_setup,)) as evaluator, OtherLoad() as other:
@@ -372,18 +440,23 @@ def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATI
             for g in genomes:
                 g.fitness = None
             t0 = time.perf_counter()
-            evaluator.evaluate(pairs, config)
-            times.append(time.perf_counter() - t0)
+            evaluate_baseline(evaluator.pool, pairs, config, trials)
+            t1 = time.perf_counter()
+            post_evaluate_baseline(evaluator.pool, pairs, config, trials)
+            times.append(t1 - t0)
+            post_times.append(time.perf_counter() - t1)
             f = np.array([g.fitness for g in genomes], dtype=float)
             if fitness is not None and not np.array_equal(f, fitness):
                 raise RuntimeError("the baseline scored the same genomes differently in two generations")
             fitness = f
     measured = statistics.median(times)
     scale = population / len(genomes)
-    return {"work": "generation", "engine": "baseline", "seconds_per_generation": measured * scale,
+    return {"work": "generation", "engine": "baseline",
+            "seconds_per_generation": measured * scale + statistics.median(post_times),
             "population": population, "steps": episode.steps, "workers": workers,
-            "generations_timed": len(times), "times_s": times, "genomes_timed": len(genomes),
-            "scaled_by": scale, "fitness": fitness, "other_processes_cores": other.cores}
+            "generations_timed": len(times), "times_s": times, "post_times_s": post_times,
+            "genomes_timed": len(genomes), "scaled_by": scale, "fitness": fitness,
+            "other_processes_cores": other.cores, "trials": trials["spec"].describe()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +514,8 @@ def format_generation(rows: list[dict]) -> str:
         f"whole generation: {ours['population']} {ours['design']} genomes on the {ours['task']} task, "
         f"{ours['simulated_s']:g} s ({ours['steps']} steps) each, sensors + networks + physics, "
         f"{ours['workers']} workers; networks {ours['mean_hidden_nodes']:.1f} hidden nodes, "
-        f"{ours['mean_enabled_links']:.0f} enabled links on average",
+        f"{ours['mean_enabled_links']:.0f} enabled links on average; both sides: {ours['trials']}, then the "
+        f"best from {POST_STARTS} fresh starts",
         "",
         f"{'work':<11} {'engine':<10} {'s/generation':>12} {'vs baseline':>11} {'others':>6}  how",
     ]
@@ -454,7 +528,8 @@ def format_generation(rows: list[dict]) -> str:
             how = ("pymunk + neat activate + ParallelEvaluator; "
                    + (f"median of {r['generations_timed']} generations" if r["generations_timed"] > 1
                       else "1 generation")
-                   + (f" of {r['genomes_timed']} genomes, x {r['scaled_by']:.2f}" if r["scaled_by"] != 1 else ""))
+                   + (f" of {r['genomes_timed']} genomes, x {r['scaled_by']:.2f} (the post-evaluation not scaled)"
+                      if r["scaled_by"] != 1 else ""))
         others = r.get("other_processes_cores")
         lines.append(f"{r['work']:<11} {r['engine']:<10} {r['seconds_per_generation']:>12.3f} "
                      f"{(f'{ratio:.1f}x' if ratio else ''):>11} {('' if others is None else f'{others:.2f}'):>6}"
@@ -569,8 +644,11 @@ def baseline_neat_config(episode, population: int = POPULATION):
 
 def time_baseline_end_to_end(episode, generations: int = BASELINE_END_TO_END_GENERATIONS,
                              population: int = POPULATION, workers: int = WORKERS, seed: int = SEED) -> dict:
-    """The baseline end to end: ``neat.Population(config).run(ParallelEvaluator(workers,
-    eval_genome).evaluate, generations)``, each generation timed by a reporter."""
+    """The baseline end to end: ``neat.Population(config).run(evaluate, generations)``, where
+    ``evaluate`` scores a generation on the pool of a ``ParallelEvaluator(workers, eval_genome)``
+    from the generation's own trial starts and post-evaluates its best
+    (:func:`evaluate_baseline`, :func:`post_evaluate_baseline`); each generation timed by a
+    reporter."""
     import neat
 
     config = baseline_neat_config(episode, population)
@@ -583,7 +661,9 @@ def time_baseline_end_to_end(episode, generations: int = BASELINE_END_TO_END_GEN
                                     initargs=(bench_setup,)) as evaluator:
             def evaluate(genomes, config):
                 t0 = time.perf_counter()
-                evaluator.evaluate(genomes, config)
+                trials = trial_starts(len(episode.body.spheres), len(evaluation) + 1, seed)
+                evaluate_baseline(evaluator.pool, genomes, config, trials)
+                post_evaluate_baseline(evaluator.pool, genomes, config, trials)
                 evaluation.append(time.perf_counter() - t0)
 
             pop = neat.Population(config, seed=seed)
@@ -596,7 +676,7 @@ def time_baseline_end_to_end(episode, generations: int = BASELINE_END_TO_END_GEN
     row = _end_to_end_row("neat-python+pymunk", wall, evaluation[:len(wall)], wall[0], population,
                           episode.steps, workers, other)
     row.update({"species": clock.species, "best_fitness": float(pop.best_genome.fitness),
-                "how": "neat.Population.run + ParallelEvaluator"})
+                "how": "neat.Population.run + ParallelEvaluator's pool"})
     return row
 
 

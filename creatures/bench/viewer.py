@@ -13,6 +13,7 @@ champions load during the measurement (what the player sees as a hitch is in the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from ..shipped import DEFAULT_SAVE, SAVES_DIR
@@ -74,14 +75,15 @@ def run_play_bench(seconds: float = PLAY_SECONDS, population: int = PLAY_POPULAT
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade
 
-    from render.game import Setup
     from render.play import PlayView
 
     from ..game import PlayMenu
+    from ..session import DEFAULT_SETUP
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        session = PlayMenu(out_dir=tmp).start(Setup(design="walker", population=population,
-                                                    generations=100000, workers=1))
+        setup = dataclasses.replace(DEFAULT_SETUP, design="walker", population=population, generations=100000,
+                                    workers=1)
+        session = PlayMenu(out_dir=tmp).start(setup)
         try:
             t0 = time.perf_counter()
             while session.done < 1:

@@ -51,6 +51,21 @@ def add_race_argument(parser) -> None:
     parser.add_argument("--race", metavar="GENS", default=None,
                         help="race the champions of these generations of one run directory, each with "
                              "its own body: numbers, last, best, comma-separated (e.g. 1,last)")
+    add_trial_argument(parser)
+
+
+def add_trial_argument(parser) -> None:
+    parser.add_argument("--trial", type=int, default=1, metavar="N",
+                        help="a champion scored over several trials is shown in its trial N (default 1): each "
+                             "started elsewhere, and its fitness at the end is that trial's")
+
+
+def trial_index(args) -> int:
+    """``--trial`` as an index from 0; ValueError (one line) below 1."""
+    trial = getattr(args, "trial", 1)
+    if trial < 1:
+        raise ValueError(f"--trial counts from 1, not {trial}")
+    return trial - 1
 
 
 def race_generations(args):
@@ -90,4 +105,4 @@ def champion_source(args, race_example: str, follow: bool = False):
     if generations is not None and not args.targets:
         raise ChampionError(f"--race needs a run directory: {race_example}")
     return load_sources(args.targets or default_targets(), follow=follow, plugins=args.plugin,
-                        generations=generations)
+                        generations=generations, trial=trial_index(args))

@@ -9,7 +9,7 @@ import sys
 from evolution import limits
 from evolution.champion import MAX_AUTHOR, ChampionError
 
-from .args import add_plugin_argument, parse_size
+from .args import add_plugin_argument, add_trial_argument, parse_size, trial_index
 
 EXAMPLES = """examples:
   creatures card saves/walker-run.json --out walker.png      a champion file
@@ -32,6 +32,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--author", default=None, metavar="NAME",
                         help="who made it, written on the card and into its champion (default: the "
                              "champion's own author, if it has one)")
+    add_trial_argument(parser)
     add_plugin_argument(parser)
 
 
@@ -46,7 +47,7 @@ def run(args) -> int:
     try:
         size = parse_size(args.size)
         from ..sources import load_sources
-        source = load_sources([args.target], plugins=args.plugin)
+        source = load_sources([args.target], plugins=args.plugin, trial=trial_index(args))
     except (ValueError, ChampionError) as exc:
         return _fail(str(exc))
     champion = source.champions[0]

@@ -1,6 +1,9 @@
 """Evolve NEAT brains for a creature on a task, headless, a whole generation batched.
 
 Every option has a default: ``creatures evolve`` alone evolves the walker to run on flat ground.
+The run's defaults are :class:`evolution.run.RunSettings`' own
+(:meth:`~evolution.run.RunSettings.defaults`): the options take theirs from there, and their
+help shows them.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from pathlib import Path
 import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.evaluator import worker_count
-from evolution.genomes import NeatConfigError, read_neat_config
-from evolution.run import RUN_FILES, Run, RunError, RunSettings, WriteError
+from evolution.genomes import NETWORK_KINDS, NeatConfigError, read_neat_config
+from evolution.run import RUN_FILES, GenerationStats, Run, RunError, RunSettings, WriteError
+from evolution.rundir import champion_record
 from evolution.tasks import WORST_FITNESS
+from evolution.trials import MAX_NOISE, MAX_TRIALS, POST_STARTS, STATISTICS
 
 from ..design import DesignError, design_error, resolve_design
 from ..kernels import COMPILING, kernels_to_compile
@@ -36,32 +41,39 @@ EXAMPLES = """examples:
   creatures evolve eel --task swim                   swim in deep water
   creatures evolve bird --task fly --medium air,flow_x=2      fly into a head wind
   creatures evolve walker --challenge sprint          an entry to a challenge (creatures challenges)
+  creatures evolve walker --trials 4 --noise 0.01     each genome scored from 4 starts moved 1 cm
 """
 
 BAR_WIDTH = 30
-#: simulated seconds per evaluation when neither --seconds nor a challenge says
-DEFAULT_SECONDS = 20.0
+#: every setting's default, from their one owner (the seconds and the task are these when
+#: neither the option nor a challenge says: their options default to None, to tell them apart)
+DEFAULTS = RunSettings.defaults()
 #: seconds without progress in the first generation after which it must be compiling
 COMPILE_HINT_AFTER = 5.0
 #: said once above the generation lines: their median leaves the failed creatures out, since
 #: those all score the same -1000 and half a generation failing would make it -500
 MEDIAN_NOTE = (f"median: of the creatures that did not fail (a failed one scores {WORST_FITNESS:g}; "
-               f"'N failed' counts them)")
+               f"'N failed' counts them); fresh: the best one from {POST_STARTS} fresh starts, on average")
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("design", nargs="?", default="walker",
                         help="a built-in design name or a YAML file (default: walker)")
     add_plugin_arguments(parser)
-    parser.add_argument("--seconds", type=float, default=None, help="simulated seconds per evaluation (default 20)")
-    parser.add_argument("--generations", type=int, default=50, help="generations (default 50)")
-    parser.add_argument("--population", type=int, default=150, help="genomes per generation (default 150)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for everything random (default 0)")
-    parser.add_argument("--workers", type=int, default=0,
+    d = DEFAULTS
+    parser.add_argument("--seconds", type=float, default=None,
+                        help=f"simulated seconds per evaluation (default {d['seconds']:g})")
+    parser.add_argument("--generations", type=int, default=d["generations"],
+                        help=f"generations (default {d['generations']})")
+    parser.add_argument("--population", type=int, default=d["population"],
+                        help=f"genomes per generation (default {d['population']})")
+    parser.add_argument("--seed", type=int, default=d["seed"], help=f"seed for everything random (default {d['seed']})")
+    parser.add_argument("--workers", type=int, default=d["workers"],
                         help="processes that evaluate a generation: 0 (the default) is one per core, "
                              "1 is this process alone; results do not depend on it")
-    parser.add_argument("--network", choices=("feedforward", "recurrent"), default="feedforward",
-                        help="network kind (default feedforward)")
+    parser.add_argument("--network", choices=NETWORK_KINDS, default=d["network"],
+                        help=f"network kind (default {d['network']})")
+    add_trial_arguments(parser)
     parser.add_argument("--neat-config", metavar="FILE", default=None,
                         help="your own neat-python config (its input/output counts and population are set for you)")
     add_backend_arguments(parser)
@@ -74,12 +86,27 @@ def add_arguments(parser) -> None:
                              "RUN_DIR/entry.json, verified")
 
 
+def add_trial_arguments(parser) -> None:
+    """--trials, --noise and --score: how each genome is scored (:mod:`evolution.trials`)."""
+    d = DEFAULTS
+    parser.add_argument("--trials", type=int, default=d["trials"],
+                        help=f"episodes each genome is scored over, each from a start moved by --noise "
+                             f"(default {d['trials']}; the starts are new every generation and the same for all "
+                             f"its genomes)")
+    parser.add_argument("--noise", type=float, default=d["noise"], metavar="METRES",
+                        help=f"how far each trial's start moves every sphere (Gaussian, upward only; default "
+                             f"{d['noise']:g} m, 0: the design's exact start)")
+    parser.add_argument("--score", choices=STATISTICS, default=d["statistic"],
+                        help=f"what a genome's trials make its fitness (default {d['statistic']})")
+
+
 def add_plugin_arguments(parser) -> None:
     """--task, --terrain and --sensors: each a registered name (creatures tasks / terrains /
     sensors list them), a file (path/to/file.py:Name, or a .yaml terrain) or a module."""
     parser.add_argument("--task", default=None, metavar="TASK",
                         help="what to evolve for: a name (creatures tasks lists them: run, jump, climb, "
-                             "obstacle...), path/to/file.py:Class or package.module:Class (default run)")
+                             f"obstacle...), path/to/file.py:Class or package.module:Class "
+                             f"(default {DEFAULTS['task']})")
     parser.add_argument("--terrain", default=None, metavar="TERRAIN",
                         help="the ground: a name (creatures terrains lists them: flat, slope, steps, hills, "
                              "hurdles...), a terrain file (.yaml), file.py:Name or module:Name "
@@ -95,7 +122,7 @@ def add_plugin_arguments(parser) -> None:
                              "own: water for swim, air for fly, none for the others)")
 
 
-def add_backend_arguments(parser, default: str | None = "local") -> None:
+def add_backend_arguments(parser, default: str | None = DEFAULTS["backend"]) -> None:
     parser.add_argument("--backend", choices=("local", "ray"), default=default,
                         help="where generations are evaluated: worker processes here (local, the default) "
                              "or tasks on a Ray cluster (ray; pip install 'creatures[cluster]'); "
@@ -114,7 +141,7 @@ def check_numbers(args) -> str | None:
     """What is wrong with the numbers of ``creatures evolve``'s options, naming the option
     (None: nothing)."""
     if args.seconds is None:
-        args.seconds = DEFAULT_SECONDS
+        args.seconds = DEFAULTS["seconds"]
     if not (0 < args.seconds < MAX_SECONDS):  # also refuses nan
         return f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}"
     if args.generations < 1:
@@ -125,6 +152,10 @@ def check_numbers(args) -> str | None:
         return f"--workers must be 1 or more (or 0: one per core), not {args.workers}"
     if args.seed < 0:
         return f"--seed must be 0 or more, not {args.seed}"
+    if not 1 <= args.trials <= MAX_TRIALS:
+        return f"--trials must be a whole number from 1 to {MAX_TRIALS}, not {args.trials}"
+    if not 0 <= args.noise <= MAX_NOISE:  # also refuses nan
+        return f"--noise must be a number of metres from 0 to {MAX_NOISE:g}, not {args.noise:g}"
     return None
 
 
@@ -141,7 +172,7 @@ def run(args) -> int:
         if problem:
             print(problem, file=sys.stderr)
             return 2
-    args.task = args.task or "run"
+    args.task = args.task or DEFAULTS["task"]
     wrong = check_numbers(args)
     if wrong:
         return _fail(wrong)
@@ -167,7 +198,8 @@ def run(args) -> int:
         run_ = create_run(out, design, task=args.task, terrain=args.terrain, sensors=sensors,
                           seconds=args.seconds, generations=args.generations, population=args.population,
                           seed=args.seed, workers=args.workers, network=args.network, neat_config=neat_text,
-                          backend=args.backend, address=args.address, medium=args.medium)
+                          backend=args.backend, address=args.address, medium=args.medium, trials=args.trials,
+                          noise=args.noise, statistic=args.score)
     except StartError as exc:
         print(start_error("evolve", exc), file=sys.stderr)
         return 2
@@ -185,8 +217,8 @@ def run(args) -> int:
         muscles += f" on {count(ep.n_outputs(), 'output')}"
     print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {muscles}"
           f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
-          f"of {settings.population}, {settings.seconds:g} s each, seed {settings.seed}, "
-          f"{settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)
+          f"of {settings.population}, {settings.seconds:g} s each, {settings.trial_spec.describe()}, "
+          f"seed {settings.seed}, {settings.network} networks{where_evaluated(settings)} -> {out}", flush=True)
     status = drive(run_, out)
     if status == 0 and challenge is not None:
         from .challenge_entry import write_entry
@@ -263,7 +295,7 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
             print(MEDIAN_NOTE)
         status["first"] = False
         failed = f", {s.failed} failed" if s.failed else ""
-        print(f"gen {s.generation:4d}  best {s.best:8.3f}  median {s.ok_median:8.3f}  "
+        print(f"gen {s.generation:4d}  best {s.best:8.3f}  fresh {s.post_mean:8.3f}  median {s.ok_median:8.3f}  "
               f"species {s.species:3d}{failed}  {s.eval_seconds:5.2f} s eval  {s.wall_seconds:5.2f} s wall",
               flush=True)
         for w in s.warnings:
@@ -305,14 +337,24 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
         clear()
         print(f"creatures {command}: {exc}", file=sys.stderr)
         return 2
-    h = run_.history
-    top = max(h, key=lambda s: s.best)
+    top = champion_stats(run_.history)
+    fresh = "" if top.post_mean != top.post_mean else f"; from fresh starts {top.post_mean:.3f}, worst {top.post_worst:.3f}"
     print(f"done in {time.perf_counter() - started:.1f} s: best fitness {top.best:.3f} "
-          f"(generation {top.generation}); fitness is {run_.episode.task.sample.measures}")
+          f"(generation {top.generation}{fresh}); fitness is {run_.episode.task.sample.measures}")
     for line in body_summary(run_, top.generation):
         print(line)
     print(next_steps(out, f"{settings.design_name}-{task_slug(settings.task)}.json"))
     return 0
+
+
+def champion_stats(history: list) -> GenerationStats:
+    """The row of the run's champion's generation: the one :func:`evolution.rundir.champion_record`
+    picks (best and most reliable from fresh starts), from the rows (NaN ``post_mean``: a run from before them)."""
+    rows = {s.generation: s for s in history}
+    records = [{"generation": s.generation, "fitness": s.best,
+                **({"post": {"mean": s.post_mean, "sd": s.post_sd}} if s.post_mean == s.post_mean else {})}
+               for s in history]
+    return rows[champion_record(records)["generation"]]
 
 
 def body_summary(run_: Run, generation: int) -> list[str]:

@@ -2,15 +2,15 @@
 
 With no argument it opens the start screen: the built-in designs as a gallery (and the design
 files of this directory), a task, a terrain, the medium, the sensors, the population, the
-generations and the episode's seconds (``creatures evolve``'s defaults); start, and the
-evolution screen shows each generation's champion as soon as its generation ends (skipping ahead
-to the newest when they come faster than they can be watched), the whole generation at once as
-ghosts, a live fitness chart and species stack, and a scrubber to watch any generation's
-champion or race generation 1's against the latest; once the run has finished, its best
-champions play in turn. Evolution runs in a
-background process (``creatures resume`` on a normal run directory under ``runs/``), so
-``creatures resume``, ``plot``, ``export`` and ``watch`` work on it afterwards; pausing, closing
-the window or Ctrl-C stop it cleanly, and it resumes exactly. Press H in the window for the keys.
+generations, the episode's seconds, the trials and their start noise (``creatures evolve``'s
+defaults); start, and the evolution screen shows each generation's champion as soon as its
+generation ends (skipping ahead to the newest when they come faster than they can be watched),
+the whole generation at once as ghosts, a live fitness chart and species stack, and a scrubber
+to watch any generation's champion or race generation 1's against the latest; once the run has
+finished, its best champions play in turn. Evolution runs in a background process
+(``creatures resume`` on a normal run directory under ``runs/``), so ``creatures resume``,
+``plot``, ``export`` and ``watch`` work on it afterwards; pausing, closing the window or Ctrl-C
+stop it cleanly, and it resumes exactly. Press H in the window for the keys.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 import physics
 from evolution.champion import ChampionError, load_champion
 from evolution.sensors import sensor_list
+from evolution.trials import MAX_NOISE, MAX_TRIALS
 from evolution.yamlread import did_you_mean
 from render.game import GameError
 
@@ -35,6 +36,7 @@ EXAMPLES = """examples:
   creatures play                                 the start screen: pick a creature, a task, start
   creatures play walker --task jump --population 100    evolve the walker to jump, at once
   creatures play eel --seconds 10 --sensors rays        the eel, 10 s tries, with distance rays
+  creatures play walker --trials 4 --noise 0.01         each creature scored from 4 starts moved 1 cm
   creatures play runs/walker-run-20261124-101500        go on with a stopped run in the window
   creatures play walker-run                      watch a shipped champion; E evolves its design further
   creatures play my-walker.json                  a champion file (creatures export makes one)
@@ -49,13 +51,20 @@ def add_arguments(parser) -> None:
                         help="a design (built-in name or YAML file: evolve it at once), a champion file "
                              "(watch it; E evolves its design further) or a run directory (go on with it); "
                              "none: the start screen")
-    parser.add_argument("--task", default=None, help="the task (default run; creatures tasks lists them)")
+    d = DEFAULT_SETUP
+    parser.add_argument("--task", default=None, help=f"the task (default {d.task}; creatures tasks lists them)")
     parser.add_argument("--terrain", default=None, help="the terrain (default: the task's own)")
-    parser.add_argument("--population", type=int, default=None, help="genomes per generation (default 150)")
-    parser.add_argument("--generations", type=int, default=None, help="generations (default 50)")
-    parser.add_argument("--seed", type=int, default=None, help="the run's seed (default 0)")
+    parser.add_argument("--population", type=int, default=None,
+                        help=f"genomes per generation (default {d.population})")
+    parser.add_argument("--generations", type=int, default=None, help=f"generations (default {d.generations})")
+    parser.add_argument("--seed", type=int, default=None, help=f"the run's seed (default {d.seed})")
     parser.add_argument("--seconds", type=float, default=None,
-                        help="simulated seconds each creature is tried for (default 20)")
+                        help=f"simulated seconds each creature is tried for (default {d.seconds:g})")
+    parser.add_argument("--trials", type=int, default=None,
+                        help=f"starts each creature is scored from, as for creatures evolve (default {d.trials})")
+    parser.add_argument("--noise", type=float, default=None, metavar="METRES",
+                        help=f"how far each trial's start moves every sphere, as for creatures evolve "
+                             f"(default {d.noise:g} m, 0: the design's exact start)")
     parser.add_argument("--sensors", default=None, metavar="S1,S2",
                         help="sensors to add to the default ones, as creatures evolve takes them (e.g. rays)")
     parser.add_argument("--medium", default=None, metavar="MEDIUM",
@@ -116,6 +125,10 @@ def run(args) -> int:
         return _fail(f"--seed must be 0 or more, not {args.seed}")
     if args.seconds is not None and not 0 < args.seconds < MAX_SECONDS:  # also refuses nan
         return _fail(f"--seconds must be a number of seconds above 0 and below {MAX_SECONDS:.0f}, not {args.seconds:g}")
+    if args.trials is not None and not 1 <= args.trials <= MAX_TRIALS:
+        return _fail(f"--trials must be a whole number from 1 to {MAX_TRIALS}, not {args.trials}")
+    if args.noise is not None and not 0 <= args.noise <= MAX_NOISE:  # also refuses nan
+        return _fail(f"--noise must be a number of metres from 0 to {MAX_NOISE:g}, not {args.noise:g}")
     for name, check in (("sensors", sensor_list), ("medium", physics.medium_settings)):
         try:
             if getattr(args, name) is not None:
@@ -123,7 +136,8 @@ def run(args) -> int:
         except ValueError as exc:
             return _fail(f"--{name}: {exc}")
     setup = dataclasses.replace(DEFAULT_SETUP, workers=args.workers)
-    for name in ("task", "terrain", "population", "generations", "seed", "seconds", "sensors", "medium"):
+    for name in ("task", "terrain", "population", "generations", "seed", "seconds", "trials", "noise", "sensors",
+                 "medium"):
         if getattr(args, name) is not None:
             setattr(setup, name, getattr(args, name))
     try:

@@ -30,12 +30,13 @@ def evolving_walker():
 
 def evolving_run(directory, generations=4):
     """A new run of :func:`evolving_walker` whose body evolves (20 creatures, 1 s each), not
-    evolved yet: its Run. (Seed 2: its champion is of the last generation, with a body of its
-    own; seed 1's is of the first, with the design's body, since engine version 2.)"""
+    evolved yet: its Run. (Seed 2 from the exact start: its champion is of the last generation,
+    with a body of its own; seed 1's is of the first, with the design's body, since engine
+    version 2.)"""
     from evolution.run import Run, RunSettings
     body, genes = evolving_walker()
     settings = RunSettings(design_name="walker", design_text="", generations=generations, population=20,
-                           seed=2, workers=1, seconds=1.0, neat_config=lively_neat_config())
+                           seed=2, workers=1, seconds=1.0, neat_config=lively_neat_config(), noise=0.0)
     return Run.create(directory, settings, body, genes)
 
 

@@ -1,8 +1,8 @@
 """Drive ``creatures play``'s real window as a player would, by its views' input handlers, and
-take a screenshot of each screen: start screen -> pick the walker -> a small population ->
-start -> two generations -> the chart -> the generation's ghosts -> save the champion -> save it
-as a card -> the hall of fame (a folder with two shipped walkers, the card and the file) -> race
-the board's best and one's own champion -> back -> quit.
+take a screenshot of each screen: start screen -> pick the walker -> a small population, few
+generations, a larger start noise -> start -> two generations -> the chart -> the generation's
+ghosts -> save the champion -> save it as a card -> the hall of fame (a folder with two shipped
+walkers, the card and the file) -> race the board's best and one's own champion -> back -> quit.
 
 Run under a display (``xvfb-run -a python tests/creatures/play_driver.py OUT_DIR``): it writes
 ``OUT_DIR/play-start.png``, ``play-evolving.png``, ``play-ghosts.png``, ``play-hall.png`` and
@@ -76,8 +76,12 @@ def script(game, out: Path, report: dict, population: int = POPULATION):
             break
         _click(start, start.button_rect("generations<"))
         yield
+    # the start noise one step down (1 cm -> 1 mm), by its button: the run is given it
+    _click(start, start.button_rect("noise<"))
+    yield
     report["setup"] = {"design": start.setup.design, "task": start.setup.task,
-                       "population": start.setup.population, "generations": start.setup.generations}
+                       "population": start.setup.population, "generations": start.setup.generations,
+                       "trials": start.setup.trials, "noise": start.setup.noise}
     _click(start, start.button_rect("start"))
     yield
     play = game.play_view

@@ -26,7 +26,8 @@ def test_each_built_in_challenge_verifies_the_shipped_champions_made_for_it(name
     for entry in entries:
         champion = load_champion(SAVES / f"{entry}.json")
         verdict = challenge.verify(champion)
-        assert verdict.verified and verdict.score == champion.fitness, (entry, verdict)
+        want = champion.rescore(challenge.starts, challenge.noise, challenge.seed)["mean"]
+        assert verdict.verified and verdict.score == want, (entry, verdict)
     assert builtin_challenges() == ["sprint", "hurdles", "swim"]
 
 
@@ -42,6 +43,12 @@ def test_challenges_lists_the_built_in_ones_and_checks_files(run_creatures, tmp_
     (tmp_path / "bad.yaml").write_text("name: x\ntask: run\nterrain: flat\nseconds: -1\n")
     r = run_creatures("challenges", tmp_path / "bad.yaml")
     assert r.returncode == 2 and r.stderr.strip() == f"{tmp_path / 'bad.yaml'}:4:10: 'seconds' must be more than 0 and at most 3600"
+
+
+def _score(champion) -> float:
+    """Its score in the sprint: its mean from the challenge's own starts."""
+    c = resolve_challenge("sprint")
+    return champion.rescore(c.starts, c.noise, c.seed)["mean"]
 
 
 def _entry(tmp_path: Path, name: str, change=None, source: str = "walker-run") -> Path:
@@ -64,8 +71,10 @@ def test_verify_says_the_score_or_one_line_why_for_each_entry(run_creatures, tmp
     assert r.returncode == 1 and r.stderr == ""
     lines = r.stdout.splitlines()
     assert lines[0].startswith("sprint: run on flat, 20 s; at most 8 spheres")
-    fitness = load_champion(SAVES / "walker-run.json").fitness
-    assert lines[1] == f"saves/walker-run.json: verified {fitness!r} (walker run gen 76, champion dad551935b9d)"
+    walker = load_champion(SAVES / "walker-run.json")
+    fitness, score = walker.fitness, _score(walker)
+    assert lines[1] == (f"saves/walker-run.json: verified {score!r} (walker run gen {walker.generation}, "
+                        f"champion {walker.hash().removeprefix('sha256:')[:12]})")
     assert lines[2] == f"{big}: refused: its muscles pull 1650 N together; the challenge allows at most 1200 N"
     assert lines[3] == f"{hills}: refused: it was scored on other ground (hills); the challenge's is flat made from seed 0"
     assert lines[4] == (f"{edited}: refused: its recorded fitness 99.5 is not what it scores ({fitness!r}): the file "
@@ -74,8 +83,8 @@ def test_verify_says_the_score_or_one_line_why_for_each_entry(run_creatures, tmp
     r = run_creatures("challenge", "verify", "sprint", "saves/walker-run.json", "--json")
     assert r.returncode == 0
     data = json.loads(r.stdout)
-    assert data["challenge"]["name"] == "sprint" and data["entries"][0]["score"] == fitness
-    assert data["entries"][0]["verified"] and data["entries"][0]["hash"].startswith("sha256:dad551935b9d")
+    assert data["challenge"]["name"] == "sprint" and data["entries"][0]["score"] == score
+    assert data["entries"][0]["verified"] and data["entries"][0]["hash"] == walker.hash()
 
 
 def test_board_ranks_a_folder_verified_each_champion_once(run_creatures, tmp_path):
@@ -93,8 +102,11 @@ def test_board_ranks_a_folder_verified_each_champion_once(run_creatures, tmp_pat
     lines = r.stdout.splitlines()
     assert lines[1] == f"2 verified of 5 entries in {folder} (and 1 pictures that are not cards)"
     assert lines[2].split() == ["rank", "score", "name", "author", "gen", "champion", "file"]
-    assert lines[3].split()[:3] == ["1", "64.8330", "walker-evolving"] and lines[3].endswith("walker-evolving-run.json")
-    assert lines[4].split()[:2] == ["2", "45.6591"] and lines[4].endswith("walker-card.png")
+    scores = {n: _score(load_champion(SAVES / f"{n}.json")) for n in ("walker-run", "walker-evolving-run")}
+    ranked = sorted(scores, key=scores.get, reverse=True)
+    files = {"walker-run": "walker-card.png", "walker-evolving-run": "walker-evolving-run.json"}
+    for rank, (line, n) in enumerate(zip(lines[3:5], ranked), start=1):
+        assert line.split()[:2] == [str(rank), f"{scores[n]:.4f}"] and line.endswith(files[n]), line
     refused = lines[lines.index("refused:") + 1:]
     assert [line.split(":")[0].strip() for line in refused] == [str(folder / n) for n in ("edited.json", "eel-swim.json", "walker-run.json")]
     assert refused[2].endswith("the same champion as " + str(folder / "walker-card.png") + " (listed once)")

@@ -104,6 +104,19 @@ def _check(env) -> None:
 
 # --- Gymnasium's checker, rendering -------------------------------------------------------------
 
+@pytest.mark.parametrize("cls", [envs.CreatureEnv, envs.CreatureVectorEnv])
+def test_an_environments_defaults_are_a_runs(cls):
+    """One owner: an environment's task, seconds and start noise default to ``RunSettings``'."""
+    import inspect
+
+    from evolution.run import RunSettings
+    d = RunSettings.defaults()
+    params = inspect.signature(cls).parameters
+    names = ("task", "seconds", "noise")
+    assert {k: params[k].default for k in names} == {k: d[k] for k in names}
+    assert (params["terrain"].default, params["sensors"].default) == (d["terrain"], d["sensors"])
+
+
 def test_check_env_passes():
     env = gymnasium.make(envs.ENV_ID, design="walker", task="run")
     assert isinstance(env.unwrapped, envs.CreatureEnv)
@@ -160,7 +173,7 @@ def test_vector_env_renders_its_creatures_on_one_terrain():
 def test_several_environments_render_and_close_in_any_order():
     a = envs.CreatureEnv(seconds=0.5, render_mode="rgb_array", size=(160, 90))
     b = envs.CreatureEnv(design="worm", seconds=0.5, render_mode="rgb_array", size=(200, 100))
-    a.reset(), b.reset()
+    a.reset(seed=0), b.reset()
     first = a.render()
     assert b.render().shape == (100, 200, 3)
     a.close()
@@ -168,7 +181,7 @@ def test_several_environments_render_and_close_in_any_order():
     assert b.render().shape == (100, 200, 3)
     b.close()
     c = envs.CreatureEnv(seconds=0.5, render_mode="rgb_array", size=(160, 90))
-    c.reset()
+    c.reset(seed=0)
     assert np.array_equal(c.render(), first)       # the same frame draws the same pixels
     c.close()
 
@@ -330,7 +343,7 @@ def _single_like_vector(env, actions):
 @pytest.mark.parametrize("made", [False, True])
 def test_vector_env_equals_single_envs_across_autoresets(tasks, made):
     N, seconds, steps = 3, 0.25, 40                    # 15 steps an episode: ~2.5 episodes
-    kw = dict(task=f"{tasks}:Drift", seconds=seconds)
+    kw = dict(task=f"{tasks}:Drift", seconds=seconds, noise=0.0)   # every start the design's
     if made:
         venv = gymnasium.make_vec(envs.ENV_ID, num_envs=N, vectorization_mode="vector_entry_point",
                                   **kw)
@@ -360,7 +373,7 @@ def test_vector_env_equals_single_envs_across_autoresets(tasks, made):
 
 def test_vector_env_with_a_batch_stepped_on_threads_equals_single_envs():
     N, steps = 40, 45                   # 40 creatures: physics spreads them over its threads
-    venv = envs.CreatureVectorEnv(N, seconds=0.5)
+    venv = envs.CreatureVectorEnv(N, seconds=0.5, noise=0.0)
     actions = np.stack([_actions(200 + k, steps, 6) for k in range(N)], axis=1)
     obs, _ = venv.reset(seed=0)
     got = {k: [obs[k]] for k in (0, N - 1)}
@@ -369,18 +382,44 @@ def test_vector_env_with_a_batch_stepped_on_threads_equals_single_envs():
         for k in got:
             got[k].append((obs[k], float(rewards[k]), bool(terminated[k]), bool(truncated[k])))
     for k in got:
-        assert _same(got[k], _single_like_vector(envs.CreatureEnv(seconds=0.5), actions[:, k]))
+        assert _same(got[k], _single_like_vector(envs.CreatureEnv(seconds=0.5, noise=0.0), actions[:, k]))
 
 
-def test_vector_reset_mask_restarts_only_those():
-    venv = envs.CreatureVectorEnv(3, seconds=1.0)
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_vector_reset_mask_restarts_only_those(noise):
+    venv = envs.CreatureVectorEnv(3, seconds=1.0, noise=noise)
     start, _ = venv.reset(seed=0)
+    moved = venv.run.start_state.pos.copy()
     for a in _actions(5, 10, 3 * 6).reshape(10, 3, 6):
         obs, *_ = venv.step(a)
     again, info = venv.reset(options={"reset_mask": np.array([False, True, False])})
-    assert _same(again[1], start[1]) and _same(again[[0, 2]], obs[[0, 2]])
+    assert _same(again[[0, 2]], obs[[0, 2]])
     assert info["fitness"][1] == 0.0 and venv.run.clock.step.tolist() == [10, 0, 10]
+    pos = venv.run.start_state.pos
+    assert np.array_equal(pos[[0, 2]], moved[[0, 2]])     # the others keep the start they ran from
+    assert _same(again[1], start[1]) == (noise == 0.0)   # the restarted one: a fresh start
+    assert np.array_equal(pos[1], moved[1]) == (noise == 0.0)
     venv.close()
+
+
+def test_noise_moves_each_reset_start_by_about_noise():
+    design = envs.CreatureEnv(seconds=0.5, noise=0.0)
+    design.reset(seed=0)
+    exact = design.run.start_state.pos[0].copy()
+    env = envs.CreatureEnv(seconds=0.5, noise=1e-3)
+    env.reset(seed=0)
+    first = env.run.start_state.pos[0].copy()
+    env.reset()
+    second = env.run.start_state.pos[0].copy()
+    env.reset(seed=0)
+    assert np.array_equal(env.run.start_state.pos[0], first)   # a seed repeats the start
+    for pos in (first, second):
+        d = pos - exact
+        assert 1e-5 < np.abs(d).max() < 1e-2 and (d[:, 1] >= 0).all()   # up, never into the ground
+    assert not np.array_equal(first, second)
+    for bad in (-1e-3, 1.0, "1mm", True):
+        with pytest.raises(ValueError, match="noise must be"):
+            envs.CreatureEnv(noise=bad)
 
 
 def test_measure_env_speed_reports_steps_per_second():

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from evolution.trials import Trials
+
 from creatures.cli.evolve import MEDIAN_NOTE
 from creatures.design import resolve_design
 from creatures.kernels import COMPILING
@@ -59,7 +61,7 @@ def test_tiny_run_says_what_it_evolves_first(tiny):
     out, r = tiny
     first = r.stdout.splitlines()[0]
     assert first == ("evolving walker (21 inputs, 6 muscles) to run on flat ground: 2 generations of 10, "
-                     f"1 s each, seed 0, feedforward networks, in this process -> {out}")
+                     f"1 s each, {Trials().describe()}, seed 0, feedforward networks, in this process -> {out}")
 
 
 def test_one_generation_is_one_generation(run_creatures, tmp_path):
@@ -86,14 +88,15 @@ def test_tiny_run_prints_a_line_per_generation(tiny):
     gens = [line for line in r.stdout.splitlines() if line.startswith("gen ")]
     assert len(gens) == 2
     for k, line in enumerate(gens, 1):
-        assert re.match(rf"gen +{k}  best +-?\d+\.\d{{3}}  median +-?\d+\.\d{{3}}  species +\d+", line), line
+        assert re.match(rf"gen +{k}  best +-?\d+\.\d{{3}}  fresh +-?\d+\.\d{{3}}  median +-?\d+\.\d{{3}}  "
+                        rf"species +\d+", line), line
 
 
 def test_tiny_run_ends_with_a_summary_the_files_and_what_to_do_next_with_the_run_directory(tiny):
     out, r = tiny
     lines = r.stdout.splitlines()
-    assert re.match(r"done in \d+\.\d s: best fitness -?\d+\.\d{3} \(generation [12]\); "
-                    r"fitness is metres travelled to the right", lines[-6]), lines[-6]
+    assert re.match(r"done in \d+\.\d s: best fitness -?\d+\.\d{3} \(generation [12]; from fresh starts "
+                    r"-?\d+\.\d{3}, worst -?\d+\.\d{3}\); fitness is metres travelled to the right", lines[-6]), lines[-6]
     assert lines[-5:] == [
         f"results in {out}: settings.json, body.json, terrain.json, neat.cfg, stats.csv, species.csv, "
         "best/gen_NNNN.json, checkpoint.json",
@@ -243,6 +246,27 @@ def test_negative_seed_on_hills_runs_or_is_refused_without_a_traceback(run_creat
     assert r.returncode in (0, 2)
 
 
+def test_evolves_defaults_are_the_runs(monkeypatch, tmp_path, capsys):
+    """One owner: ``creatures evolve`` with no option asks for exactly ``RunSettings``' defaults
+    (the settings it hands to the run, taken before a run is made)."""
+    from creatures.cli import evolve, main
+    from creatures.runs import StartError
+    from evolution.sensors import DEFAULT_SENSORS
+    asked = {}
+
+    def create_run(out, design, **settings):
+        asked.update(settings)
+        raise StartError("stopped by the test")
+    monkeypatch.setattr(evolve, "create_run", create_run)
+    assert main(["evolve", "--out", str(tmp_path / "run")]) == 2
+    assert "stopped by the test" in capsys.readouterr().err
+    defaults = RunSettings.defaults()
+    assert asked.pop("sensors") == list(DEFAULT_SENSORS) and defaults["sensors"] is None   # the same sensors
+    assert asked == {name: defaults[name] for name in asked}
+    assert set(asked) >= {"task", "terrain", "seconds", "generations", "population", "seed", "workers", "network",
+                          "trials", "noise", "statistic", "backend", "address", "medium", "neat_config"}
+
+
 def test_help_shows_examples(run_creatures):
     r = run_creatures("evolve", "--help")
     assert r.returncode == 0
@@ -280,7 +304,7 @@ def test_a_run_whose_body_evolves_ends_with_the_champions_body_against_the_desig
     assert drive(evolving_run(out), out) == 0
     lines = capsys.readouterr().out.splitlines()
     done = next(k for k, line in enumerate(lines) if line.startswith("done in "))
-    generation = int(re.search(r"\(generation (\d+)\)", lines[done])[1])
+    generation = int(re.search(r"\(generation (\d+)[;)]", lines[done])[1])
     body = json.loads((out / "best" / f"gen_{generation:04d}.json").read_text())["genome"]["body"]
     assert lines[done + 1] == f"the champion's body (generation {generation}) against the design's start:"
     table = lines[done + 2:done + 6]

@@ -45,7 +45,7 @@ def test_export_exits_0_and_writes_the_champion(exported):
     assert "Traceback" not in r.stderr
     assert path.is_file()
     document = json.loads(path.read_text())
-    assert document["format"] == "creatures-champion" and document["version"] == 2
+    assert document["format"] == "creatures-champion" and document["version"] == (5 if "trials" in document else 2)
     assert document["task"]["name"] == "run" and document["recorded"]["seed"] == 3
 
 
@@ -128,7 +128,7 @@ def test_replay_prints_recorded_and_replayed_fitness_identical(run_creatures, ex
     assert r.stderr == ""
     lines = r.stdout.splitlines()
     assert lines[0].endswith(": run on flat, 1 s; fitness is metres travelled to the right")
-    assert lines[1].strip() == f"recorded fitness {fitness!r}"
+    assert lines[1].strip().startswith(f"recorded fitness {fitness!r}  (")   # (and the trials it is over)
     assert lines[2].strip() == f"replayed fitness {fitness!r}  (identical)"
 
 
@@ -233,7 +233,7 @@ def test_an_evolved_champion_replays_to_its_recorded_fitness_bit_for_bit(run_cre
     r = run_creatures("export", evolved_run, *chosen, "--out", path)
     assert r.returncode == 0, r.stderr
     document = json.loads(path.read_text())
-    assert document["version"] == 3 and "evolve" in document["creature"]
+    assert document["version"] == (5 if "trials" in document else 3) and "evolve" in document["creature"]
     r = run_creatures("replay", path, "--json")
     assert r.returncode == 0, (r.stdout, r.stderr)
     out = json.loads(r.stdout)

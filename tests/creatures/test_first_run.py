@@ -128,7 +128,7 @@ class _FakeRun:
         on_progress(100, 100)
         stats = SimpleNamespace(**{"generation": 1, "best": 1.0, "median": 0.5, "ok_median": 0.5, "species": 1,
                                    "failed": 0, "eval_seconds": self.stuck, "wall_seconds": self.stuck,
-                                   "warnings": [], **self.stats})
+                                   "post_mean": 0.9, "post_worst": 0.8, "post_sd": 0.1, "warnings": [], **self.stats})
         self.history.append(stats)
         on_generation(stats)
 
@@ -188,4 +188,4 @@ def test_the_generation_lines_median_is_of_the_creatures_that_did_not_fail(monke
     assert evolve.drive(run_, tmp_path / "run") == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == evolve.MEDIAN_NOTE and "did not fail" in lines[0]
-    assert lines[1].startswith("gen    1  best    1.000  median    2.250  species   1, 75 failed")
+    assert lines[1].startswith("gen    1  best    1.000  fresh    0.900  median    2.250  species   1, 75 failed")

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import physics
+from evolution.trials import DEFAULT_NOISE, DEFAULT_TRIALS
 
 REPO = Path(__file__).parents[2]
 needs_xvfb = pytest.mark.skipif(shutil.which("xvfb-run") is None,
@@ -64,11 +65,15 @@ def test_the_menu_lists_every_builtin_design_drawn_and_this_directorys_files(tmp
     assert {"run", "jump", "climb", "obstacle", "swim", "fly"} <= set(tasks) and all(tasks.values())
     assert menu.terrains[0].name == "" and {"flat", "hills", "steps"} <= {t.name for t in menu.terrains}
     assert (menu.setup.population, menu.setup.generations, menu.setup.task) == (150, 50, "run")
+    assert (menu.setup.trials, menu.setup.noise) == (DEFAULT_TRIALS, DEFAULT_NOISE)
 
 
 def test_the_menu_opens_a_file_and_refuses_what_cannot_start(tmp_path, monkeypatch):
+    from dataclasses import replace
+
     from creatures.game import PlayMenu
-    from render.game import GameError, Setup
+    from creatures.session import DEFAULT_SETUP
+    from render.game import GameError
     monkeypatch.chdir(tmp_path)
     menu = PlayMenu(directory=str(tmp_path), out_dir=str(tmp_path / "runs"))
     with pytest.raises(GameError, match="no such file"):
@@ -76,9 +81,9 @@ def test_the_menu_opens_a_file_and_refuses_what_cannot_start(tmp_path, monkeypat
     (tmp_path / "w.yaml").write_text((REPO / "creatures/designs/walker.yaml").read_text())
     assert menu.open(str(tmp_path / "w.yaml")).origin == "file"
     with pytest.raises(GameError, match="no built-in design"):
-        menu.start(Setup(design="nosuchthing"))
+        menu.start(replace(DEFAULT_SETUP, design="nosuchthing"))
     with pytest.raises(GameError, match="task"):
-        menu.start(Setup(design="walker", task="nosuchtask"))
+        menu.start(replace(DEFAULT_SETUP, design="walker", task="nosuchtask"))
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 
@@ -229,6 +234,8 @@ def test_without_a_display_it_says_so_in_one_line(run_creatures, tmp_path):
     (["--population", "3"], "--population must be 10 to 1000"),
     (["--generations", "0"], "--generations must be 1"),
     (["--workers", "-1"], "--workers must be 1 or more"),
+    (["--trials", "100"], "--trials must be a whole number from 1 to"),
+    (["--noise", "1"], "--noise must be a number of metres from 0 to"),
     (["--size", "big"], "--size must be WIDTHxHEIGHT in pixels, like 1280x720"),
 ])
 def test_bad_options_are_one_line(run_creatures, args, words):
@@ -264,6 +271,9 @@ def test_the_window_is_played_from_start_screen_to_a_saved_champion(tmp_path):
     assert report["setup"]["population"] <= 20 and report["setup"]["design"] == "walker"
     run_dir = tmp_path / "work" / report["run_dir"]
     assert (run_dir / "best" / "gen_0002.json").exists()
+    settings = json.loads((run_dir / "settings.json").read_text())    # the start noise stepped by its button
+    assert (report["setup"]["trials"], report["setup"]["noise"]) == (1, 0.001)
+    assert (settings["trials"], settings["noise"]) == (1, 0.001)
     assert report["chart_generations"][:2] == [1, 2] and len(report["chart_best"]) >= 2
     ghosts = report["ghosts"]
     assert ghosts["mode"] == "ghosts" and ghosts["crowd"] and ghosts["creatures"] == report["setup"]["population"]

@@ -243,6 +243,9 @@ def test_the_play_chart_gets_the_numbers_plot_draws(tmp_path):
     from creatures.session import PlaySession
     failed = [0, 5, 6, 0]
     run_dir = _make_new_run(tmp_path / "run", [_failing_row(g, f) for g, f in zip(range(1, 5), failed)])
+    # the play window reads a run's settings whole (RunSettings.read), as a run writes them
+    settings = RunSettings(design_name="worm", design_text="", seed=4, population=10)
+    (run_dir / "settings.json").write_text(settings.to_json())
     progress = PlaySession(run_dir, workers=1).progress()
     run = chartlib.read_run(run_dir)
     for name in ("ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst"):
@@ -585,3 +588,20 @@ def test_damaged_body_genes_in_body_json_are_refused(capsys, tmp_path):
     (run_dir / "body.json").write_text(json.dumps({"evolve": {"genes": [{"label": "x"}]}}))
     message = _refusal(*_plot(capsys, run_dir))
     assert message.startswith(f"creatures plot: {run_dir / 'body.json'}: its evolvable values ('evolve'): ")
+
+
+def test_the_best_from_fresh_starts_is_drawn_when_the_run_scored_it(capsys, tmp_path):
+    header = NEW_HEADER + ",post_mean,post_worst,post_sd"
+    rows = [_failing_row(g, 0) + f",{6.0 + g},{4.0 + g},0.5" for g in range(1, 5)]
+    run_dir = _make_run(tmp_path / "run", rows)
+    (run_dir / "stats.csv").write_text("\n".join([header, *rows]) + "\n")
+    run = chartlib.read_run(run_dir)
+    assert run.stats["post_mean"].tolist() == [7.0, 8.0, 9.0, 10.0]
+    labels = chartlib.fitness_figure(run).axes[0].get_legend_handles_labels()[1]
+    assert "best, from fresh starts" in labels
+    status, _, err = _plot(capsys, run_dir)
+    assert status == 0, err
+    assert _near(_pixels(run_dir / "fitness.png")[:-80], chartlib.COLOURS["fresh"], 20).sum() > 50
+    older = chartlib.read_run(_make_new_run(tmp_path / "older", [_failing_row(1, 0)]))
+    assert "post_mean" not in older.stats          # a run from before: no such line
+    assert "best, from fresh starts" not in chartlib.fitness_figure(older).axes[0].get_legend_handles_labels()[1]

@@ -99,22 +99,18 @@ def test_the_shaken_triangle_stays_where_it_stands(period):
 def test_evolution_finds_no_way_to_move_the_symmetric_triangle(tmp_path):
     """Evolution that rewards distance to the right, given a body that can only flex
     symmetrically (with the order-biased solver the triangle ran 16 m by generation 10; with
-    engine 3's muscles it found starts from which shaking happened to tip it right, metres). It
-    finds nothing now: its champion goes under a millimetre, and its commands replayed from 15
-    starts 1e-9 m away take it no further."""
+    engine 3's muscles it found starts from which shaking happened to tip it right, metres). Its
+    genomes are scored from starts moved a millimetre (evolution.trials), which breaks the
+    symmetry a little: the champion creeps a few centimetres, which its trials replay to the bit,
+    and from fresh starts it goes nowhere in particular."""
     d = load_design(TRIANGLE)
     settings = RunSettings(design_name=d.name, design_text=d.text, task="run", seconds=10.0,
                            generations=8, population=40, seed=3, workers=1)
     best = Run.create(tmp_path / "run", settings, d.body).evolve()
-    run = champion_from_run(tmp_path / "run").episode_run()
-    commands = []
-    while not run.done:
-        run.step()
-        commands.append(run.outputs[0].copy())
-    commands = np.ascontiguousarray(np.repeat(np.array(commands)[:, None], 16, axis=1))
-    x = travel(d.body, commands, every=commands.shape[0], jitter=1e-9)[-1]
-    assert x[0] == pytest.approx(best.fitness, abs=1e-9)   # (its own start: as scored)
-    assert abs(best.fitness) < 1e-3 and np.abs(x).max() < 1e-3, (best.fitness, x)
+    champion = champion_from_run(tmp_path / "run")
+    assert champion.replay() == best.fitness == champion.fitness     # (its trials: as scored)
+    fresh = champion.rescore(8)
+    assert abs(best.fitness) < 0.2 and abs(fresh["mean"]) < 0.1, (best.fitness, fresh)
 
 
 def test_order_of_listing_changes_no_systematic_travel():

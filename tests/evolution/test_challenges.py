@@ -31,7 +31,18 @@ def test_a_challenge_is_read_with_its_defaults():
     assert c.description == "Run far." and c.medium is None and c.rules.describe() == []
     assert c.sensors == ("clock", "muscles", "joints", "contacts", "tilt", "height", "velocity")
     assert c.sim() == physics.SimParams() and c.measures() == "metres travelled to the right"
-    assert c.summary() == "run on flat, 20 s"
+    assert c.summary() == "run on flat, 20 s; scored from 10 starts moved 0.001 m"
+    assert (c.starts, c.noise, c.seed) == (10, 1e-3, 0)
+
+
+def test_a_challenge_says_how_it_scores_and_bad_trials_are_at_their_line():
+    c = parse_challenge(SPRINT + "trials: {starts: 3, noise: 0.01, seed: 7}\n", "c.yaml")
+    assert (c.starts, c.noise, c.seed) == (3, 0.01, 7) and c.summary().endswith("scored from 3 starts moved 0.01 m")
+    assert c.to_dict()["trials"] == {"starts": 3, "noise": 0.01, "seed": 7}
+    problems = _problems(SPRINT + "trials: {starts: 0, noise: 1, seed: -2, count: 4}\n")
+    assert [p.split(": ")[0] for p in problems] == ["c.yaml:5:18", "c.yaml:5:28", "c.yaml:5:37", "c.yaml:5:41"]
+    assert "'trials.starts' must be a whole number from 1 to 100" in problems[0]
+    assert "'trials.noise' must be a number of metres from 0 to 0.1" in problems[1]
 
 
 def test_every_problem_is_at_its_line_and_column():
@@ -94,7 +105,10 @@ def _edited(tmp_path, change) -> object:
 def test_an_entry_that_keeps_the_rules_is_verified_at_its_replayed_fitness(walker):
     c = parse_challenge(SPRINT + "body: {spheres: 8, bones: 14, muscles: 6, mass: [8, 8], strength: 900}\n", "c.yaml")
     verdict = c.verify(walker)
-    assert verdict.verified and verdict.score == walker.fitness == walker.replay()
+    assert verdict.verified and walker.fitness == walker.replay()
+    assert verdict.score == walker.rescore(10, 1e-3, 0)["mean"]           # the challenge's starts
+    exact = parse_challenge(SPRINT + "trials: {starts: 1, noise: 0}\n", "c.yaml").verify(walker)
+    assert exact.score == walker.replay_trials()[0]                        # noise 0: the design's start
 
 
 @pytest.mark.parametrize("rule, says", [

@@ -42,8 +42,11 @@ def test_the_settings_hash_follows_what_decides_the_generations_only(champion):
     same = lineage.settings_hash(as_dict)
     for key, value in (("generations", 500), ("workers", 2), ("backend", "ray"), ("address", "auto")):
         assert lineage.settings_hash({**as_dict, key: value}) == same, key
-    for key, value in (("seed", 4), ("population", 7), ("seconds", 2.5), ("task", "jump")):
+    for key, value in (("seed", 4), ("population", 7), ("seconds", 2.5), ("task", "jump"),
+                       ("trials", 3), ("noise", 0.5), ("statistic", "min")):
         assert lineage.settings_hash({**as_dict, key: value}) != same, key
+    before_trials = {k: v for k, v in as_dict.items() if k not in lineage.TRIAL_SETTINGS}
+    assert lineage.settings_hash(before_trials) == lineage.digest({k: as_dict[k] for k in lineage.RESULT_SETTINGS})
 
 
 def test_a_champion_hash_is_the_same_in_a_file_a_card_and_with_its_fitness_edited(champion, tmp_path):

@@ -192,7 +192,7 @@ def test_a_failing_task_raises_in_the_driver(cluster, dicts):
     assert not thread.is_alive(), "the evaluation hangs"
     error = outcome.get("error")
     assert isinstance(error, RuntimeError)
-    assert "genomes 6..11 failed: KeyError: 'nodes'" in str(error)
+    assert "creatures 6..11 failed: KeyError: 'nodes'" in str(error)
     assert len(cluster.evaluate(dicts[:3]).fitness) == 3
 
 

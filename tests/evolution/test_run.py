@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from evolution import PluginError, Episode, Evaluator, Run, RunSettings, genome_from_dict, genome_to_dict
-from evolution import neat_config_text
+from evolution import neat_config_text, rundir
 from evolution.genomes import THRESHOLD
 from evolution.species import DefaultSpeciesSet
 from evolution.run import STATS_FIELDS, RunError
@@ -59,6 +59,26 @@ def test_settings_json_holds_every_setting_and_the_design_text(base):
     assert data["design_text"] == design("walker").text
     assert data["design_text"].startswith("name: walker")
     assert RunSettings.from_json((directory / "settings.json").read_text()) == run.settings
+
+
+def test_run_settings_defaults_are_every_setting_but_the_design():
+    d = RunSettings.defaults()
+    assert set(d) == set(RunSettings.__dataclass_fields__) - {"design_name", "design_text"}
+    assert RunSettings("walker", "text") == RunSettings("walker", "text", **d)
+    # what the README's "creatures evolve" says it does
+    assert (d["task"], d["seconds"], d["generations"], d["population"], d["seed"]) == ("run", 20.0, 50, 150, 0)
+
+
+def test_an_episodes_defaults_are_a_runs():
+    """One owner: an episode made without a task, seconds or clock has a run's."""
+    import inspect
+    d = RunSettings.defaults()
+    make = inspect.signature(Episode.make).parameters
+    assert (make["task"].default, make["seconds"].default, make["clock_hz"].default) == (
+        d["task"], d["seconds"], d["clock_hz"])
+    fields = Episode.__dataclass_fields__
+    assert fields["task"].default_factory().name == d["task"]
+    assert (fields["seconds"].default, fields["clock_hz"].default) == (d["seconds"], d["clock_hz"])
 
 
 def test_a_run_records_what_it_resolved_and_leaves_what_was_asked_as_it_was(tmp_path):
@@ -168,17 +188,26 @@ def test_best_file_per_generation_holds_a_loadable_genome_with_the_stats_best_fi
 
 
 def test_best_genomes_replay_to_their_recorded_fitness(base):
-    """A champion re-evaluated from its file scores exactly what evolution recorded."""
+    """A champion re-evaluated from its file, in the trials its generation scored it in (their
+    seeds are in the file), scores exactly what evolution recorded, trial by trial."""
+    from evolution.trials import TrialRecord
     directory, run = base[:2]
     records = [json.loads(p.read_text()) for p in sorted((directory / "best").glob("*.json"))]
+    spheres = len(run.body.spheres)
     with Evaluator(run.episode, run.neat_text, workers=1) as evaluator:
-        replay = evaluator.evaluate([r["genome"] for r in records]).fitness
-    assert np.array_equal(bits(replay), bits([r["fitness"] for r in records]))
+        for r in records:
+            trials = TrialRecord.from_dict(r["trials"])
+            replay = evaluator.evaluate([r["genome"]], starts=trials.offsets(spheres),
+                                        statistic=trials.spec.statistic)
+            assert np.array_equal(bits(replay.fitness), bits([r["fitness"]]))
+            assert np.array_equal(bits(replay.trials[0]), bits(trials.fitness))
 
 
-def test_evolve_returns_the_best_genome_of_the_whole_run(base):
+def test_evolve_returns_the_champion_best_from_fresh_starts(base):
     _, run, best, _ = base
-    assert best.fitness == max(s.best for s in run.history)
+    top = max(run.history, key=lambda s: (s.post_mean - s.post_sd, s.best, -s.generation))   # rundir.champion_record
+    assert best.fitness == top.best
+    assert all(s.post_mean == s.post_mean for s in run.history)      # every generation's best post-evaluated
 
 
 # --- determinism -------------------------------------------------------------------------------
@@ -334,7 +363,10 @@ def test_a_run_started_from_a_genome_holds_it_and_its_mutants(base, tmp_path):
     start = record["genome"]
     a, _, seen_a = _evolve(tmp_path / "a", start_genome=start, generations=1)
     first = json.loads((tmp_path / "a" / "best" / "gen_0001.json").read_text())
-    assert first["fitness"] >= record["fitness"] and seen_a[0].best == first["fitness"]
+    # (generation 1's starts are not the generation's that recorded it: scored here in them)
+    with Evaluator(a.episode, a.neat_text, workers=1) as evaluator:
+        again = evaluator.evaluate([start], starts=a.trials_of(1)["starts"], statistic=a.settings.statistic)
+    assert first["fitness"] >= again.fitness[0] and seen_a[0].best == first["fitness"]
     assert checkpoint.loads((tmp_path / "a" / "checkpoint.json").read_text())["generation"] == 1
     # generation 0 of the same settings, as the run made it
     b = Run.create(tmp_path / "b", tiny_settings(start_genome=start, generations=1), design("walker").body)
@@ -365,3 +397,12 @@ def test_a_genome_that_does_not_fit_is_refused_before_anything_is_written(tmp_pa
     assert not (tmp_path / "r" / "settings.json").exists()
     with pytest.raises(ValueError, match="start_genome must be a genome"):
         tiny_settings(start_genome=[1, 2])
+
+
+def test_the_champion_is_the_generation_best_that_did_best_and_reliably_from_fresh_starts():
+    lucky = {"generation": 3, "fitness": 40.0, "post": {"mean": 30.0, "sd": 12.0}}     # goes far, or falls
+    steady = {"generation": 5, "fitness": 31.0, "post": {"mean": 27.0, "sd": 1.0}}
+    later = {"generation": 8, "fitness": 31.0, "post": {"mean": 27.0, "sd": 1.0}}
+    assert rundir.champion_record([lucky, steady, later]) is steady                  # the earliest of equals
+    old = [{"generation": 1, "fitness": 2.0}, {"generation": 2, "fitness": 5.0, "post": {"mean": 1.0, "sd": 0.0}}]
+    assert rundir.champion_record(old)["generation"] == 2                             # by fitness, as before

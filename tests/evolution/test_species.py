@@ -196,8 +196,9 @@ MOVING_CONFIG = _species_lines(neat_config_text(1, 1, 24, "recurrent"), compatib
 
 
 def _create(directory, generations):
+    # (from the exact start: the species' course below is this run's)
     settings = tiny_settings(generations=generations, population=24, seconds=0.5, network="recurrent",
-                             neat_config=MOVING_CONFIG)
+                             neat_config=MOVING_CONFIG, noise=0.0)
     return Run.create(directory, settings, design("walker").body)
 
 

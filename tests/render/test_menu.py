@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from render.game import GalleryItem, GameError, Pick, Setup
-from render.menu import KEYS, StartView, nice_values, step_value
-from render.menu_picture import HIGHLIGHT, ROWS
+from render.menu import KEYS, StartView, doubling_values, nice_values, step_value
+from render.menu_picture import HIGHLIGHT, ROWS, noise_text, trials_text
 from render.scene import CreatureShape
 from render.theme import SKY, SPHERE
 
@@ -52,10 +52,13 @@ class FakeMenu:
                          Pick("flat", "flat ground"), Pick("hills", "rolling hills")]
         self.sensors = [Pick("", "clock, muscles", "the defaults"), Pick("rays", "distance rays", "defaults + rays")]
         self.media = [Pick("", "water for swim", "the task's own"), Pick("none", "no fluid"), Pick("water", "wet")]
-        self.setup = Setup(design="triangle", population=150, generations=50, seed=3, workers=2)
+        self.setup = Setup(design="triangle", task="run", population=150, generations=50, seed=3, workers=2,
+                           seconds=20.0, trials=1, noise=1e-3)
         self.population_range = (10, 500)
         self.generations_range = (1, 200)
         self.seconds_range = (2, 60)
+        self.trials_range = (1, 8)
+        self.noise_values = (0.0, 1e-4, 1e-3, 1e-2)
         self.started, self.opened = [], []
         self.start_error = None
 
@@ -267,6 +270,76 @@ def test_seed_steps_both_ways_and_stays_at_least_zero(window):
     assert view.setup.seed == 0
 
 
+def test_trials_double_and_halve_within_their_range_by_keys_and_buttons(window):
+    view, menu, _, _ = make_view(window)
+    ups = []
+    for _ in range(5):
+        key(view, K.R)
+        ups.append(view.setup.trials)
+    assert ups == [2, 4, 8, 8, 8]
+    key(view, K.R, K.MOD_SHIFT)
+    assert view.setup.trials == 4
+    click(view, view.button_rect("trials<"))
+    click(view, view.button_rect("trials<"))
+    click(view, view.button_rect("trials<"))
+    assert view.setup.trials == menu.trials_range[0] == 1
+    click(view, view.button_rect("trials>"))
+    assert view.setup.trials == 2
+    view.setup.trials = 3                        # from the command line: joins the steps
+    key(view, K.R)
+    assert view.setup.trials == 4
+
+
+def test_noise_steps_through_the_menus_values_by_keys_and_buttons(window):
+    view, menu, _, _ = make_view(window)
+    assert view.setup.noise == 1e-3
+    key(view, K.N)
+    assert view.setup.noise == 1e-2
+    click(view, view.button_rect("noise>"))      # the largest stays
+    assert view.setup.noise == 1e-2
+    key(view, K.N, K.MOD_SHIFT)
+    key(view, K.N, K.MOD_SHIFT)
+    assert view.setup.noise == 1e-4
+    click(view, view.button_rect("noise<"))
+    assert view.setup.noise == 0.0
+    click(view, view.button_rect("noise<"))
+    assert view.setup.noise == 0.0 and isinstance(view.setup.noise, float)
+    view.setup.noise = 0.005                     # from the command line: joins the steps
+    key(view, K.N, K.MOD_SHIFT)
+    assert view.setup.noise == 1e-3
+
+
+def test_trials_and_noise_are_shown_in_human_units():
+    assert [noise_text(v) for v in (0.0, 1e-4, 1e-3, 1e-2, 0.005, 0.1)] == [
+        "exact start", "0.1 mm", "1 mm", "1 cm", "5 mm", "10 cm"]
+    assert trials_text(1, 1e-3) == "1 start, 1 mm" and trials_text(2, 1e-2) == "2 starts, 1 cm"
+    assert trials_text(1, 0.0) == "1 exact start" and trials_text(4, 0.0) == "4 exact starts"
+    assert doubling_values(1, 8) == [1, 2, 4, 8] and doubling_values(1, 6) == [1, 2, 4, 6]
+    assert any(k.startswith("R ") for k, _ in KEYS) and any(k.startswith("N ") for k, _ in KEYS)
+
+
+def test_the_summary_over_start_says_how_each_creature_is_scored(window):
+    view, _, _, _ = make_view(window, size=(1280, 720))
+    view.on_draw()
+    first, second = view.picture.summary
+    assert first.visible and second.visible
+    assert first.text == "triangle: 150 creatures, 50 generations of 20 s"
+    assert second.text == "each scored from 1 start, 1 mm"
+    assert first.y > second.y + second.content_height - 2           # the lines do not overlap
+    key(view, K.R)
+    key(view, K.N)
+    view.on_draw()
+    assert second.text == "each scored from 2 starts, 1 cm"
+    for _ in range(3):
+        key(view, K.N, K.MOD_SHIFT)
+    view.on_draw()
+    assert second.text == "each scored from 2 exact starts"
+    # the summary stays above Start and below the last row
+    start = view.button_rect("start")
+    seed = view.button_rect("seed<")
+    assert start[1] + start[3] < second.y and first.y + first.content_height < seed[1]
+
+
 def test_a_design_made_for_a_task_picks_it(window):
     view, _, _, _ = make_view(window)
     assert view.setup.task == "run"
@@ -322,7 +395,14 @@ def test_the_panel_shows_every_row_with_its_value(window):
     key(view, K.I)
     view.on_draw()
     values = [t.text for t in view.picture.row_values.items[:len(ROWS)]]
-    assert values == ["run", "the task's own", "the task's own", "defaults + rays", "150", "50", "20 s", "3"]
+    assert values == ["run", "the task's own", "the task's own", "defaults + rays", "150", "50", "20 s",
+                      "1 start", "1 mm", "3"]
+    key(view, K.R)
+    key(view, K.N, K.MOD_SHIFT)
+    key(view, K.N, K.MOD_SHIFT)
+    view.on_draw()
+    values = [t.text for t in view.picture.row_values.items[:len(ROWS)]]
+    assert values[7:9] == ["2 starts", "exact start"]
 
 
 def test_enter_starts_with_the_chosen_setup_and_hands_on_the_session(window):
@@ -331,9 +411,12 @@ def test_enter_starts_with_the_chosen_setup_and_hands_on_the_session(window):
     key(view, K.G)
     key(view, K.EQUAL)
     key(view, K.BRACKETLEFT)
+    key(view, K.R)
+    key(view, K.R)
+    key(view, K.N)
     key(view, K.ENTER)
     assert menu.started == [Setup(design="worm", task="swim", terrain="flat", population=200,
-                                  generations=30, seed=3, workers=2)]
+                                  generations=30, seed=3, workers=2, seconds=20.0, trials=4, noise=1e-2)]
     assert started == [(("session", "worm"),)]
     assert view.session == ("session", "worm") and view.message is None
 

@@ -189,6 +189,18 @@ def test_hud_has_no_recorded_column_when_nothing_is_recorded(window):
     assert recorded.hud.recs.used == 2 and " / " in recorded.hud_lines[2]
 
 
+def test_hud_shows_a_champions_fitness_from_fresh_starts_after_its_name(window):
+    import dataclasses
+    source = PhysicsSource(n=2, duration=0.5)
+    first = dataclasses.replace(source.scene.creatures[0], info={**source.scene.creatures[0].info, "fresh": 41.5})
+    source.scene = dataclasses.replace(source.scene, creatures=[first, *source.scene.creatures[1:]])
+    viewer = make_viewer(window, source)
+    viewer.on_update(1 / 60)
+    viewer.on_draw()
+    names = [row[0] for row in viewer.hud.rows]
+    assert names[0].endswith("gen 10  (fresh starts 41.50)") and "fresh" not in names[1]
+
+
 def test_hud_shows_time_and_speed(window):
     viewer = make_viewer(window, PhysicsSource(duration=2.0))
     viewer.on_key_press(K.BRACKETLEFT, 0)
