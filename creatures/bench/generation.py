@@ -108,7 +108,7 @@ def trial_starts(spheres: int, generation: int = 1, seed: int = SEED) -> dict:
 
     spec = Trials(DEFAULT_TRIALS, DEFAULT_NOISE, DEFAULT_STATISTIC)
     starts = None if spec.exact else start_offsets(trial_seeds(spec, seed, generation), spec.noise, spheres)
-    post = start_offsets(post_seeds(seed, generation), spec.noise or DEFAULT_NOISE, spheres)
+    post = start_offsets(post_seeds(seed), spec.noise or DEFAULT_NOISE, spheres)
     return {"spec": spec, "starts": starts, "post": post}
 
 

@@ -48,8 +48,8 @@ def test_the_hud_of_a_watched_champion_ends_at_its_recorded_fitness(window, path
     viewer.on_draw()
     champion = load_champion(path)
     now, recorded = viewer.hud_fitness[0]
-    assert now == recorded == f"{champion.fitness:.4f}"
-    assert viewer.frame.creatures[0].fitness == champion.fitness  # and to the last bit
+    assert now == recorded == f"{champion.trial_fitness(0):.4f}"     # its first trial, as recorded
+    assert viewer.frame.creatures[0].fitness == champion.trial_fitness(0)  # and to the last bit
     assert viewer.status == "DONE"
 
 

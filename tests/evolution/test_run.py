@@ -210,6 +210,15 @@ def test_evolve_returns_the_champion_best_from_fresh_starts(base):
     assert all(s.post_mean == s.post_mean for s in run.history)      # every generation's best post-evaluated
 
 
+def test_every_generations_best_is_post_evaluated_from_the_same_fresh_starts(base):
+    directory, run, _, _ = base
+    records = [json.loads(p.read_text()) for p in sorted((directory / "best").glob("gen_*.json"))]
+    assert len(records) == len(run.history) >= 2
+    assert all(r["post"]["seeds"] == records[0]["post"]["seeds"] for r in records)
+    trials = {s for r in records for s in r.get("trials", {}).get("seeds", [])}
+    assert not trials & set(records[0]["post"]["seeds"])
+
+
 # --- determinism -------------------------------------------------------------------------------
 
 def test_same_seed_gives_the_same_run_bit_for_bit(base, same_seed):
@@ -406,3 +415,14 @@ def test_the_champion_is_the_generation_best_that_did_best_and_reliably_from_fre
     assert rundir.champion_record([lucky, steady, later]) is steady                  # the earliest of equals
     old = [{"generation": 1, "fitness": 2.0}, {"generation": 2, "fitness": 5.0, "post": {"mean": 1.0, "sd": 0.0}}]
     assert rundir.champion_record(old)["generation"] == 2                             # by fitness, as before
+
+
+def test_a_best_genome_met_again_is_not_post_evaluated_again(base):
+    _, run, _, _ = base
+    best = json.loads(sorted((base[0] / "best").glob("gen_*.json"))[-1].read_text())
+    from evolution.chunks import pack_genome
+    packed = pack_genome(genome_from_dict(best["genome"]))
+    assert repr(packed) in run._posts                       # the run's last best, remembered
+    again, seconds = run._post_evaluate(None, packed)       # no evaluator: it would fail if simulated
+    assert {k: v for k, v in again.items() if k != "simulated"} == best["post"]
+    assert again["simulated"] == 0 and seconds == 0.0

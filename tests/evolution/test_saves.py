@@ -21,3 +21,17 @@ def test_there_is_a_shipped_champion_for_every_task():
 def test_shipped_champion_replays_to_its_recorded_fitness(path):
     champion = load_champion(path)
     assert champion.replay() == champion.fitness
+
+
+def test_the_shipped_champions_robustness_table_is_what_they_do_now():
+    """saves/README.md's table (each champion from 12 starts moved 1e-6 m and 12 moved 1e-3 m), row
+    for row; and the bar it shows: each keeps on average 85 % of its fresh-start mean, and 50 % at
+    its worst start."""
+    from shipped_robustness import NOISES, percentages, row
+    text = (SAVES[0].parent / "README.md").read_text()
+    shown = {line.split("`")[1]: line for line in text.splitlines() if line.startswith("| `") and " / " in line}
+    assert set(shown) == {p.stem for p in SAVES}
+    for path in SAVES:
+        assert shown[path.stem] == row(path), path.stem
+        p = percentages(path)
+        assert all(p[n][0] >= 85 and p[n][1] >= 50 for n in NOISES), (path.stem, p)
