@@ -46,12 +46,31 @@ def _init_worker(episode: Episode, neat_text: str, kind: str, counter) -> None:
     _CONFIG = load_config_text(neat_text)
 
 
-def _init_spawned_worker(*args) -> None:
-    """A worker process's start: ready the process (OMP_WAIT_POLICY, numba caches in step with
-    the sources; it inherits the parent's environment, but a library user's parent may not have
-    called it), then :func:`_init_worker`."""
+def _init_spawned_worker(parent: int, *args) -> None:
+    """A worker process's start: die with the process that started it, ready the process
+    (OMP_WAIT_POLICY, numba caches in step with the sources; it inherits the parent's
+    environment, but a library user's parent may not have called it), then :func:`_init_worker`."""
+    die_with_parent(parent)
     prepare_process()
     _init_worker(*args)
+
+
+def die_with_parent(parent: int) -> None:
+    """On Linux, ask the kernel to kill this process when ``parent``, the process that started
+    it, dies
+    (``prctl(PR_SET_PDEATHSIG)``), so that a run killed outright (``kill -9``, an OOM killer)
+    leaves no worker computing for nobody; and exit now if that has already happened. Elsewhere
+    a worker notices when its next chunk never comes and its pool's pipe closes."""
+    import sys
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:   # the parent died before the request was made
+        os._exit(1)
 
 
 def _ready() -> None:
@@ -82,15 +101,18 @@ class Evaluator:
         self.pool = None
         if self.workers > 1:
             self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_spawned_worker,
-                                            initargs=(episode, neat_text, kind, self.counter))
-            # Start every worker now with Ctrl-C ignored: a spawned child keeps an ignored
-            # SIGINT, so a Ctrl-C at the terminal stops only this process, which shuts the
-            # workers down itself, instead of printing a traceback from each worker.
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                                            initargs=(os.getpid(), episode, neat_text, kind, self.counter))
+            # Start every worker now with Ctrl-C and SIGTERM ignored: a spawned child keeps an
+            # ignored signal, so a Ctrl-C at the terminal (or a kill of the process group)
+            # stops only this process, which shuts the workers down itself, instead of a
+            # traceback from each worker and a broken pool; a worker whose parent dies is
+            # killed by the kernel (die_with_parent).
+            previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
             try:
                 started = [self.pool.submit(_ready) for _ in range(self.workers)]
             finally:
-                signal.signal(signal.SIGINT, previous)
+                for s, handler in previous.items():
+                    signal.signal(s, handler)
             wait(started)
         else:
             _init_worker(episode, neat_text, kind, self.counter)

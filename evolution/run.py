@@ -53,7 +53,9 @@ import json
 import math
 import random
 import re
+import signal
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -390,6 +392,40 @@ def _raised_by_neat(exc: BaseException) -> bool:
     return Path(neat.__file__).parent in Path(tb.tb_frame.f_code.co_filename).parents
 
 
+_STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _clean_up_uninterrupted():
+    """Around a run: the signal handlers of Ctrl-C and ``kill`` as they were on entry, put back
+    on the way out (:func:`_interrupts_ignored_once_stopping` sets them aside)."""
+    main = threading.current_thread() is threading.main_thread()
+    saved = {s: signal.getsignal(s) for s in _STOPPING} if main else {}
+    try:
+        yield
+    finally:
+        for s, handler in saved.items():
+            if handler is not None:
+                signal.signal(s, handler)
+
+
+@contextmanager
+def _interrupts_ignored_once_stopping():
+    """Once a Ctrl-C (or SIGTERM, where a program raises on it) stops the run, a second one must
+    not interrupt its clean-up: the worker pool's shutdown interrupted half way left the process
+    waiting forever for its workers at exit (issue seen with Ctrl-C twice within 0.1 s, as
+    ``timeout -s INT`` and impatient users send). So from the first on, both are ignored until
+    :func:`_clean_up_uninterrupted` puts their handlers back; the workers, which ignore SIGINT
+    anyway, finish their chunk and go."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            for s in _STOPPING:
+                signal.signal(s, signal.SIG_IGN)
+        raise
+
+
 @contextmanager
 def _steady_heap():
     """Python's cyclic garbage collector, tuned for a run for the ``with`` block, as it was after.
@@ -588,12 +624,17 @@ class Run:
         """Run the generations left, from the checkpoint if there is one; returns the best genome
         found. ``on_generation(stats)`` after each generation; ``on_progress(done, total)``
         during evaluation. A checkpoint is written after every generation."""
+        with _clean_up_uninterrupted():
+            return self._evolve(on_generation, on_progress)
+
+    def _evolve(self, on_generation, on_progress) -> neat.DefaultGenome:
         s = self.settings
         # Checkpoints are encoded and written by a thread while the next generation is
         # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms.
         with self.lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
-                               backend=s.backend, address=s.address) as evaluator:
+                               backend=s.backend, address=s.address) as evaluator, \
+                _interrupts_ignored_once_stopping():   # innermost: before the pool's shutdown
             self._writer = writer
             self._generation_start = time.perf_counter()  # the first generation's wall: from here
             population = self.start_population()  # seeds or restores the random generators: after Ray's start

@@ -15,6 +15,7 @@ import evolution
 from .. import __version__
 from . import (bench, card, challenge, challenges, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume,
                simulate, validate, watch)
+from .args import Terminated, stop_on_sigterm
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -110,11 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help()
         return 2
+    stop_on_sigterm()
     try:
         return int(args.run(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130
     except BrokenPipeError:  # the output's reader stopped (creatures evolve | head): quietly
         # (the Python docs' recipe: stdout to devnull, so that flushing at exit does not raise again)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -20,6 +20,21 @@ PLUGIN_HELP = ("a plug-in file (path/to/file.py[:Name]) or module (package.modul
                "It must be the file the champion was made with (same content); repeatable")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``), raised where the program is, as Ctrl-C raises KeyboardInterrupt:
+    every command stops on it as on a Ctrl-C (a run keeps its last checkpoint and says how to go
+    on), and exits with 143."""
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM raise :class:`Terminated` in the main thread (see there)."""
+    import signal
+
+    def terminated(signum, frame):
+        raise Terminated()
+    signal.signal(signal.SIGTERM, terminated)
+
+
 def plugin_error(command: str, exc: Exception) -> str:
     """What to print for a plug-in that cannot be used: a file's problems as they are
     (``file:line:column: message``, like ``creatures validate``), else (no such file, one that

@@ -26,7 +26,7 @@ from evolution.trials import MAX_NOISE, MAX_TRIALS, POST_STARTS, STATISTICS
 from ..design import DesignError, design_error, resolve_design
 from ..kernels import COMPILING, kernels_to_compile
 from ..runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
-from .args import plugin_error
+from .args import Terminated, plugin_error
 
 EXAMPLES = """examples:
   creatures evolve                                   the walker learns to run, 50 generations
@@ -306,12 +306,12 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
     quoted = shlex.quote(str(out))
     try:
         run_.evolve(on_generation, on_progress)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (args.Terminated)
         clear()
         done = run_.generations_done
         print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
               f"saved in {out}.\nto go on: creatures resume {quoted}", file=sys.stderr)
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130
     except WriteError as exc:  # a full disk, say: the last checkpoint is whole, the run resumes from it
         clear()
         why = "free some space" if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)) else "fix that"

@@ -149,3 +149,81 @@ def test_resume_with_a_damaged_checkpoint_says_so_in_one_line(straight, tmp_path
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "checkpoint.json: the checkpoint is damaged" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def _living(group: int) -> list[int]:
+    """The processes of process group ``group`` still alive (not zombies: a dead child nobody
+    waited for is not a process left behind)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":   # state, ppid, pgrp
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+def _all_gone(group: int, seconds: float = 10.0) -> list[int]:
+    end = time.monotonic() + seconds
+    while _living(group) and time.monotonic() < end:
+        time.sleep(0.1)
+    return _living(group)
+
+
+def _run_until(out, generation):
+    proc = _start(out)
+    lines = []
+    while True:
+        line = proc.stdout.readline()
+        assert line, f"the run ended early: {''.join(lines)} {proc.stderr.read()}"
+        lines.append(line)
+        if line.startswith(f"gen {generation:4d}"):
+            return proc
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+@needs_proc
+def test_kill_stops_like_ctrl_c_and_leaves_no_process_behind(straight, tmp_path, run_creatures):
+    out = tmp_path / "run"
+    proc = _run_until(out, 2)
+    proc.send_signal(signal.SIGTERM)                 # `kill PID`: the main process alone
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode in (143, 0), stderr       # 0: it had finished before the signal landed
+    assert not _all_gone(proc.pid), "workers left behind"
+    if proc.returncode == 143:
+        assert "Traceback" not in stderr
+        lines = stderr.strip().splitlines()
+        assert lines[-2].startswith("stopped after generation ") and lines[-1] == f"to go on: creatures resume {out}"
+        r = run_creatures("resume", out)
+        assert r.returncode == 0, r.stderr
+        assert _files(out) == _files(straight)
+
+
+@needs_proc
+def test_a_fast_double_ctrl_c_stops_cleanly_every_time(tmp_path):
+    """Ctrl-C to the run, then to its whole process group 0-0.1 s later (``timeout -s INT``, an
+    impatient user): it stops within seconds, says how to go on, and leaves no process."""
+    for k, gap in enumerate((0.0, 0.02, 0.05, 0.1)):
+        out = tmp_path / f"run{k}"
+        proc = _run_until(out, 2)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+        _, stderr = proc.communicate(timeout=60)      # a hang fails here
+        assert proc.returncode in (130, 0) and "Traceback" not in stderr, stderr
+        assert not _all_gone(proc.pid), f"left behind after a gap of {gap} s"
+
+
+@needs_proc
+def test_a_run_killed_outright_takes_its_workers_with_it(tmp_path):
+    proc = _run_until(tmp_path / "run", 2)
+    proc.kill()                                       # kill -9 of the main process alone
+    proc.communicate(timeout=60)
+    assert not _all_gone(proc.pid), "workers outlived their run"
