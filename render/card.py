@@ -21,6 +21,7 @@ them out in one call.
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,17 @@ def _fit(draw, text: str, font, width: float) -> str:
     return text.rstrip() + "…"
 
 
+def _fit_sentence(draw, text: str, font, width: float, most: float) -> str:
+    """A sentence in ``width`` pixels, whole if it can be: it may take up to ``most`` pixels
+    (what is beside it is cut instead), then loses its asides in brackets ("the highest step
+    stood on in metres (plus 1 % of the distance)"); only then is it cut, with an ellipsis."""
+    import re
+    for candidate in (text, re.sub(r"\s*\([^()]*\)", "", text).strip()):
+        if draw.textlength(candidate, font=font) <= most:
+            return candidate
+    return _fit(draw, text, font, width)
+
+
 def _wrap(draw, parts, font, width: float, lines: int) -> list[str]:
     """``parts`` joined with `` · `` into at most ``lines`` lines of ``width`` pixels."""
     out, line = [], ""
@@ -139,7 +151,7 @@ def _head(draw, region, text: CardText) -> None:
     pad = max(6, round(h * 0.14))
     big, small = _font(h * 0.36, bold=True), _font(h * 0.22)
     score_w = draw.textlength(text.score, font=big)
-    measures = _fit(draw, text.measures, small, w * 0.45)
+    measures = _fit_sentence(draw, text.measures, small, w * 0.45, w * 0.6)
     right_w = max(score_w, draw.textlength(measures, font=small))
     room = w - 3 * pad - right_w
     draw.text((left + pad, top + pad), _fit(draw, text.title, big, room), font=big, fill=TITLE)

@@ -19,7 +19,7 @@ from .args import Terminated, stop_on_sigterm
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
-    ("designs", designs, "list the built-in designs, or show one whole"),
+    ("designs", designs, "list the built-in designs, or show one: its parts and what it is"),
     ("tasks", plugins.tasks, "list the tasks (built in, installed) and check plug-in files"),
     ("sensors", plugins.sensors, "list the sensors a brain can read"),
     ("terrains", plugins.terrains, "list the terrains, check terrain files"),

@@ -82,7 +82,7 @@ def run(args) -> int:
         return 2
     edit_window(doc, size)
     if doc.dirty:
-        print(f"creatures edit: {doc.path} has unsaved changes that were not saved", file=sys.stderr)
+        print(f"creatures edit: closed with changes not saved; {doc.path} is as it was last saved", file=sys.stderr)
     return 0
 
 

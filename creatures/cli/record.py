@@ -28,7 +28,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", required=True, metavar="NAME.gif|NAME.mp4", help="the file to write")
     add_race_argument(parser)
     parser.add_argument("--seconds", type=float, default=None,
-                        help="simulated seconds to record (default: the whole episode)")
+                        help="seconds of video to record: at --speed S, S times as many of the episode's "
+                             "(default: the whole episode)")
     parser.add_argument("--size", default="800x450", help="frame size WxH (default 800x450)")
     parser.add_argument("--fps", type=int, default=30, help="frames per second (default 30)")
     parser.add_argument("--speed", type=float, default=1.0, help="playback speed (default 1)")

@@ -43,7 +43,9 @@ def format_summary(s: dict) -> str:
     lines = [
         f"{s['design']}: {s['spheres']} spheres, {s['bones']} bones ({s['muscle_count']} muscles), "
         f"{s['joints']} joints",
-        f"simulated {s['seconds']:.2f} s on {s['terrain']} ground, gravity {s['gravity']:g} m/s^2, "
+        f"simulated {s['seconds']:.2f} s "
+        + ("with no ground" if s["terrain"] == "none" else f"on {s['terrain']} ground")
+        + f", gravity {s['gravity']:g} m/s^2, "
         + (f"in {s['medium']}, " if s.get("medium", "none") != "none" else "")
         + f"muscles: {s['muscles']}" + _engine(s),
         f"  distance travelled   {s['distance']:+.3f} m  ({s['distance'] / max(s['seconds'], 1e-9):+.3f} m/s)",
