@@ -12,9 +12,9 @@ from evolution.champion import MAX_AUTHOR, ChampionError
 from .args import add_plugin_argument, add_trial_argument, parse_size, trial_index
 
 EXAMPLES = """examples:
-  creatures card saves/walker-run.json --out walker.png      a champion file
-  creatures card walker-run --out walker.png                 a shipped champion, by name
-  creatures card runs/walker-run-20261122-101500 --out best.png --at 12
+  creatures card saves/walker-run.json --out walker.png   a champion file
+  creatures card walker-run --out walker.png              a shipped champion, by name
+  creatures card <RUN_DIR> --out best.png --at 12
   creatures card saves/eel-swim.json --out eel.png --author "Ada L." --size 1200x675
 
 Every command that reads a champion file reads a card too (replay, watch, record, play).

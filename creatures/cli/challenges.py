@@ -14,9 +14,9 @@ import textwrap
 from evolution.challenges import ChallengeError
 
 EXAMPLES = """examples:
-  creatures challenges                 the built-in ones
+  creatures challenges                             the built-in ones
   creatures challenges --json
-  creatures challenges examples/hill_sprint.yaml      check a challenge file of your own, and show it
+  creatures challenges examples/hill_sprint.yaml   check a challenge file of your own, and show it
 """
 
 

@@ -17,9 +17,9 @@ import textwrap
 from ..design import DesignError, builtin_names, design_error, resolve_design
 
 EXAMPLES = """examples:
-  creatures designs            the table
-  creatures designs --json     the same as JSON
-  creatures designs walker     one design: its counts and its whole description
+  creatures designs          the table
+  creatures designs --json   the same as JSON
+  creatures designs walker   one design: its counts and its whole description
 """
 
 #: the table's width when the output is not a terminal

@@ -19,9 +19,9 @@ from render.game import GameError
 from ..design import builtin_names
 
 EXAMPLES = """examples:
-  creatures edit                          a new design (my-creature.yaml here)
-  creatures edit inchworm.yaml            open it, or start it if it does not exist
-  creatures edit walker                   a copy of the built-in walker, saved as walker.yaml here
+  creatures edit                 a new design (my-creature.yaml here)
+  creatures edit inchworm.yaml   open it, or start it if it does not exist
+  creatures edit walker          a copy of the built-in walker, saved as walker.yaml here
 """
 
 

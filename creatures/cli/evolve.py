@@ -29,19 +29,19 @@ from ..runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
 from .args import Terminated, plugin_error
 
 EXAMPLES = """examples:
-  creatures evolve                                   the walker learns to run, 50 generations
+  creatures evolve                                                the walker learns to run, 50 generations
   creatures evolve quadruped --task jump --generations 100 --population 300
-  creatures evolve my_spider.yaml --task climb --terrain steps --seconds 30 --seed 7
+  creatures evolve <DESIGN.yaml> --task climb --terrain steps --seconds 30 --seed 7
   creatures evolve worm --workers 1 --out runs/worm-1
   creatures evolve walker --task examples/flag_task.py:ReachFlag --sensors examples/flag_sensor.py:FlagSensor
   creatures evolve walker --terrain examples/hilly_wall.yaml --sensors rays
-  creatures evolve walker --sensors -default,clock,muscles,rays      exactly these sensors
-  creatures evolve walker --network recurrent --neat-config my_neat.cfg
-  creatures evolve walker --backend ray --address auto        on a Ray cluster
-  creatures evolve eel --task swim                   swim in deep water
-  creatures evolve bird --task fly --medium air,flow_x=2      fly into a head wind
-  creatures evolve walker --challenge sprint          an entry to a challenge (creatures challenges)
-  creatures evolve walker --trials 4 --noise 0.01     each genome scored from 4 starts moved 1 cm
+  creatures evolve walker --sensors -default,clock,muscles,rays   exactly these sensors
+  creatures evolve walker --network recurrent --neat-config <NEAT.cfg>
+  creatures evolve walker --backend ray --address auto            on a Ray cluster
+  creatures evolve eel --task swim                                swim in deep water
+  creatures evolve bird --task fly --medium air,flow_x=2          fly into a head wind
+  creatures evolve walker --challenge sprint                      an entry to a challenge (creatures challenges)
+  creatures evolve walker --trials 4 --noise 0.01                 each genome scored from 4 starts moved 1 cm
 """
 
 BAR_WIDTH = 30

@@ -9,9 +9,9 @@ from pathlib import Path
 from evolution.champion import ChampionError, champion_from_run, load_champion, save_champion
 
 EXAMPLES = """examples:
-  creatures export runs/walker-run-20261122-044002 --out walker-runner.json
-  creatures export runs/my-run --generation 30 --out gen30.json
-  creatures export saves/walker-runner.png --out walker-runner.json     the champion a card holds
+  creatures export <RUN_DIR> --out walker-runner.json
+  creatures export <RUN_DIR> --generation 30 --out gen30.json
+  creatures export saves/walker-runner.png --out walker-runner.json   the champion a card holds
 """
 
 

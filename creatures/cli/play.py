@@ -33,14 +33,14 @@ from ..session import DEFAULT_SETUP, PlaySession
 from ..shipped import champion_path, shipped_names
 
 EXAMPLES = """examples:
-  creatures play                                 the start screen: pick a creature, a task, start
-  creatures play walker --task jump --population 100    evolve the walker to jump, at once
-  creatures play eel --seconds 10 --sensors rays        the eel, 10 s tries, with distance rays
-  creatures play walker --trials 4 --noise 0.01         each creature scored from 4 starts moved 1 cm
-  creatures play runs/walker-run-20261124-101500        go on with a stopped run in the window
-  creatures play walker-run                      watch a shipped champion; E evolves its design further
-  creatures play my-walker.json                  a champion file (creatures export makes one)
-  xvfb-run -a creatures play                     on a machine without a display (a virtual one)
+  creatures play                                       the start screen: pick a creature, a task, start
+  creatures play walker --task jump --population 100   evolve the walker to jump, at once
+  creatures play eel --seconds 10 --sensors rays       the eel, 10 s tries, with distance rays
+  creatures play walker --trials 4 --noise 0.01        each creature scored from 4 starts moved 1 cm
+  creatures play <RUN_DIR>                             go on with a stopped run in the window
+  creatures play walker-run                            watch a shipped champion; E evolves its design further
+  creatures play <CHAMPION.json>                       a champion file (creatures export makes one)
+  xvfb-run -a creatures play                           on a machine without a display (a virtual one)
 """
 
 

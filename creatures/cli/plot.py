@@ -14,10 +14,10 @@ from ..charts import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, PlotError, plot_run
 from .args import parse_size
 
 EXAMPLES = """examples:
-  creatures plot runs/walker-run-20261122-044002          writes fitness.png and species.png there
+  creatures plot <RUN_DIR>                              writes fitness.png and species.png there
                                                           (and body.png if its body evolves)
-  creatures plot runs/my-run --out charts --size 1600x900
-  creatures plot runs/my-run --size 1920x1080 --dpi 150    larger text and lines
+  creatures plot <RUN_DIR> --out charts --size 1600x900
+  creatures plot <RUN_DIR> --size 1920x1080 --dpi 150   larger text and lines
 """
 
 

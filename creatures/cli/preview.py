@@ -10,8 +10,8 @@ from ..display import has_display
 from .args import parse_size
 
 EXAMPLES = """examples:
-  creatures preview                  the built-in walker
-  creatures preview my_spider.yaml   edit and save the file: the window follows
+  creatures preview                 the built-in walker
+  creatures preview <DESIGN.yaml>   edit and save the file: the window follows
 """
 
 

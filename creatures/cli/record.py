@@ -11,11 +11,11 @@ from evolution.champion import ChampionError
 from .args import add_plugin_argument, add_race_argument, champion_source, parse_size
 
 EXAMPLES = """examples:
-  creatures record walker-run --out walker.gif       a shipped champion, by name
+  creatures record walker-run --out walker.gif                     a shipped champion, by name
   creatures record walker-run --out walker.mp4 --seconds 10 --size 1280x720 --fps 30
-  creatures record a.json b.json --out race.gif       a race
-  creatures record runs/walker-run-20261122-101500 --out best.gif --speed 2
-  creatures record runs/walker-run-20261122-101500 --race 1,last --out race.gif   first against last
+  creatures record walker-run walker-evolving-run --out race.gif   a race
+  creatures record <RUN_DIR> --out best.gif --speed 2
+  creatures record <RUN_DIR> --race 1,last --out race.gif          first against last
 """
 
 FORMATS = (".gif", ".mp4")

@@ -14,10 +14,10 @@ from ..shipped import champion_path
 from .args import add_plugin_argument
 
 EXAMPLES = """examples:
-  creatures replay walker-run                 a shipped champion, by name (saves/walker-run.json)
-  creatures replay champion.json --json
-  creatures replay flag-champion.json --plugin examples/flag_task.py     its task is a plug-in file
-  creatures replay walker-run --starts 20        and from 20 fresh starts: mean, worst and spread
+  creatures replay walker-run                                            a shipped champion, by name (saves/walker-run.json)
+  creatures replay <CHAMPION.json> --json
+  creatures replay <FLAG_CHAMPION.json> --plugin examples/flag_task.py   its task is a plug-in file
+  creatures replay walker-run --starts 20                                and from 20 fresh starts: mean, worst and spread
 """
 
 

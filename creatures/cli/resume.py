@@ -15,8 +15,8 @@ from evolution.run import Run, RunError, WriteError
 from .evolve import add_backend_arguments, count, drive, where_evaluated
 
 EXAMPLES = """examples:
-  creatures resume runs/walker-run-20261122-101500              finish an interrupted run
-  creatures resume runs/walker-run-20261122-101500 --generations 200   take it to generation 200
+  creatures resume <RUN_DIR>                     finish an interrupted run
+  creatures resume <RUN_DIR> --generations 200   take it to generation 200
   creatures resume runs/worm-1 --workers 1
 """
 

@@ -19,14 +19,14 @@ from ..simulation import MUSCLE_PATTERNS, run_simulation
 from .args import plugin_error
 
 EXAMPLES = """examples:
-  creatures simulate                          the walker, 10 s, sine-driven muscles
+  creatures simulate                                  the walker, 10 s, sine-driven muscles
   creatures simulate walker --muscles random --seconds 30 --seed 3
-  creatures simulate my_creature.yaml --terrain hills --json
+  creatures simulate <DESIGN.yaml> --terrain hills --json
   creatures simulate walker --gravity 0 --no-ground --muscles random
-  creatures simulate walker --solver witkin    bones as exact constraints (Witkin's method)
-  creatures simulate worm --contacts dem       spring-dashpot contacts (Discrete Element Method)
-  creatures simulate eel --medium water --no-ground     in deep water
-  creatures simulate bird --medium air,flow_x=3          in a wind of 3 m/s
+  creatures simulate walker --solver witkin           bones as exact constraints (Witkin's method)
+  creatures simulate worm --contacts dem              spring-dashpot contacts (Discrete Element Method)
+  creatures simulate eel --medium water --no-ground   in deep water
+  creatures simulate bird --medium air,flow_x=3       in a wind of 3 m/s
 """
 
 def _engine(s: dict) -> str:

@@ -13,10 +13,10 @@ from evolution.yamlread import YamlError, compose, did_you_mean, read_text
 from ..design import DESIGN_DIR, MAX_DESIGN_BYTES, DesignError, builtin_names, parse_design
 
 EXAMPLES = """examples:
-  creatures validate my_spider.yaml
-  creatures validate designs/*.yaml        several at once; exit status 2 if any is invalid
-  creatures validate my_course.yaml        a terrain file (it has 'points' or 'pieces')
-  creatures validate walker-evolving       a built-in design, by name (creatures designs lists them)
+  creatures validate <DESIGN.yaml>
+  creatures validate designs/*.yaml    several at once; exit status 2 if any is invalid
+  creatures validate <TERRAIN.yaml>    a terrain file (it has 'points' or 'pieces')
+  creatures validate walker-evolving   a built-in design, by name (creatures designs lists them)
 """
 
 

@@ -17,11 +17,11 @@ from ..shipped import DEFAULT_SAVE
 from .args import add_plugin_argument, add_race_argument, champion_source, parse_size
 
 EXAMPLES = """examples:
-  creatures watch                                  a shipped champion (walker-run)
-  creatures watch walker-run my-walker.json        race two champions
-  creatures watch runs/walker-run-20261122-101500  the best champion of a run
-  creatures watch runs/walker-run-20261122-101500 --follow   each new generation's champion, live
-  creatures watch runs/walker-run-20261122-101500 --race 1,last    generation 1's champion against
+  creatures watch                              a shipped champion (walker-run)
+  creatures watch walker-run <CHAMPION.json>   race two champions
+  creatures watch <RUN_DIR>                    the best champion of a run
+  creatures watch <RUN_DIR> --follow           each new generation's champion, live
+  creatures watch <RUN_DIR> --race 1,last      generation 1's champion against
                                                    the last one's, each with its own (evolved) body
 """
 

@@ -38,15 +38,19 @@ FAST = {"designs", "tasks", "sensors", "terrains", "validate", "simulate", "repl
 #: them, a terrain file, a NEAT config, a run directory (``creatures evolve``), a champion file
 #: (``creatures export``), one evolved on the flag task of examples/flag_task.py
 READERS_FILES = {
-    "my_spider.yaml": "design", "my_creature.yaml": "design", "inchworm.yaml": "design",
+    "<DESIGN.yaml>": "design", "inchworm.yaml": "design",
     "designs/*.yaml": "designs",
-    "my_course.yaml": "terrain",
-    "my_neat.cfg": "neat_config",
-    "runs/walker-run-20261122-101500": "run", "runs/walker-run-20261122-044002": "run",
-    "runs/walker-run-20261124-101500": "run", "runs/my-run": "run", "runs/worm-1": "run",
-    "champion.json": "champion", "my-walker.json": "champion", "a.json": "champion", "b.json": "champion",
-    "flag-champion.json": "flag_champion",
+    "<TERRAIN.yaml>": "terrain",
+    "<NEAT.cfg>": "neat_config",
+    "<RUN_DIR>": "run", "runs/worm-1": "run",
+    "<CHAMPION.json>": "champion",
+    "<FLAG_CHAMPION.json>": "flag_champion",
 }
+#: the reader's files an example may name as they are, not as a <PLACEHOLDER>: each is what an
+#: example before it makes (``creatures edit inchworm.yaml`` starts it, ``creatures evolve worm
+#: --out runs/worm-1`` makes that run), or a folder of the reader's own designs
+AS_THEY_ARE = {"inchworm.yaml", "runs/worm-1", "designs/*.yaml"}
+PLACEHOLDER = re.compile(r"<[A-Z_]+(\.[a-z]+)?>")
 #: generations of the reader's run: enough for ``export --generation 30``
 RUN_GENERATIONS = 30
 
@@ -76,7 +80,7 @@ def named_files(argv: list[str]) -> list[str]:
             continue
         plugin = re.fullmatch(r"(.+\.py):\w+", word)
         path = plugin.group(1) if plugin else word
-        if "/" in path or path.lower().endswith(SUFFIXES):
+        if "/" in path or path.lower().endswith(SUFFIXES) or PLACEHOLDER.fullmatch(path):
             files.append(path)
     return files
 
@@ -130,6 +134,12 @@ def readers_folder(tmp_path_factory) -> Path:
 
 def _id(example) -> str:
     return " ".join(example[1])
+
+
+def test_the_readers_own_files_are_placeholders_nobody_would_paste():
+    """An example that names a file of the reader's says so: ``<RUN_DIR>``, ``<CHAMPION.json>``
+    (copied as it is, it fails at once and visibly, not on a run directory of someone's date)."""
+    assert all(PLACEHOLDER.fullmatch(name) or name in AS_THEY_ARE for name in READERS_FILES)
 
 
 def test_every_command_has_examples_and_some_run():
