@@ -676,7 +676,9 @@ class DesignDocument(Arranging):
 
     def evolve(self) -> str:
         """Save (if edited), then start ``creatures play FILE`` in a process of its own when
-        there is a display; returns what was done, or the ``creatures evolve`` command to run."""
+        there is a display; returns what was done, or the ``creatures evolve`` command to run.
+        The play window writes to this terminal's stderr (where its run is when it closes, how to
+        go on); it is not stopped by a Ctrl-C meant for the editor (a session of its own)."""
         from ..display import has_display
         if self.problems:
             raise GameError(f"cannot evolve it yet: {len(self.problems)} problem(s) "
@@ -687,7 +689,7 @@ class DesignDocument(Arranging):
             return f"creatures evolve {self.path}"
         try:
             subprocess.Popen([sys.executable, "-m", "creatures", "play", self.path], start_new_session=True,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=None)
         except OSError as exc:
             raise GameError(f"cannot start creatures play: {exc.strerror or exc}") from None
         return f"started creatures play {self.path}"

@@ -529,6 +529,7 @@ def test_evolve_saves_then_starts_play_or_says_the_command(tmp_path, monkeypatch
     assert doc.evolve() == f"started creatures play {path}"
     assert started == [([sys.executable, "-m", "creatures", "play", str(path)], started[0][1])]
     assert started[0][1]["start_new_session"] is True
+    assert started[0][1]["stderr"] is None          # where its run is, when it closes: on this terminal
     doc.add_bone("sphere_1", "sphere_1")
     with pytest.raises(GameError):
         doc.evolve()
