@@ -109,7 +109,8 @@ class Hud:
         self._crowd = crowd
         self._race = len(scene.creatures) > 1 or crowd
         self._title = scene.title or "creatures"
-        self._header = f"fitness: {scene.fitness_label}"
+        label = (scene.fitness_label or "").strip()
+        self._header = "fitness" if label in ("", "fitness") else f"fitness: {label}"   # not "fitness: fitness"
         lines = [self._title, self._header]
         medium = medium if medium.lower() not in ("none", "") else ""
         where = [f"medium: {medium}"] if medium else []
