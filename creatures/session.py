@@ -92,7 +92,8 @@ class Crowd:
             shapes.append(dataclasses.replace(shape, color=_rgb(species_colour(max(sid, 0)))))
         self.species = [species.get(g.key, -1) for g in genomes]
         trial = " (trial 1 of {})".format(run.settings.trials) if run.settings.trials > 1 else ""
-        title = (f"{run.settings.design_name} - generation {generation}: all {len(genomes)} creatures{trial} "
+        after = " (bred after the run's last, not evaluated by it)" if generation > run.settings.generations else ""
+        title = (f"{run.settings.design_name} - generation {generation}{after}: all {len(genomes)} creatures{trial} "
                  f"- {ep.task.ref.short} {where_text(ep.terrain, ep.sim)}")
         scene = terrain_scene(ep.terrain, shapes, ep.sim.dt, ep.seconds, title, ep.task.sample.measures, ep.sim)
         self.scene = dataclasses.replace(scene, crowd=True)

@@ -121,6 +121,7 @@ def test_a_background_run_is_watched_generation_by_generation(tmp_path, monkeypa
         ghosts = session.ghosts()          # the population after the last generation
         g = ghosts.generation
         assert g == total + 1 and ghosts.scene.crowd and len(ghosts.scene.creatures) == 16
+        assert f"generation {g} (bred after the run's last, not evaluated by it)" in ghosts.scene.title
         assert [s.color for s in ghosts.scene.creatures] == [
             tuple(int(round(255 * c)) for c in species_colour(s)) for s in ghosts.species]
         while not ghosts.frame().done:
