@@ -295,7 +295,7 @@ class HallView(arcade.View):
         widths = [c[1] for c in COLUMNS]
         widths[-1] = max(w - 2 * PAD - sum(widths[:-1]), 80)
         cells, k = [], 0
-        cells.append(((c[0] for c in COLUMNS), top, DIM))
+        cells.append((tuple(c[0] for c in COLUMNS), top, DIM))
         self.row_rects = []
         for i, e in enumerate(shown, start=first):
             y = top - ROW * (i - first + 1)
@@ -312,11 +312,17 @@ class HallView(arcade.View):
                 row = (mark, str(e.rank), f"{e.score:.4f}", e.name, e.author or "-",
                        "-" if e.generation is None else str(e.generation), e.champion, _base(e.file))
                 cells.append((row, y, TEXT))
-            else:   # the file in the name's column, why it is refused in the file's
-                cells.append(((mark, "-", "refused", _base(e.file), "", "", "", e.reason or ""), y, REFUSED))
+            else:   # the file in the name's column, why it is refused across the columns after it
+                cells.append(((mark, "-", "refused", _base(e.file), e.reason or "", None, None, None), y, REFUSED))
         for row, y, color in cells:
             x = PAD
-            for (title, _, right), width, text in zip(COLUMNS, widths, row):
+            spans = list(widths)
+            if row[-1] is None:   # a refused entry's reason: one cell from the author's column on
+                first_none = row.index(None)
+                spans[first_none - 1] = sum(widths[first_none - 1:])
+            for (title, _, right), width, text in zip(COLUMNS, spans, row):
+                if text is None:
+                    continue
                 t = self._cells.get(k)
                 k += 1
                 _put(t, self._fit(str(text), max(width - 8, 10), 10), (x + width - 8 if right else x, y), color,
