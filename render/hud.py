@@ -24,7 +24,8 @@ __all__ = ["Hud", "speed_text", "MAX_HUD_CREATURES", "CROWD_RERANK_STEPS"]
 
 MAX_HUD_CREATURES = 12               # creature lines in the HUD before "... and N more"
 #: a crowd is ranked again every this many steps (half a second at 60 Hz) and when it ends: the
-#: HUD's names then change all at once, so the table never shows a half-updated ranking
+#: HUD's names and their numbers then change all at once, so the table never shows a ranking its
+#: numbers disagree with
 CROWD_RERANK_STEPS = 30
 
 
@@ -76,6 +77,7 @@ class Hud:
         self._recorded = True      # whether the HUD has a "recorded" column
         self._name_width = 0       # a crowd's HUD: the widest name so far (the columns stay put)
         self._ranked_at = None     # the step a crowd was last ranked at
+        self._ranked_fitness = []  # a crowd's fitness texts at that step
         self._crowd = self._race = False
         self._box = Triangles(ctx)
         self._batch = pyglet.graphics.Batch()
@@ -129,6 +131,11 @@ class Hud:
               or frame.step - self._ranked_at >= CROWD_RERANK_STEPS):
             self.ranking = self.rank(frame.creatures[:n])
             self._ranked_at = frame.step
+            self._ranked_fitness = self.fitness
+        if crowd and len(self._ranked_fitness) == n:
+            # a crowd's numbers are those it was ranked by, and change with its ranking: a table
+            # whose order and numbers disagree (8. 1.29, 9. 1.40) reads as a wrong ranking
+            self.fitness = self._ranked_fitness
         rows = []
         rows_max = self.room(n, bool(self._medium), height, reserved)
         for r, i in enumerate(self.ranking[:rows_max].tolist()):

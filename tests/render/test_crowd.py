@@ -224,6 +224,18 @@ def test_the_hud_ranks_the_crowd_by_fitness_so_far(window):
     assert len(seen) > 1                                # the ranking changed as they went
 
 
+def test_between_rankings_the_hud_shows_the_numbers_it_ranked_by(window):
+    source = CrowdSource(n=150)
+    viewer = make_viewer(window, source)
+    play(viewer, 0.5)
+    for _ in range(3):
+        play(viewer, 0.15)                               # between two rankings
+        viewer.on_draw()
+        shown = [float(line.split("   ")[1].split(" / ")[0])
+                 for line in viewer.hud_lines[2:2 + MAX_HUD_CREATURES]]
+        assert shown == sorted(shown, reverse=True)      # the order and the numbers agree
+
+
 def test_failed_creatures_rank_last_and_are_not_labelled(window):
     source = CrowdSource(n=6, failed=(1, 4))            # the fastest two, and failed
     viewer = make_viewer(window, source)
