@@ -10,6 +10,7 @@ drawn with its own body, the parts it switched off left out.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 from pathlib import Path
@@ -197,8 +198,9 @@ class Race:
     def brain(self, creature: int) -> Brain:
         r = self.runs[creature]
         if self._names[creature] is None:
-            self._names[creature] = r.episode.input_names()
-        return brain_graph(self.champions[creature].genome, self._names[creature], r.episode.output_names())
+            self._names[creature] = named_ends(self.champions[creature], r.episode)
+        inputs, outputs = self._names[creature]
+        return brain_graph(self.champions[creature].genome, inputs, outputs)
 
     def brain_values(self, creature: int) -> dict:
         if self._slots[creature] is None:
@@ -209,6 +211,24 @@ class Race:
 
     def poll(self) -> bool:
         return False
+
+
+def named_ends(champion: Champion, episode: Episode) -> tuple[list, list]:
+    """A champion's brain inputs and outputs by the names its design gives its parts
+    (``shin_hind``, ``foot_fore contact``), where its design can be read and its parts are the
+    design's (not an evolved body that dropped some); ``muscle 3``, ``sphere 0 contact``
+    otherwise."""
+    try:
+        design = parse_design(champion.design_yaml)
+    except DesignError:   # a design this version reads otherwise: numbered names
+        return episode.input_names(), episode.output_names()
+    names = {"sphere": list(design.sphere_ids), "muscle": list(design.muscle_ids), "joint": list(design.joint_ids)}
+    named = dataclasses.replace(episode, part_names=names)
+    outputs = episode.output_names()
+    if len(names["muscle"]) == len(champion.body.command_map()[0]):
+        outputs = [names["muscle"][int(o.split()[1])] if o.startswith("muscle ") and o.split()[1].isdigit() else o
+                   for o in outputs]
+    return named.input_names(), outputs
 
 
 def brain_graph(genome: dict, input_names: list, output_names: list) -> Brain:

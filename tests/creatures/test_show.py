@@ -101,6 +101,14 @@ def test_brain_lists_inputs_outputs_and_live_values():
     assert kinds.count("input") == run.inputs.shape[1]
     assert kinds.count("output") == run.model.n_muscles
     assert brain.nodes[0].label == "clock sin"
+    labels = {n.kind: [] for n in brain.nodes}
+    for n in brain.nodes:
+        labels[n.kind].append(n.label)
+    # named as the design names them: its muscles, its spheres' contacts
+    assert labels["output"] == ["shin_hind", "hip_muscle_hind", "knee_muscle_hind",
+                                "shin_fore", "hip_muscle_fore", "knee_muscle_fore"]
+    assert "shin_hind length" in labels["input"] and "foot_hind contact" in labels["input"]
+    assert not any(label.startswith(("muscle ", "sphere ")) for label in labels["input"])
     keys = {n.key for n in brain.nodes}
     assert all(a in keys and b in keys for a, b, _ in brain.edges)
     values = source.brain_values(0)
