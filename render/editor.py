@@ -100,7 +100,7 @@ KEYS = (
     ("V", "select and move: click, SHIFT+click adds, drag a box or spheres"),
     ("S", "sphere: click empty space to place one"),
     ("B", "bone: drag from a sphere to another, or to empty space"),
-    ("M", "muscle: click a bone (or M with bones selected): muscle / bone"),
+    ("M", "muscle: click a bone: muscle / bone (M with bones picked by the select tool: those)"),
     ("J", "joint: click a sphere between two bones; drag the limit handles"),
     ("K", "the selected joints: hinge / free"),
     ("C", "cluster the selected spheres (three or more)"),
@@ -506,14 +506,17 @@ class EditorView(arcade.View):
             self.say(str(line))
 
     def toggle_muscle(self) -> None:
-        """The selected bones become muscles and the muscles bones (with no bone selected: the
-        muscle tool)."""
+        """M: with bones selected by the select tool, they become muscles and the muscles bones;
+        otherwise (nothing selected, or a bone just drawn, which stays selected) the muscle
+        tool. The status line says which it did."""
         bones = [i for k, i in self.selection if k == "bone"]
-        if not bones:
+        if not bones or self.tool != "select":
             self.set_tool("muscle")
+            self.say("the muscle tool: click a bone to make it a muscle, a muscle to make it a bone")
             return
         for b in bones:
             self._edit("toggle_muscle", b)
+        self.say(f"{len(bones)} selected bone{'s' if len(bones) > 1 else ''} switched between bone and muscle")
 
     def toggle_joint_kind(self) -> None:
         """The selected joints: a hinge becomes free, a free joint a hinge."""
@@ -698,7 +701,7 @@ class EditorView(arcade.View):
         if name in TOOLS:
             if self.live:
                 self.toggle_live()
-            if name == "muscle" and any(k == "bone" for k, _ in self.selection):
+            if name == "muscle":
                 self.toggle_muscle()
             elif name == "cluster" and sum(k == "sphere" for k, _ in self.selection) >= 3:
                 self.make_cluster()

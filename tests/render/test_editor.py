@@ -489,6 +489,15 @@ def test_clicking_a_bone_with_the_muscle_tool_toggles_it(window):
     assert doc.sketch.muscle.tolist() == [True, True, False]
 
 
+def test_m_after_drawing_a_bone_is_the_muscle_tool_not_a_toggle_of_that_bone(window):
+    view, doc, _ = make_view(window, triangle_doc())
+    view.set_tool("bone")
+    view.selection = [("bone", "ca")]                         # as a bone just drawn stays selected
+    key(view, K.M)
+    assert view.tool == "muscle" and not doc.names("toggle_muscle")
+    assert "muscle tool" in view.message
+
+
 def test_m_with_a_bone_selected_toggles_it(window):
     view, doc, _ = make_view(window, triangle_doc())
     click(view, at(view, -0.2, 0.6))                          # select bone ca
