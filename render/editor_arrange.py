@@ -129,6 +129,14 @@ class Arranger:
                 if result is None:
                     return result
                 result = doc.pair_sphere(result, self.axis)[0]
+            elif method == "add_bone":   # named by its side, as spheres are: bone_3_l and bone_3_r
+                if result is None:
+                    return result
+                named = doc.name_by_side(result, self.axis)
+                doc.mirror([("bone", named)], self.axis)
+                if named != result:
+                    doc.join(3)
+                    return named
             elif method in MADE:
                 if result is None:
                     return result

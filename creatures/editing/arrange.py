@@ -256,6 +256,26 @@ class Arranging:
         self._apply(edit)
         return mine, image
 
+    def name_by_side(self, ident: str, axis_x: float = 0.0) -> str:
+        """A bone just drawn in mirror mode (nothing refers to it yet) renamed with the side of
+        the axis its spheres are on (``bone_3_l``), as :meth:`pair_sphere` names spheres, so that
+        its image (:meth:`mirror`) is ``bone_3_r``. One edit; returns its id (unchanged for a
+        bone across the axis, or one already named by its side)."""
+        it = self._item("bone", ident)
+        s = self.sketch
+        e = s.bone_id.index(ident)
+        ends = [k for k in (int(s.bone_a[e]), int(s.bone_b[e])) if k >= 0]
+        if not ends or any(ident.endswith(side) for pair in _SIDES for side in pair):
+            return ident
+        x = sum(float(s.pos[k][0]) for k in ends) / len(ends)
+        if abs(x - axis_x) < ON_AXIS:
+            return ident
+        mine = _free(f"{ident}{'_l' if x < axis_x else '_r'}", set(self._tree.by_id["bone"]) - {ident})
+        edit = Edit()
+        self._change(edit, it, {"id": yaml_scalar(mine)})
+        self._apply(edit)
+        return mine
+
     def duplicate(self, items, dx: float, dy: float) -> list:
         """A copy of the selection moved by (dx, dy) (m), with every bone, joint and cluster
         among its spheres; ids ``knee_2``, ``knee_3``... One edit; returns the new items."""

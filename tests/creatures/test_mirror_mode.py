@@ -71,6 +71,9 @@ def test_a_symmetric_strider_built_in_mirror_mode_is_the_one_built_by_hand(windo
     doc = docs[True]
     ids = doc.design.sphere_ids
     assert sorted(ids) == [f"sphere_{k}_{side}" for k in (1, 2, 3) for side in "lr"]     # pairs, by side
+    bones = list(doc.sketch.bone_id)       # bones paired by side too; the one across the axis is its own
+    left, right = ({b[:-2] for b in bones if b.endswith(side)} for side in ("_l", "_r"))
+    assert len(left) == 3 and left == right and len(bones) == 7
     # each action and its image are one undo step: the last undo takes both muscles back
     muscles = sum(b.muscle is not None for b in doc.design.body.bones)
     doc.undo()
@@ -107,3 +110,23 @@ def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
     doc.undo()
     assert len(doc.sketch.sphere_id) == 2
 
+
+
+def test_a_bone_drawn_in_mirror_mode_is_named_by_its_side_and_undone_with_its_image(window, tmp_path):
+    import arcade
+    from creatures.editing.document import DesignDocument
+    from render.editor import EditorView
+    doc = DesignDocument.new(tmp_path / "legs.yaml", "legs")
+    view = EditorView(doc, window=window, on_quit=lambda: None, size=SIZE)
+    view._ensure_layout()
+    p = Player(view)
+    view.set_zoom(300.0)
+    p.key(arcade.key.N)
+    p.key(arcade.key.S)
+    p.click_world(-0.3, 0.2)
+    p.click_world(-0.4, 0.5)
+    p.key(arcade.key.B)
+    p.drag_world((-0.3, 0.2), (-0.4, 0.5))
+    assert sorted(doc.sketch.bone_id) == ["bone_1_l", "bone_1_r"]          # as its spheres: by side
+    doc.undo()                                                              # the pair in one step
+    assert doc.sketch.bone_id == () and len(doc.sketch.sphere_id) == 4
