@@ -193,10 +193,12 @@ class Backdrop:
         self._ground.draw(blend=False)          # opaque: faster without blending
         self._ground_edge.draw(pixel)
 
-    def draw_ticks(self, camera) -> None:
+    def draw_ticks(self, camera, covered=()) -> None:
         """A tick every metre on the ground (or every 2, 5, 10... m when zoomed out), a label
-        every 5 ticks (or so that labels stay apart). With no ground, along the bottom of the
-        view, pointing up. (The labels are set here, drawn with their batch.)"""
+        every 5 ticks (or so that labels stay apart), none under the screen boxes ``covered``
+        (left, bottom, width, height: panels drawn over the view, which would show them
+        through). With no ground, along the bottom of the view, pointing up. (The labels are
+        set here, drawn with their batch.)"""
         w, h = camera.size
         zoom = camera.zoom
         left, _ = camera.screen_to_world(0, 0)
@@ -223,8 +225,11 @@ class Backdrop:
         sx, sy = camera.world_to_screen(xs[major], ys[major])
         n = 0
         for x, px, py in zip(xs[major], sx, sy):
+            at = (round(float(px)), round(float(py) - 20 if self.ground else float(py) + 34))
+            if any(l - 30 <= at[0] <= l + w + 30 and b - 10 <= at[1] <= b + h + 10 for l, b, w, h in covered):
+                continue
             t = self._tick_labels.get(n)
             t.text = f"{x:g} m"
-            t.position = (round(float(px)), round(float(py) - 20 if self.ground else float(py) + 34))
+            t.position = at
             n += 1
         self._tick_labels.finish(n)

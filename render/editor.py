@@ -100,7 +100,7 @@ KEYS = (
     ("V", "select and move: click, SHIFT+click adds, drag a box or spheres"),
     ("S", "sphere: click empty space to place one"),
     ("B", "bone: drag from a sphere to another, or to empty space"),
-    ("M", "muscle: click a bone: muscle / bone (M with bones picked by the select tool: those)"),
+    ("M", "muscle: click a bone: muscle / bone (M on selected bones)"),
     ("J", "joint: click a sphere between two bones; drag the limit handles"),
     ("K", "the selected joints: hinge / free"),
     ("C", "cluster the selected spheres (three or more)"),

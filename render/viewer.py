@@ -523,7 +523,7 @@ class Viewer(arcade.View):
             backdrop.draw_flow_marks(cam, self._drawn_time())
         if backdrop.ground:
             backdrop.draw_ground(pixel)
-        backdrop.draw_ticks(cam)
+        backdrop.draw_ticks(cam, self.reserved)   # no label under a panel drawn over the view
         bodies.draw_wings(pos, cam.zoom)
         bodies.draw(pos, self.frame, zoom=cam.zoom, selected=self.selected, sensors=self.show_sensors,
                     inspected=self._inspected())

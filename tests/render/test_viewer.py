@@ -470,3 +470,17 @@ def test_resize_keeps_the_camera_consistent(window):
     p = viewer.camera.world.project((2.0, 1.0))
     assert (sx, sy) == pytest.approx((p[0], p[1]), abs=1e-3)
     assert (sx, sy) == pytest.approx((160 + 40.0, 120 + 20.0))
+
+
+def test_no_ground_label_shows_under_a_panel_drawn_over_the_view(window):
+    source = PhysicsSource(duration=1.0)
+    viewer = make_viewer(window, source, follow=False)
+    viewer.on_draw()
+    labels = viewer.backdrop._tick_labels
+    shown = [tuple(t.position) for t in labels.items[:labels.used]]
+    assert shown                                             # the ground's metres are labelled
+    w, h = viewer.camera.size
+    viewer.reserved = [(w / 2, 0, w / 2, h)]                 # a panel over the right half
+    viewer.on_draw()
+    under = [tuple(t.position) for t in labels.items[:labels.used]]
+    assert under and all(x < w / 2 - 30 for x, _ in under) and len(under) < len(shown)
