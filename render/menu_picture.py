@@ -122,6 +122,16 @@ def trials_text(count: int, noise: float) -> str:
     return f"{count} {starts}, {noise_text(noise)}"
 
 
+def _looks(color, colored, n: int):
+    """A shape's own colours of its ``n`` spheres or bones as ``(colours (n, 3), which (n,))``,
+    or None when it has none (or they do not fit)."""
+    if color is None:
+        return None
+    c = np.asarray(color, np.uint8).reshape(-1, 3) if np.size(color) else np.zeros((0, 3), np.uint8)
+    which = np.ones(n, bool) if colored is None else np.asarray(colored, bool).reshape(-1)
+    return (c, which) if c.shape[0] == n and which.size == n else None
+
+
 def _picture_segments(item, box, grey: bool) -> np.ndarray:
     """A design's rest pose fitted into ``box`` (left, bottom, width, height), y up, as rows of
     :data:`SEGMENT`: its bones, cluster outlines and muscles, then each sphere as two discs (a
@@ -179,6 +189,13 @@ def _picture_segments(item, box, grey: bool) -> np.ndarray:
     n = bk.size
     out["seg"][:n] = np.concatenate([p[ba], p[bb]], axis=1)
     out["color"][:n, :3] = colors[bk]
+    if not grey:   # the design's looks, as the viewer, GIFs and cards wear them (muscles keep theirs)
+        bone_index = np.concatenate([np.flatnonzero(keep)] + [np.full(x.size, -1) for x in ca[1:]])
+        own = _looks(shape.bone_color, shape.bone_colored, E)
+        if own is not None:
+            mine = (bone_index >= 0) & (bk != 2)
+            mine[mine] = own[1][bone_index[mine]]
+            out["color"][:n, :3][mine] = own[0][bone_index[mine]]
     out["color"][:n, 3] = 255
     out["width"][:n] = widths[bk]
     # spheres over the bones: a rim disc, then the fill (zero-length segments are discs)
@@ -187,6 +204,12 @@ def _picture_segments(item, box, grey: bool) -> np.ndarray:
     out["seg"][n:] = np.repeat(np.concatenate([c, c], axis=1), 2, axis=0)
     out["color"][n::2, :3] = GREY_RIM if grey else SPHERE_RIM
     out["color"][n + 1::2, :3] = GREY_SPHERE if grey else SPHERE
+    own = None if grey else _looks(shape.sphere_color, shape.sphere_colored, P)
+    if own is not None:
+        fill = out["color"][n + 1::2, :3]
+        coloured = own[1][spheres]
+        fill[coloured] = own[0][spheres][coloured]
+        out["color"][n + 1::2, :3] = fill
     out["color"][n:, 3] = 255
     out["width"][n::2] = d
     out["width"][n + 1::2] = np.maximum(0.82 * d, d - 6.0)

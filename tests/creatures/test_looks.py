@@ -85,3 +85,17 @@ def test_the_editor_edits_and_draws_the_looks(tmp_path):
         doc.set_field("sphere", "b", "colour", "blurple")
     doc.undo()
     assert doc.sketch.bone_colored.tolist() == [False, False, False]
+
+
+def test_the_start_screens_thumbnail_wears_the_looks(tmp_path):
+    from creatures.game import gallery_item
+    from render.menu_picture import _picture_segments
+    path = tmp_path / "looky.yaml"
+    path.write_text(_text(", colour: red", "", "", ", colour: [1, 2, 3]"))
+    segments = _picture_segments(gallery_item(str(path), origin="file"), (0, 0, 200, 100), False)
+    colours = {tuple(int(v) for v in c[:3]) for c in segments["color"]}
+    assert NAMES["red"] in colours and (1, 2, 3) in colours     # sphere a's fill, bone bc
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(_text())
+    grey = _picture_segments(gallery_item(str(plain), origin="file"), (0, 0, 200, 100), False)
+    assert NAMES["red"] not in {tuple(int(v) for v in c[:3]) for c in grey["color"]}
