@@ -55,9 +55,22 @@ def cached(dispatcher) -> bool | None:
         return None
 
 
-def kernels_to_compile(sim: dict | None = None, network: str = "feedforward") -> bool:
-    """True when the kernels a run with these physics settings (``SimParams.to_dict()``) and
-    network kind needs are not all in numba's cache: the first generation compiles them."""
+#: what each kernel is, as ``creatures evolve`` names it while it compiles
+KERNEL_NAMES = {"_rollout_serial": "the physics step", "_witkin_serial": "the physics step (Witkin)",
+                "_pbd_dem_serial": "the physics step (DEM contacts)", "_step_networks": "the networks",
+                "_after_step": "the episode's rules"}
+
+
+def kernels_missing(sim: dict | None = None, network: str = "feedforward") -> list[str]:
+    """What a run with these physics settings (``SimParams.to_dict()``) and network kind will
+    compile before its first generation, by name (:data:`KERNEL_NAMES`): the kernels it needs
+    that are not in numba's cache. Empty: none."""
     sim = sim or {}
     kernels = dispatchers(sim.get("solver", "pbd"), sim.get("contacts", "pbd"), network)
-    return any(cached(k) is False for k in kernels)
+    return [KERNEL_NAMES.get(k.py_func.__name__, k.py_func.__name__) for k in kernels if cached(k) is False]
+
+
+def kernels_to_compile(sim: dict | None = None, network: str = "feedforward") -> bool:
+    """True when the kernels a run with these physics settings and network kind needs are not
+    all in numba's cache: the first generation compiles them (:func:`kernels_missing`)."""
+    return bool(kernels_missing(sim, network))

@@ -24,7 +24,7 @@ from evolution.tasks import WORST_FITNESS
 from evolution.trials import MAX_NOISE, MAX_TRIALS, POST_STARTS, STATISTICS
 
 from ..design import DesignError, design_error, resolve_design
-from ..kernels import COMPILING, kernels_to_compile
+from ..kernels import COMPILING, kernels_missing, kernels_to_compile
 from ..runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
 from .args import Terminated, plugin_error
 
@@ -48,6 +48,8 @@ BAR_WIDTH = 30
 #: every setting's default, from their one owner (the seconds and the task are these when
 #: neither the option nor a challenge says: their options default to None, to tell them apart)
 DEFAULTS = RunSettings.defaults()
+#: piped (no terminal to count on), a line this often while the first generation compiles
+STILL_COMPILING_EVERY = 30.0
 #: seconds without progress in the first generation after which it must be compiling
 COMPILE_HINT_AFTER = 5.0
 #: said once above the generation lines: their median leaves the failed creatures out, since
@@ -267,13 +269,14 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
             print("\r" + " " * status["width"] + "\r", end="", flush=True)
             status["width"], status["shown"] = 0, ""
 
-    def say_compiling() -> None:
+    def say_compiling(names=()) -> None:
         clear()
         status["compiling"] = True
-        print(COMPILING, flush=True)
+        status["said"] = time.perf_counter()
+        print(COMPILING + (f": {', '.join(names)}" if names else ""), flush=True)
 
     if kernels_to_compile(settings.sim, settings.network):
-        say_compiling()
+        say_compiling(kernels_missing(settings.sim, settings.network))
 
     def on_progress(done, total):
         waited = time.perf_counter() - status["since"]
@@ -283,6 +286,9 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
             if status["compiling"] and tty:
                 show(f"  compiling: {waited:.0f} s")
                 return
+            if status["compiling"] and time.perf_counter() - status["said"] >= STILL_COMPILING_EVERY:
+                status["said"] = time.perf_counter()   # piped: a line now and then, not a counter
+                print(f"  still compiling: {waited:.0f} s", flush=True)
         if tty:
             filled = int(BAR_WIDTH * done / max(total, 1))
             show(f"  [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * done / max(total, 1):5.1f} %")

@@ -95,7 +95,8 @@ def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
                            capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
-    assert lines[0].startswith("evolving walker") and lines[1] == COMPILING
+    # the physics' cache was kept: the networks and the episode's rules compile, and it says so
+    assert lines[0].startswith("evolving walker") and lines[1] == COMPILING + ": the networks, the episode's rules"
     assert lines[2] == evolve.MEDIAN_NOTE and lines[3].startswith("gen    1")
     second = subprocess.run([*args, "--out", str(tmp_path / "two")], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=900)
@@ -165,6 +166,17 @@ def test_a_foreseen_compile_is_said_before_the_first_generation(monkeypatch, cap
     assert out.startswith(COMPILING + "\n")
     assert out.count(COMPILING) == 1
     assert ("\r  compiling: 1 s" in out) is tty
+
+
+def test_piped_a_long_compile_says_what_compiles_and_that_it_still_does(monkeypatch, capsys, fake_clock, tmp_path):
+    monkeypatch.setattr(evolve, "kernels_to_compile", lambda *a: True)
+    monkeypatch.setattr(evolve, "kernels_missing", lambda *a: ["the physics step", "the networks"])
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert evolve.drive(_FakeRun(fake_clock, stuck=65.0), tmp_path / "run") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == COMPILING + ": the physics step, the networks"
+    assert [ln for ln in lines if ln.startswith("  still compiling: ")] == ["  still compiling: 30 s",
+                                                                           "  still compiling: 60 s"]
 
 
 def test_a_quick_first_generation_says_nothing_about_compiling(monkeypatch, capsys, fake_clock, tmp_path):
