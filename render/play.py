@@ -389,8 +389,9 @@ class PlayView(arcade.View):
                 self._tried_at = now
                 before = self.shown
                 if self.show_generation(None, "live") and before and self.shown - before > 1:
-                    self.say(f"skipped ahead to generation {self.shown}: generations {before + 1}-{self.shown - 1} "
-                             f"came faster than they can be watched (PAGE UP/DOWN shows them)")
+                    # short enough for the status line of the smallest window (no "... (PAGE UP/...")
+                    self.say(f"skipped to generation {self.shown}: {before + 1}-{self.shown - 1} came too fast "
+                             f"(PAGE UP/DOWN shows them)")
             return
         if not held:
             return
