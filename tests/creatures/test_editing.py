@@ -21,9 +21,9 @@ BAD = Path(__file__).with_name("bad_designs")
 
 
 def readme_design() -> str:
-    """The design example of the README's "Designing a creature" section (its first yaml block)."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Designing a creature"):]
+    """The design example of the documentation's "Designing a creature" page (its first yaml block)."""
+    text = (REPO / "docs" / "designs.md").read_text(encoding="utf-8")
+    section = text[text.index("# Designing a creature"):]
     return re.search(r"```yaml\n(.*?)```", section, flags=re.S).group(1)
 
 

@@ -438,13 +438,14 @@ def test_many_problems_are_cut_to_a_few_lines(tmp_path, capsys):
 
 
 def test_the_readme_states_the_limits_as_they_are():
-    """README.md's paragraph on broken and hostile files gives each limit its value in the code."""
+    """The documentation's paragraph on broken and hostile files (docs/extending.md) gives each limit
+    its value in the code."""
     from creatures import charts
     from creatures.design import MAX_DESIGN_BYTES
     from evolution import champion, jsonread, limits, rundir, yamlread
     from evolution.genomes import MAX_NEAT_CONFIG_BYTES
     from evolution.terrains import MAX_TERRAIN_BYTES
-    text = " ".join((REPO / "README.md").read_text().split("**When a file is broken or hostile**")[1]
+    text = " ".join((REPO / "docs" / "extending.md").read_text().split("**When a file is broken or hostile**")[1]
                     .split("\n\n")[0].split())
 
     def size(n):

@@ -1,5 +1,7 @@
-"""The README stays true: its design example is a valid design that moves, and the outputs it shows
-of deterministic commands are what those commands print now."""
+"""The README and the documentation in ``docs/`` stay true: the design example is a valid design
+that moves, and the outputs they show of deterministic commands are what those commands print now.
+The README is the landing page (the tour); the reference, the measurements and the engineering notes
+are pages of ``docs/``, built by MkDocs (``test_docs.py``)."""
 
 import re
 import shlex
@@ -13,12 +15,19 @@ from creatures.design import parse_design
 from creatures.simulation import run_simulation
 
 README = Path(__file__).parents[2] / "README.md"
+DOCS = README.parent / "docs"
+
+
+def _text() -> str:
+    """The README and then every page of ``docs/``: where the outputs they show are looked for."""
+    return "\n".join([README.read_text(encoding="utf-8")]
+                     + [page.read_text(encoding="utf-8") for page in sorted(DOCS.glob("*.md"))])
 
 
 def test_readme_design_example_is_valid_and_moves():
-    blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(), flags=re.S)
-    assert blocks, "the README should show a design"
-    design = parse_design(blocks[0], "README.md")
+    blocks = re.findall(r"```yaml\n(.*?)```", (DOCS / "designs.md").read_text(), flags=re.S)
+    assert blocks, "the documentation should show a design"
+    design = parse_design(blocks[0], "docs/designs.md")
     summary = run_simulation(design.body, seconds=5.0, muscles="sine")
     assert summary["finite"] and summary["broken"] is None
     assert abs(summary["distance"]) > 0.1
@@ -88,9 +97,34 @@ def test_every_link_within_the_readme_leads_to_a_heading():
     assert sorted(links - _github_anchors(text)) == []
 
 
+def test_every_link_from_the_readme_into_the_docs_leads_to_a_heading():
+    """``docs/PAGE.md#anchor``: the page exists and has that heading (MkDocs makes the same anchors
+    of these headings as GitHub; ``mkdocs build --strict`` checks the links among the pages)."""
+    links = re.findall(r"\]\((docs/[^)#\s]+\.md)(?:#([^)]*))?\)", _outside_code(README.read_text()))
+    assert len(links) >= 10, "the README links the reference, the measurements and the notes"
+    broken = [(page, a) for page, a in links
+              if not (REPO / page).is_file() or (a and a not in _github_anchors((REPO / page).read_text()))]
+    assert broken == []
+
+
+def test_the_readme_is_a_landing_page():
+    """Under 400 lines, the two set-up commands at its top as they have always been, and a link to
+    every page of the documentation."""
+    text = README.read_text()
+    assert len(text.splitlines()) < 400
+    top = "\n".join(text.splitlines()[:25])
+    assert ("```sh\n# set up and run the main job on the built-in default: evolve the walker's brain to run\n"
+            "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/creatures evolve\n```") in top
+    assert ("```sh\n# set up and run the tests on every core (the first part apt-installs Mesa's EGL and Xvfb "
+            "where missing, for the viewer's tests)\nsh .ci/system-packages && python3 -m venv .venv && "
+            ".venv/bin/pip install -q -e \".[test]\" && .venv/bin/python -m pytest -q\n```") in top
+    linked = set(re.findall(r"\]\(docs/([^)#\s]+\.md)", text))
+    assert {p.name for p in DOCS.glob("*.md")} - linked == set()
+
+
 def test_the_readme_names_no_internal_issue_numbers():
-    """A reader has no use for the tracker's numbers ("done (issue 7)")."""
-    assert re.findall(r".{0,30}\bissues? #?\d+.{0,30}", README.read_text(), flags=re.I) == []
+    """A reader has no use for the tracker's numbers ("done (issue 7)"), in the README or the docs."""
+    assert re.findall(r".{0,30}\bissues? #?\d+.{0,30}", _text(), flags=re.I) == []
 
 
 # --- the README's deterministic command outputs, re-run --------------------------------------------
@@ -105,7 +139,7 @@ DETERMINISTIC = ("creatures designs", "creatures designs walker",
 def _shown_commands() -> dict:
     """``{command: its output as shown}`` for the README's text blocks of deterministic commands."""
     shown = {}
-    for block in re.findall(r"```text\n(.*?)```", README.read_text(), flags=re.S):
+    for block in re.findall(r"```text\n(.*?)```", _text(), flags=re.S):
         command, output = None, []
         for line in block.splitlines():
             if line.startswith("$ "):
@@ -126,7 +160,7 @@ def test_the_readme_shows_the_deterministic_commands():
 @pytest.mark.parametrize("command", DETERMINISTIC)
 def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path):
     python = re.findall(r"```python\n(import numpy as np\n\nimport evolution\n\n\nclass Upright.*?)```",
-                        README.read_text(), flags=re.S)
+                        _text(), flags=re.S)
     (tmp_path / "my_task.py").write_text(python[0])
     (tmp_path / "saves").symlink_to(REPO / "saves")     # the shipped champions, as in a clone
     r = subprocess.run([sys.executable, "-m", "creatures", *shlex.split(command)[1:]], cwd=tmp_path,
@@ -140,7 +174,7 @@ def test_readme_shows_the_end_of_a_run_as_creatures_evolve_prints_it():
     for that run directory (the numbers above them are the machine's)."""
     from creatures.cli.evolve import next_steps
     from creatures.runs import task_slug
-    text = README.read_text()
+    text = _text()
     runs = re.findall(r"\$ creatures evolve (\S+) --task (\S+) .*?-> (\S+)\n(.*?)```", text, flags=re.S)
     assert len(runs) >= 2
     for design, task, out, output in runs:
@@ -173,8 +207,9 @@ def _evolve(tmp_path, *args) -> dict:
 
 
 def _blocks_after(command: str) -> str:
-    """The output the README shows under ``$ command`` (up to the next command or block end)."""
-    text = README.read_text()
+    """The output the README or the docs show under ``$ command`` (up to the next command or block
+    end)."""
+    text = _text()
     start = text.index(f"$ {command}\n") + len(command) + 3
     return text[start:re.compile(r"^(\$ |```)", re.M).search(text, start).start()]
 
@@ -193,7 +228,7 @@ def test_readme_evolution_runs_are_what_seed_0_runs_print_now(tmp_path):
 
 def test_readme_plug_in_run_is_what_a_seed_0_run_prints_now(tmp_path):
     python = re.findall(r"```python\n(import numpy as np\n\nimport evolution\n\n\nclass Upright.*?)```",
-                        README.read_text(), flags=re.S)
+                        _text(), flags=re.S)
     (tmp_path / "my_task.py").write_text(python[0])
     real = _evolve(tmp_path, "walker", "--task", "my_task.py:Upright", "--generations", "30")
     shown = _run_lines(_blocks_after("creatures evolve walker --task my_task.py:Upright --generations 30 "
