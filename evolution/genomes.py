@@ -139,7 +139,7 @@ def _plain(v):
 
 #: the written config's species settings (:mod:`evolution.species`): the threshold it starts from
 #: (the walker's new genomes are 0.6-1.9 apart, median 1.1: 1.3 makes 3 species of them), its step
-#: and its floor; chosen by measuring the walker's run (README, "How well it evolves")
+#: and its floor; chosen by measuring the walker's run (docs/evolution-results.md, "How well it evolves")
 THRESHOLD, THRESHOLD_STEP, THRESHOLD_MIN = 1.3, 0.1, 0.3
 
 

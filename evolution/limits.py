@@ -4,7 +4,7 @@ A design, a terrain file, a ``--neat-config``, a champion or a run directory is 
 line saying which limit, when it asks for more than these. They are far beyond what any creature,
 brain or run here needs (the built-in creatures have at most 15 spheres; evolved brains have tens
 of nodes and hundreds of connections), and low enough that no file can make a command take more
-than seconds to read it or more than a few hundred megabytes of memory. README.md lists them
+than seconds to read it or more than a few hundred megabytes of memory. docs/extending.md lists them
 (section "Bad input").
 """
 

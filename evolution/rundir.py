@@ -106,7 +106,7 @@ def reliable(post: dict) -> float:
 def champion_record(records: list[dict]) -> dict:
     """The run's champion among its generations' best records (:func:`read_best`): the one that
     did best, and reliably, from fresh starts (its ``post`` mean less their standard deviation),
-    so that no lucky selection score picks it, nor a gait that fails from some starts (README,
+    so that no lucky selection score picks it, nor a gait that fails from some starts (docs/evolving.md,
     "Fitness under perturbation", measured); by fitness when some record has no fresh starts (a
     run from before them). The earliest of equals."""
     if all("post" in r for r in records):

@@ -36,7 +36,7 @@ threshold a little past the bunch founds many species at once: measured on the w
 8, no stop), the count climbed from 1 to 9-17 species within 2-5 generations of the first split,
 and there were more than 10 species in 29-52 of 100 generations in four runs of five, until
 stagnation removed them (20 generations without improvement by default); the runs evolved worse
-than with one species (README, "How well it evolves").
+than with one species (docs/evolution-results.md, "How well it evolves").
 For the same reason the threshold rises only in a speciation that founded a species: raising it
 while none is being founded would only wind it up, a step every generation until stagnation
 catches up, and then keep the population to too few species for as long again.

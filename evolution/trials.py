@@ -1,7 +1,7 @@
 """Trials: each genome scored over several perturbed starts, and its champion post-evaluated.
 
 A genome scored once, from one exact start, can win by a trajectory that happened to go far: a
-brain in the loop amplifies a micrometre into metres (README, "Predictable physics"), and
+brain in the loop amplifies a micrometre into metres (docs/engineering.md, "Predictable physics"), and
 evolution picks the lucky start. So a genome is scored over ``count`` trials, each an episode
 from the design's start with every sphere moved by ``noise`` (m): Gaussian across, its absolute
 value upward (nothing starts lower than the design does). Its fitness is a ``statistic`` of its
@@ -32,7 +32,7 @@ __all__ = ["Trials", "TrialRecord", "PostEvaluation", "LEGACY", "STATISTICS", "D
 
 #: how a genome's trials make its fitness: their mean, their worst, or their median
 STATISTICS = ("mean", "min", "median")
-#: the defaults (README, "Robust fitness": chosen by measurement)
+#: the defaults (docs/evolving.md, "Fitness under perturbation": chosen by measurement)
 DEFAULT_TRIALS = 1
 DEFAULT_NOISE = 1e-2
 DEFAULT_STATISTIC = "mean"

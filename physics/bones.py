@@ -25,7 +25,7 @@ commanded length and ``u`` how far the muscle's length moved this substep, with 
 :func:`muscle_softness`, :func:`muscle_pull`): unconditionally stable, and the same muscle at any
 substep. Engine 3's muscles had no spring: each substep they were held at their commanded
 length exactly, up to their strength, a servo without give whose force switched between
-+-strength from one substep to the next once the command outran it (README, "Predictable
++-strength from one substep to the next once the command outran it (docs/engineering.md, "Predictable
 physics", measures what that did).
 
 What is left here is the muscles' drive: a muscle's commanded length moves toward its command

@@ -29,7 +29,7 @@ MAX_MUSCLE_RANGE = 0.9
 #: By default its spring pulls its whole strength when it is 5 % of its rest length off that
 #: length (a tendon stretches 3-5 % at a muscle's full force), and its dashpot is twice the
 #: critical damping for its two spheres (Hill's force-velocity relation, linearised, gives the
-#: walker's muscles about that). Chosen by measurement: README, "Predictable physics".
+#: walker's muscles about that). Chosen by measurement: docs/engineering.md, "Predictable physics".
 MUSCLE_STRETCH = 0.05
 MUSCLE_DAMPING = 2.0
 

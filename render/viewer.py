@@ -67,7 +67,7 @@ __all__ = ["Viewer", "watch", "KEYS", "SPEEDS"]
 #: playback speeds the speed keys move between
 SPEEDS = (0.25, 16.0)
 
-#: (keys, what they do): the help overlay, and the README's table
+#: (keys, what they do): the help overlay, and the table of docs/watching.md
 KEYS = (
     ("SPACE", "pause / resume"),
     (".", "one step (pauses)"),

@@ -182,7 +182,7 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
 
 
 def format_markdown(rows: list[dict]) -> str:
-    """The README's physics table: per core first, then all cores; a ratio where both ran."""
+    """The physics table of docs/performance.md: per core first, then all cores; a ratio where both ran."""
     rate = {(r["engine"] + ("/" + r["calls"] if "calls" in r else ""), r["cores"], r["population"]): r
             for r in rows}
     lines = ["| cores | population | steps x repetitions | creatures, one rollout call (creature-steps/s) | "

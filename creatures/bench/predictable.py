@@ -1,5 +1,5 @@
 """``creatures bench --predictable``: how much a micrometre at the start decides, and whether the
-bodies hold together, measured the way the README's "Predictable physics" says.
+bodies hold together, measured the way the docs' "Predictable physics" (docs/engineering.md) says.
 
 - **Sensitivity** (:func:`sensitivity`): the reference walker (``physics.examples.walker()``)
   standing on flat ground, driven open loop by one table of random muscle commands (uniform in

@@ -22,7 +22,7 @@ EXAMPLES = """examples:
                                                end to end against neat-python's (~3 min)
   creatures bench --quick                      shorter runs, one repetition; shorter generation
                                                and end-to-end benchmarks (~1 min)
-  creatures bench --no-generation --markdown   the README's physics table
+  creatures bench --no-generation --markdown   the physics table of docs/performance.md
   creatures bench --json                       the same as a JSON list of rows
   creatures bench --populations 1,150 --steps 600 --repeats 5
   creatures bench --no-pymunk                  our engine only (no pymunk, no baseline generation)
@@ -93,7 +93,7 @@ def add_arguments(parser) -> None:
                              "end, alternating rounds)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
     parser.add_argument("--markdown", action="store_true",
-                        help="print the physics rows as the README's markdown table instead (no "
+                        help="print the physics rows as docs/performance.md's markdown table instead (no "
                              "whole generation)")
     parser.add_argument("--tasks", action="store_true",
                         help="instead: a generation with the built-in run task against the same task in "
