@@ -224,11 +224,7 @@ def named_ends(champion: Champion, episode: Episode) -> tuple[list, list]:
         return episode.input_names(), episode.output_names()
     names = {"sphere": list(design.sphere_ids), "muscle": list(design.muscle_ids), "joint": list(design.joint_ids)}
     named = dataclasses.replace(episode, part_names=names)
-    outputs = episode.output_names()
-    if len(names["muscle"]) == len(champion.body.command_map()[0]):
-        outputs = [names["muscle"][int(o.split()[1])] if o.startswith("muscle ") and o.split()[1].isdigit() else o
-                   for o in outputs]
-    return named.input_names(), outputs
+    return named.input_names(), named.output_names()
 
 
 def brain_graph(genome: dict, input_names: list, output_names: list) -> Brain:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import sys
 import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
@@ -61,7 +62,6 @@ def die_with_parent(parent: int) -> None:
     (``prctl(PR_SET_PDEATHSIG)``), so that a run killed outright (``kill -9``, an OOM killer)
     leaves no worker computing for nobody; and exit now if that has already happened. Elsewhere
     a worker notices when its next chunk never comes and its pool's pipe closes."""
-    import sys
     if not sys.platform.startswith("linux"):
         return
     try:

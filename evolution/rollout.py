@@ -246,8 +246,18 @@ class Episode:
         return len(self.body.command_map()[2])
 
     def output_names(self) -> list[str]:
-        """What each output drives: a group's name, or ``muscle K``."""
-        return self.body.command_map()[2]
+        """What each output drives: a group's name, or a muscle of its own by its name in
+        :attr:`part_names` (``muscle K`` where they do not name every muscle)."""
+        channel, _, names = self.body.command_map()
+        muscles = self.part_names.get("muscle")
+        if not muscles or len(muscles) != len(channel):
+            return names
+        own = [b.muscle.group is None for b in self.body.bones if b.muscle is not None]
+        names = list(names)
+        for k, c in enumerate(channel):
+            if own[k]:
+                names[int(c)] = muscles[k]
+        return names
 
 
 def _overrides(obj, base, method: str) -> bool:

@@ -647,11 +647,12 @@ class Run:
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
                     trials = self.trials_of(generation)
                     result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic)
-                    post, post_seconds = self._post_evaluate(evaluator, packed[int(np.argmax(result.fitness))])
+                    post, post_seconds, post_episodes = self._post_evaluate(evaluator,
+                                                                            packed[int(np.argmax(result.fitness))])
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of this generation come after it
-                stats = self._record(population, genomes, result, trials, post, post_seconds)
+                stats = self._record(population, genomes, result, trials, post, post_seconds, post_episodes)
                 self._generation_start = time.perf_counter()  # the next one's wall starts here
                 if on_generation is not None:
                     on_generation(stats)
@@ -696,23 +697,24 @@ class Run:
         starts = None if spec.exact else start_offsets(seeds, spec.noise, len(self.body.spheres))
         return {"seeds": seeds, "starts": starts}
 
-    def _post_evaluate(self, evaluator, packed_genome) -> dict:
+    def _post_evaluate(self, evaluator, packed_genome) -> tuple[dict, float, int]:
         """The generation's best genome scored again from :data:`~evolution.trials.POST_STARTS`
         fresh starts (the run's post seeds: never a selection trial's, the same every
         generation), moved by the run's noise (the default, 1 cm, for a run of exact starts):
-        ``{"starts", "noise", "seeds", "fitness", "mean", "worst", "sd"}``, and the seconds it
-        took. A genome that stays the best (its elite copy) is not simulated again: its fresh
-        starts are the same, so it would score the same, bit for bit; it took 0 s then."""
+        ``{"starts", "noise", "seeds", "fitness", "mean", "worst", "sd"}``, the seconds it took
+        and the episodes simulated. A genome that stays the best (its elite copy) is not
+        simulated again: its fresh starts are the same, so it would score the same, bit for bit
+        (0 s and 0 episodes then)."""
         known = repr(packed_genome)   # every number as it round-trips: the same genome, exactly
         if known in self._posts:
-            return {**self._posts[known], "simulated": 0}, 0.0
+            return self._posts[known], 0.0, 0
         noise = self.settings.noise or DEFAULT_NOISE
         seeds = post_seeds(self.settings.seed)
         result = evaluator.evaluate([packed_genome], None, start_offsets(seeds, noise, len(self.body.spheres)))
         fitness = [float(f) for f in result.trials[0]]
         post = {"starts": len(seeds), "noise": noise, "seeds": seeds, "fitness": fitness, **spread_of(fitness)}
         self._posts = {known: post, **dict(list(self._posts.items())[:15])}   # the 16 newest
-        return {**post, "simulated": len(seeds)}, result.seconds
+        return post, result.seconds, len(seeds)
 
     def start_population(self) -> neat.Population:
         """The population to go on from: the checkpoint's, with the files trimmed back to it,
@@ -825,7 +827,8 @@ class Run:
                 raise RunError(f"another process is evolving {self.dir}") from None
             yield
 
-    def _record(self, population, genomes, result, trials: dict, post: dict, post_seconds: float) -> GenerationStats:
+    def _record(self, population, genomes, result, trials: dict, post: dict, post_seconds: float,
+                post_episodes: int) -> GenerationStats:
         gen = population.generation + 1
         f = result.fitness
         q = np.percentile(f, [90, 75, 50, 25, 10])
@@ -833,7 +836,7 @@ class Run:
         okq = (np.percentile(ok, [90, 75, 50, 25, 10]).tolist() + [ok.min()] if ok.size
                else [WORST_FITNESS] * len(OK_FIELDS))
         # every episode simulated: each genome's trials and the best's fresh starts
-        steps = (result.trials.size + post["simulated"]) * self.episode.steps
+        steps = (result.trials.size + post_episodes) * self.episode.steps
         seconds = result.seconds + post_seconds
         stats = GenerationStats(gen, float(f.max()), float(f.mean()), float(q[2]), float(q[0]),
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
@@ -850,7 +853,7 @@ class Run:
         record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best),
                   "trials": {**spec.to_dict(), "seeds": trials["seeds"],
                              "fitness": [float(v) for v in result.trials[k]]},
-                  "post": {k: v for k, v in post.items() if k != "simulated"}}
+                  "post": post}
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))

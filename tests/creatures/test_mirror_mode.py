@@ -85,16 +85,23 @@ def test_a_symmetric_strider_built_in_mirror_mode_is_the_one_built_by_hand(windo
     assert summary["steps"] == 120 and np.isfinite(summary["distance"]) and summary["muscle_count"] == 4
 
 
-def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
+def _mirror_mode(window, path):
+    """A new design open in the editor, in mirror mode (N): ``(doc, view, player)``."""
     import arcade
     from creatures.editing.document import DesignDocument
     from render.editor import EditorView
-    doc = DesignDocument.new(tmp_path / "pair.yaml", "pair")
+    doc = DesignDocument.new(path, path.stem)
     view = EditorView(doc, window=window, on_quit=lambda: None, size=SIZE)
     view._ensure_layout()
     p = Player(view)
     view.set_zoom(300.0)
     p.key(arcade.key.N)
+    return doc, view, p
+
+
+def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
+    import arcade
+    doc, view, p = _mirror_mode(window, tmp_path / "pair.yaml")
     p.key(arcade.key.S)
     p.click_world(-0.3, 0.2)
     p.key(arcade.key.V)
@@ -111,17 +118,9 @@ def test_mirror_mode_moves_and_deletes_the_image_too(window, tmp_path):
     assert len(doc.sketch.sphere_id) == 2
 
 
-
 def test_a_bone_drawn_in_mirror_mode_is_named_by_its_side_and_undone_with_its_image(window, tmp_path):
     import arcade
-    from creatures.editing.document import DesignDocument
-    from render.editor import EditorView
-    doc = DesignDocument.new(tmp_path / "legs.yaml", "legs")
-    view = EditorView(doc, window=window, on_quit=lambda: None, size=SIZE)
-    view._ensure_layout()
-    p = Player(view)
-    view.set_zoom(300.0)
-    p.key(arcade.key.N)
+    doc, _, p = _mirror_mode(window, tmp_path / "legs.yaml")
     p.key(arcade.key.S)
     p.click_world(-0.3, 0.2)
     p.click_world(-0.4, 0.5)

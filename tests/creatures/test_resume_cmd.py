@@ -42,15 +42,20 @@ def _start(out):
                             start_new_session=True)
 
 
-def _stop_after(proc, generation, sig):
-    """Send ``sig`` to the run's process group once it has printed ``generation``."""
+def _read_until(proc, generation) -> list[str]:
+    """The run's lines up to the one of ``generation``."""
     lines = []
     while True:
         line = proc.stdout.readline()
         assert line, f"the run ended early: {''.join(lines)} {proc.stderr.read()}"
         lines.append(line)
         if line.startswith(f"gen {generation:4d}"):
-            break
+            return lines
+
+
+def _stop_after(proc, generation, sig):
+    """Send ``sig`` to the run's process group once it has printed ``generation``."""
+    lines = _read_until(proc, generation)
     time.sleep(0.05)  # land somewhere in the next generation
     try:
         os.killpg(proc.pid, sig)
@@ -174,13 +179,8 @@ def _all_gone(group: int, seconds: float = 10.0) -> list[int]:
 
 def _run_until(out, generation):
     proc = _start(out)
-    lines = []
-    while True:
-        line = proc.stdout.readline()
-        assert line, f"the run ended early: {''.join(lines)} {proc.stderr.read()}"
-        lines.append(line)
-        if line.startswith(f"gen {generation:4d}"):
-            return proc
+    _read_until(proc, generation)
+    return proc
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
