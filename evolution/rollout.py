@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 import physics
-from physics.integrity import measure, rigid_bones, within_limits
+from physics.integrity import frame_of, measure, rigid_bones, within_limits
 from physics.sensors import creature_com
 
 from .bodygenes import NO_GENES, BodyGenes
@@ -321,6 +321,7 @@ class EpisodeRun:
         self.ended = np.zeros(batch, dtype=np.bool_)
         self.final = np.zeros(batch)
         self.rigid = rigid_bones(self.model)
+        self._frame = frame_of(self.model, self.rigid)   # what the failure rules measure
         channel, sign, names = episode.body.command_map()
         self.n_outputs = len(names)
         # the brains' outputs to the muscles' commands, when muscles share them (groups): into
@@ -480,10 +481,8 @@ class EpisodeRun:
         self.state = state
         m, clock = self.model, self.clock
         sim, ground = self.episode.sim, self.terrain
-        changed = _after_step(state.pos, m.mass, m.radius, m.bone_a, m.bone_b, m.bone_rest, self.rigid,
-                              m.joint_a, m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max,
-                              ground.table, ground.blocks, sim.ground, sim.dt, clock.step, clock.time,
-                              self.ended, self.failed, self.nonfinite, self._measures)
+        changed = _after_step(state.pos, m.mass, self._frame, (ground.table, ground.blocks), sim.ground, sim.dt,
+                              (clock.step, clock.time), (self.ended, self.failed, self.nonfinite), self._measures)
         try:
             self.task.update(state, clock)
         except Exception as exc:
@@ -544,13 +543,14 @@ class EpisodeRun:
 
 
 @njit(cache=True)
-def _after_step(pos, mass, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b,
-                joint_limited, joint_min, joint_max, table, blocks, ground, dt, step, time, ended,
-                failed, nonfinite, measures):
-    """After a physics step: every creature's clock advances, and the episode's failure rules
-    judge the creatures still going (a creature that fails has ended). True if any failed."""
-    measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b, joint_limited,
-            joint_min, joint_max, table, blocks, ground, ended, measures)
+def _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures):
+    """After a physics step: every creature's clock (``clock``: steps, time) advances, and the
+    episode's failure rules judge the creatures still going (``flags``: ended, failed,
+    non-finite; a creature that fails has ended; ``frame``: physics.integrity.frame_of's). True
+    if any failed."""
+    step, time = clock
+    ended, failed, nonfinite = flags
+    measure(pos, frame, terrain, ground, ended, measures)
     changed = False
     for b in range(pos.shape[0]):
         step[b] += 1

@@ -59,20 +59,23 @@ can remove a mode, never stiffen one.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import njit, prange
 
-from .hot import chunk_lanes, hot_of, workspace_of
+from .hot import chunk_lanes, packed_hot_of, packed_workspace_of
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import cell_hash, build_grid
 from .integrate import recover_velocity
 from .joints import solve_joints
-from .skeleton import factor_skeleton, solve_skeleton
+from .layout import unpack_hot, unpack_work, work_chunks
+from .skeleton import factor_skeleton, skeleton_scratch, solve_skeleton
 from .terrain import closest_on_terrain, terrain_top
 
-__all__ = ["critical_substep", "required_substeps", "dem_forces", "step", "MAX_SUBSTEPS", "OMEGA_FACTOR"]
+__all__ = ["critical_substep", "required_substeps", "dem_forces", "Spheres", "Law", "step", "MAX_SUBSTEPS", "OMEGA_FACTOR"]
 
 #: the stiffest contact mode is at most sqrt(OMEGA_FACTOR k / m_min) (module docstring)
 OMEGA_FACTOR = 6.0
@@ -148,13 +151,24 @@ def _pair_force(nx, ny, overlap, ux, uy, m_eff, mu, k, zeta, shear, h):
     return fx, fy
 
 
+#: what the contact forces read of a batch's spheres, creature-major (B, P) each, and its
+#: self-collision pairs (:func:`contact_arrays`)
+Spheres = namedtuple("Spheres", "inv_mass radius mu pair_a pair_b")
+#: the contact law: normal stiffness (N/m), damping ratio, shear rate, the reach within which a
+#: sphere counts as touching the ground (m), and the substep (s)
+Law = namedtuple("Law", "k zeta shear slop h")
+
+
 @njit(cache=True, error_model="numpy")
-def dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
-                 ground, self_collision, k, zeta, shear, slop, h):
-    """Contact forces inside creature ``b``: each sphere against the ground, and the model's
-    self-collision pairs. ``x, v, F : (B, P, 2)``; ``F[b]`` is overwritten; ``touching[b, i]``
-    says whether sphere i is within ``slop`` of the ground."""
+def dem_creature(b, x, v, F, touching, spheres, terrain, law, ground, self_collision):
+    """Contact forces inside creature ``b``: each sphere against the ground (``terrain``: its
+    table and blocks), and the model's self-collision pairs. ``x, v, F : (B, P, 2)``; ``F[b]`` is
+    overwritten; ``touching[b, i]`` says whether sphere i is within the law's ``slop`` of the
+    ground."""
     P = x.shape[1]
+    table, blocks = terrain
+    inv_mass, radius, mu = spheres.inv_mass, spheres.radius, spheres.mu
+    slop = law.slop
     for i in range(P):
         F[b, i, 0] = 0.0
         F[b, i, 1] = 0.0
@@ -176,19 +190,21 @@ def dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, tab
             touching[b, i] = True
             if d >= r:
                 continue
-            fx, fy = _pair_force(nx, ny, r - d, v[b, i, 0], v[b, i, 1], 1.0 / w, mu[b, i], k, zeta, shear, h)
+            fx, fy = _pair_force(nx, ny, r - d, v[b, i, 0], v[b, i, 1], 1.0 / w, mu[b, i], law.k, law.zeta,
+                                 law.shear, law.h)
             F[b, i, 0] += fx
             F[b, i, 1] += fy
     if self_collision:
-        for c in range(pair_a.shape[0]):
-            i = pair_a[c]
-            j = pair_b[c]
-            _sphere_pair(x, v, F, b, i, b, j, inv_mass, radius, mu, k, zeta, shear, h)
+        for c in range(spheres.pair_a.shape[0]):
+            i = spheres.pair_a[c]
+            j = spheres.pair_b[c]
+            _sphere_pair(x, v, F, b, i, b, j, spheres, law)
 
 
 @njit(cache=True, error_model="numpy")
-def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h):
+def _sphere_pair(x, v, F, bi, i, bj, j, spheres, law):
     """Sphere (bi, i) against sphere (bj, j): equal and opposite forces if they overlap."""
+    inv_mass, radius, mu = spheres.inv_mass, spheres.radius, spheres.mu
     dx = x[bi, i, 0] - x[bj, j, 0]
     dy = x[bi, i, 1] - x[bj, j, 1]
     reach = radius[bi, i] + radius[bj, j]
@@ -200,7 +216,7 @@ def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h)
     if not (d >= 1e-12 and w > 0.0 and radius[bi, i] > 0.0 and radius[bj, j] > 0.0):  # switched off: no
         return False
     fx, fy = _pair_force(dx / d, dy / d, reach - d, v[bi, i, 0] - v[bj, j, 0], v[bi, i, 1] - v[bj, j, 1],
-                         1.0 / w, np.sqrt(mu[bi, i] * mu[bj, j]), k, zeta, shear, h)
+                         1.0 / w, np.sqrt(mu[bi, i] * mu[bj, j]), law.k, law.zeta, law.shear, law.h)
     F[bi, i, 0] += fx
     F[bi, i, 1] += fy
     F[bj, j, 0] -= fx
@@ -209,12 +225,13 @@ def _sphere_pair(x, v, F, bi, i, bj, j, inv_mass, radius, mu, k, zeta, shear, h)
 
 
 @njit(cache=True, error_model="numpy")
-def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
+def dem_arena(x, v, F, spheres, law):
     """Contacts between spheres of different creatures, added to ``F``: the whole batch binned
     in the engine's hashed uniform grid (cells of the largest diameter), each sphere tested
     against the 3 x 3 cells around its own, each pair once, in index order (deterministic).
     Returns the number of touching pairs."""
     B, P = x.shape[0], x.shape[1]
+    radius = spheres.radius
     rmax = 0.0
     for b in range(B):
         for i in range(P):
@@ -237,30 +254,27 @@ def dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h):
                     b1 = q1 // P
                     if b1 == b0:
                         continue
-                    hits += _sphere_pair(x, v, F, b0, i0, b1, q1 - b1 * P, inv_mass, radius, mu, k, zeta, shear, h)
+                    hits += _sphere_pair(x, v, F, b0, i0, b1, q1 - b1 * P, spheres, law)
     return hits
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _dem_forces_parallel(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
-                         ground, self_collision, arena, k, zeta, shear, slop, h):
+def _dem_forces_parallel(x, v, F, touching, spheres, terrain, law, ground, self_collision, arena):
     for b in prange(x.shape[0]):
-        dem_creature(np.int64(b), x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
-                     ground, self_collision, k, zeta, shear, slop, h)
+        dem_creature(np.int64(b), x, v, F, touching, spheres, terrain, law, ground, self_collision)
     if arena:
-        dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h)
+        dem_arena(x, v, F, spheres, law)
 
 
 @njit(cache=True, error_model="numpy")
-def dem_forces(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks, ground,
-               self_collision, arena, k, zeta, shear, slop, h):
+def dem_forces(x, v, F, touching, spheres, terrain, law, ground, self_collision, arena):
     """All contact forces of a batch (``x, v, F : (B, P, 2)``, ``touching : (B, P)``), one
-    creature after the other, then between creatures if ``arena``; ``h`` is the substep."""
+    creature after the other, then between creatures if ``arena``; the :class:`Law`'s ``h`` is
+    the substep."""
     for b in range(x.shape[0]):
-        dem_creature(b, x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, blocks,
-                     ground, self_collision, k, zeta, shear, slop, h)
+        dem_creature(b, x, v, F, touching, spheres, terrain, law, ground, self_collision)
     if arena:
-        dem_arena(x, v, F, inv_mass, radius, mu, k, zeta, shear, h)
+        dem_arena(x, v, F, spheres, law)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,11 +287,17 @@ def dem_forces(x, v, F, touching, inv_mass, radius, mu, pair_a, pair_b, table, b
 # chunk runs one substep (forces and gravity, bones, joints, clusters; no ground or
 # self-collision stages: those are forces now).
 
+#: a step's settings as the PBD-with-DEM kernels read them: plain numbers, and the contact
+#: law's stiffness, damping ratio and shear rate
+Settings = namedtuple("Settings", "dt substeps iterations gravity drag slop ground self_collision arena k zeta shear")
+
 
 @njit(cache=True, error_model="numpy")
-def _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt):
-    """Gather chunk ``c`` into its lanes; drive its muscles and prepare its bones (once a step)."""
-    X, V, REST = work[0], work[2], work[3]
+def _begin_chunk(c, start, cmd, out_len, hot, work, dt):
+    """Gather chunk ``c`` into its lanes from ``start`` (positions, velocities, muscle lengths);
+    drive its muscles and prepare its bones (once a step)."""
+    pos, vel, muscle_len = start
+    X, V = work.x, work.v
     B, P = pos.shape[0], pos.shape[1]
     lanes = X.shape[3]
     b0 = c * lanes
@@ -287,13 +307,13 @@ def _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt):
             for l in range(n):
                 X[c, i, k, l] = pos[b0 + l, i, k]
                 V[c, i, k, l] = vel[b0 + l, i, k]
-    drive_muscles(muscle_len, cmd, out_len, REST[c], hot, b0, n, dt)
+    drive_muscles(muscle_len, cmd, out_len, work.bone_rows[c], hot, b0, n, dt)
 
 
 @njit(cache=True, error_model="numpy")
 def _lanes_to_batch(c, work, xb, vb):
     """Copy chunk ``c``'s positions and velocities to creature-major ``xb, vb : (B, P, 2)``."""
-    X, V = work[0], work[2]
+    X, V = work.x, work.v
     B, P = xb.shape[0], xb.shape[1]
     lanes = X.shape[3]
     b0 = c * lanes
@@ -306,24 +326,22 @@ def _lanes_to_batch(c, work, xb, vb):
 
 
 @njit(cache=True, error_model="numpy")
-def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
-    """PBD substep ``s`` of ``substeps`` of chunk ``c`` with the contact forces ``F : (B, P, 2)``
-    applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
-    X, Pp, V, REST, LAMJ, DN, PLANE, Q = work[0], work[1], work[2], work[3], work[5], work[6], work[8], work[12]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[13:21]
-    P = X.shape[1]
-    lanes = X.shape[3]
+def _pbd_substep(c, F, hot, work, h, s, sub):
+    """PBD substep ``sub`` of ``s.substeps`` of chunk ``c`` with the contact forces ``F : (B, P,
+    2)`` applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
+    iterations, gravity, drag, substeps = s.iterations, s.gravity, s.drag, s.substeps
+    P = work.x.shape[1]
+    lanes = work.x.shape[3]
     B = F.shape[0]
     b0 = c * lanes
     n = min(lanes, B - b0)
-    x = X[c]
-    p = Pp[c]
-    v = V[c]
-    rest = REST[c]
-    q = Q[c]
-    lam = LAMJ[c]
+    x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
+    rest = work.bone_rows[c]
+    lam = work.lam_joint[c]
+    push, plane = work.push[c], work.plane[c]
+    sk = skeleton_scratch(work, c)
     keep = max(0.0, 1.0 - drag * h)
-    rest_of_substep(rest, hot.muscle_bone, n, s, substeps)
+    rest_of_substep(rest, hot.muscle_bone, n, sub, substeps)
     for i in range(P):
         for k in range(2):
             g = -gravity if k == 1 else 0.0
@@ -335,10 +353,10 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
                 p[i, k, l] = x[i, k, l] + vk * h
     lam[:, :] = 0.0
     # no ground stage here (its contacts are forces): the skeleton holds no sphere
-    DN[c][:, :] = 0.0
-    PLANE[c][:, 2, :] = -np.inf
-    W, L = work[23][c], work[24][c]
-    pulled = work[4][c]   # each muscle's multiplier so far this substep (held at its strength in all)
+    push[:, :] = 0.0
+    plane[:, 2, :] = -np.inf
+    load = work.load[c]
+    pulled = work.lam[c]   # each muscle's multiplier so far this substep (held at its strength in all)
     pulled[:, :] = 0.0
     no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
     for it in range(iterations):
@@ -347,10 +365,8 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
-        factor_skeleton(x, v, h, p, DN[c], DN[c], DN[c], PLANE[c], W, SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c],
-                        SKD[c], SKC[c], hot, b0, n, it > 0)
-        solve_skeleton(p, x, rest, h, PLANE[c], L, W, SKN[c], SKG[c], SKGN[c], SKV[c], SKD[c], SKC[c], SKL[c],
-                       work[25][c], q, pulled, pulled, hot, b0, n, no, no)
+        factor_skeleton(x, v, h, p, push, push, push, plane, sk, hot, b0, n, it > 0)
+        solve_skeleton(p, x, rest, h, plane, load, sk, q, pulled, pulled, hot, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):
@@ -359,42 +375,47 @@ def _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps):
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _pbd_dem_parallel(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                      xb, vb, F, model_inv_mass, model_radius, model_mu, pair_a, pair_b, table,
-                      blocks, dt, substeps, iterations, gravity, drag, slop, ground,
-                      self_collision, arena, k, zeta, shear):
-    chunks = work[0].shape[0]
-    h = dt / substeps
+def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
+    """A step of the batch, chunks in parallel: ``start`` (pos, vel, muscle_len) into ``end``
+    (pos, vel, muscle_len, contact); ``hot``, ``work`` :class:`physics.layout.Packed` buffers;
+    ``batch`` the creature-major scratch (positions, velocities, forces) and :class:`Spheres`;
+    ``terrain`` (table, blocks); ``settings`` the :class:`Settings`' values (plain tuples: cheaper
+    for numba's dispatcher)."""
+    s = Settings(*settings)
+    xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
+    out_pos, out_vel, out_len, out_contact = end
+    chunks = work_chunks(work)   # (the records unpacked inside each loop: physics.layout.work_chunks)
+    h = s.dt / s.substeps
+    law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in prange(chunks):
-        _begin_chunk(np.int64(c), pos, vel, muscle_len, cmd, out_len, hot, work, dt)
-    for s in range(substeps):
+        _begin_chunk(np.int64(c), start, cmd, out_len, unpack_hot(*hot), unpack_work(*work), s.dt)
+    for sub in range(s.substeps):
         for c in prange(chunks):
-            _lanes_to_batch(np.int64(c), work, xb, vb)
-        _dem_forces_parallel(xb, vb, F, out_contact, model_inv_mass, model_radius, model_mu,
-                             pair_a, pair_b, table, blocks, ground, self_collision, arena, k,
-                             zeta, shear, slop, h)
+            _lanes_to_batch(np.int64(c), unpack_work(*work), xb, vb)
+        _dem_forces_parallel(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in prange(chunks):
-            _pbd_substep(np.int64(c), F, hot, work, h, iterations, gravity, drag, s, substeps)
+            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub)
     for c in prange(chunks):
-        _lanes_to_batch(np.int64(c), work, out_pos, out_vel)
+        _lanes_to_batch(np.int64(c), unpack_work(*work), out_pos, out_vel)
 
 
 @njit(cache=True, error_model="numpy")
-def _pbd_dem_serial(pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                    xb, vb, F, model_inv_mass, model_radius, model_mu, pair_a, pair_b, table,
-                    blocks, dt, substeps, iterations, gravity, drag, slop, ground,
-                    self_collision, arena, k, zeta, shear):
-    chunks = work[0].shape[0]
-    h = dt / substeps
+def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
+    """:func:`_pbd_dem_parallel` on one thread."""
+    hot, work, s = unpack_hot(*hot), unpack_work(*work), Settings(*settings)
+    xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
+    out_pos, out_vel, out_len, out_contact = end
+    chunks = work.x.shape[0]
+    h = s.dt / s.substeps
+    law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in range(chunks):
-        _begin_chunk(c, pos, vel, muscle_len, cmd, out_len, hot, work, dt)
-    for s in range(substeps):
+        _begin_chunk(c, start, cmd, out_len, hot, work, s.dt)
+    for sub in range(s.substeps):
         for c in range(chunks):
             _lanes_to_batch(c, work, xb, vb)
-        dem_forces(xb, vb, F, out_contact, model_inv_mass, model_radius, model_mu, pair_a, pair_b,
-                   table, blocks, ground, self_collision, arena, k, zeta, shear, slop, h)
+        dem_forces(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in range(chunks):
-            _pbd_substep(c, F, hot, work, h, iterations, gravity, drag, s, substeps)
+            _pbd_substep(c, F, hot, work, h, s, sub)
     for c in range(chunks):
         _lanes_to_batch(c, work, out_pos, out_vel)
 
@@ -448,7 +469,6 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
     # a solver that is there to compare against
     parallel = bool(parallel) and threads > 1
     lanes = chunk_lanes(B, threads if parallel else 1)
-    work = workspace_of(model, lanes)
     out_pos = np.empty_like(state.pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
@@ -461,12 +481,12 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
     ground = bool(params.ground)
     self_collision = bool(params.self_collision and pair_a.shape[0] > 0)
     arena = bool(params.arena_collision and B > 1)
-    kernel(state.pos, state.vel, state.muscle_len, cmd, out_pos, out_vel, out_len, out_contact,
-           hot_of(model), work, xb, vb, F, inv_mass, radius, mu, pair_a, pair_b, terrain.table,
-           terrain.blocks, float(params.dt), int(substeps), int(params.iterations),
-           float(params.gravity), float(params.damping), float(params.contact_slop), ground,
-           self_collision, arena, float(params.dem_stiffness), float(params.dem_damping),
-           float(params.dem_shear))
+    kernel((state.pos, state.vel, state.muscle_len), (out_pos, out_vel, out_len, out_contact), cmd,
+           tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)),
+           (xb, vb, F, inv_mass, radius, mu, pair_a, pair_b), (terrain.table, terrain.blocks),
+           (float(params.dt), int(substeps), int(params.iterations), float(params.gravity), float(params.damping),
+            float(params.contact_slop), ground, self_collision, arena, float(params.dem_stiffness),
+            float(params.dem_damping), float(params.dem_shear)))
     if ground:
         ground_touching(out_pos, out_contact, inv_mass, radius, terrain.table, terrain.blocks,
                         float(params.contact_slop))

@@ -31,6 +31,8 @@ any measure is over its limit (``evolution/rollout.py``), and ``creatures simula
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -60,12 +62,32 @@ def rigid_bones(model: Model) -> np.ndarray:
     return np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0)
 
 
+#: what the measures read of a batch's bodies (:func:`frame_of`): the spheres' radii (B, P), the
+#: bones' spheres (E,) and rest lengths (B, E), which bones are rigid (B, E), the hinges' spheres
+#: (J,), which are limited (J,) and their limits (B, J)
+Frame = namedtuple("Frame", "radius bone_a bone_b bone_rest rigid joint_a joint_c joint_b joint_limited joint_min "
+                            "joint_max")
+
+
+def frame_of(model: Model, rigid: np.ndarray | None = None) -> tuple:
+    """``model``'s :class:`Frame` as a plain tuple (what a kernel is handed: numba's dispatcher
+    types a plain tuple faster than a named one); ``rigid`` defaults to :func:`rigid_bones`."""
+    m = model
+    return (m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m) if rigid is None else rigid, m.joint_a,
+            m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max)
+
+
 @njit(cache=True, error_model="numpy")
-def measure(pos, radius, bone_a, bone_b, bone_rest, rigid, joint_a, joint_c, joint_b, joint_limited,
-            joint_min, joint_max, table, blocks, ground, skip, out):
+def measure(pos, frame, terrain, ground, skip, out):
     """The three measures (strain, overshoot, penetration) of every creature ``b`` not in
-    ``skip`` into ``out[b]`` (``out : (B, 3)``); penetration relative to each sphere's radius,
-    0 without ground. A NaN anywhere makes its measure NaN."""
+    ``skip`` into ``out[b]`` (``out : (B, 3)``) for the bodies ``frame`` (a :class:`Frame`'s
+    values) at ``pos`` on ``terrain`` (its table and blocks); penetration relative to each
+    sphere's radius, 0 without ground. A NaN anywhere makes its measure NaN."""
+    f = Frame(*frame)
+    table, blocks = terrain
+    radius, bone_a, bone_b, bone_rest, rigid = f.radius, f.bone_a, f.bone_b, f.bone_rest, f.rigid
+    joint_a, joint_c, joint_b, joint_limited = f.joint_a, f.joint_c, f.joint_b, f.joint_limited
+    joint_min, joint_max = f.joint_min, f.joint_max
     straight = is_straight(table)
     for b in range(pos.shape[0]):
         if skip[b]:
@@ -124,11 +146,9 @@ def integrity(model: Model, state: State, terrain: Terrain | None = None, ground
     """Every creature's (strain, overshoot, penetration) now, shape (B, 3) (see the module's
     table; NaN positions give NaN measures). ``terrain`` defaults to flat ground at 0."""
     terrain = terrain or Terrain.flat()
-    m = model
-    out = np.zeros((m.batch, 3))
-    measure(state.pos, m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m), m.joint_a, m.joint_c,
-            m.joint_b, m.joint_limited, m.joint_min, m.joint_max, terrain.table, terrain.blocks,
-            bool(ground), np.zeros(m.batch, dtype=np.bool_), out)
+    out = np.zeros((model.batch, 3))
+    measure(state.pos, frame_of(model), (terrain.table, terrain.blocks), bool(ground),
+            np.zeros(model.batch, dtype=np.bool_), out)
     return out
 
 

@@ -61,13 +61,15 @@ creatures (every creature of a batch shares the topology, so every lane does the
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 
-__all__ = ["plan_skeleton", "frames_of", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
+__all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
 #: every rigid row's diagonal gets this fraction of itself (unheld) added: A is singular for a
 #: braced body (see the module). It also leaves a loaded row that much short of its length: at
@@ -85,6 +87,12 @@ HOLD_REACH = 0.005
 _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 
 #: the plan's arrays, in the order the hot tuple holds them (physics/hot.py)
+#: a chunk's scratch for the skeleton's solve (physics/layout.py's ``sk_*`` fields, one chunk's
+#: slice): the inverse masses it gives the spheres, the held normals, the legs and their
+#: components along the normals, the factor below its diagonal, the pivots and their inverses,
+#: the hinge rows' errors, the multipliers and their correction for clamped muscles
+Scratch = namedtuple("Scratch", "mass normal leg leg_n factor pivot inv_pivot error lam dlam")
+
 SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a", "rod_b", "rod_leg",
                    "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
                    "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",
@@ -273,18 +281,26 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, v, h, p, held, grip, lifted, plane, WS, N, G, Gn, V, PV, D, C, hot, b0, n, again):
+def skeleton_scratch(work, c):
+    """Chunk ``c``'s :class:`Scratch` (views of the :data:`physics.layout.Work` record's)."""
+    return Scratch(work.sk_mass[c], work.sk_normal[c], work.sk_leg[c], work.sk_leg_n[c], work.sk_factor[c],
+                   work.sk_pivot[c], work.sk_inv_pivot[c], work.sk_error[c], work.sk_lam[c], work.sk_dlam[c])
+
+
+@njit(cache=True, error_model="numpy")
+def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, hot, b0, n, again):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
 
     ``held : (P, LANES)`` is the ground's push this substep, ``plane : (P, 3, LANES)`` the contact
-    planes. Out: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
+    planes. Out, in the chunk's :class:`Scratch` ``sk``: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
     dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
+    WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     inv_mass = hot.inv_mass
     for i in range(N.shape[0]):
         nx = plane[i, 0]
@@ -533,8 +549,7 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam, move, pulled, started, hot, b0,
-                   n, lead_only, pin):
+def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
@@ -561,6 +576,7 @@ def solve_skeleton(p, x, rest, h, plane, load, WS, N, G, Gn, V, D, C, lam, dlam,
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
+    WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
     for t in range(hot.rod_row.shape[0]):
         k = hot.rod_row[t]

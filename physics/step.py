@@ -56,6 +56,7 @@ both, serial and threaded.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import NamedTuple
 
 import numba
@@ -63,7 +64,8 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unowned, unpack_hot, unpack_work
+from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unowned
+from .layout import unpack_hot, unpack_work, work_chunks
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -71,7 +73,7 @@ from .contacts import find_contacts, finish_ground, loosen_grip, mark_lifted, pr
 from .integrate import predict, recover_velocity
 from .medium import buoyancy, coefficients, relax_medium
 from .joints import solve_joints
-from .skeleton import factor_skeleton, solve_skeleton
+from .skeleton import factor_skeleton, skeleton_scratch, solve_skeleton
 from .model import Model
 from .params import SimParams
 from .state import State
@@ -103,54 +105,44 @@ def _copy_rows(dst, src, n):
             dst[i, l] = src[i, l]
 
 
+#: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
+#: and the medium's coefficients (physics/medium.py)
+Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid")
+
+
 @njit(cache=True, error_model="numpy")
-def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_contact, hot, work,
-                table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop,
-                ground, self_collision, fluid):
-    """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``."""
+def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
+    """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``, from
+    ``start`` (positions, velocities and muscle lengths, (B, ...) each) into ``end`` (the same),
+    with the :class:`Settings` ``s``; ``work`` is the :data:`physics.layout.Work` record."""
+    pos, vel, muscle_len = start
+    out_pos, out_vel, out_len = end
+    table, blocks = terrain
+    gravity, drag, slop, ground, fluid = s.gravity, s.drag, s.slop, s.ground, s.fluid
+    substeps, iterations = s.substeps, s.iterations
     B, P = pos.shape[0], pos.shape[1]
-    h = dt / substeps
-    X, Pp, V, REST, LAM, LAMJ, DN, FRIC, PLANE, VN, TOUCH, ACTIVE, Q = work[:13]
-    SKN, SKG, SKGN, SKV, SKP, SKD, SKC, SKL = work[13:21]
-    touched = work[21][c]
-    grip = work[22][c]
-    skw = work[23][c]
-    load = work[24][c]
-    skdl = work[25][c]
-    loose = work[26][c]
-    lifted = work[27][c]
-    before = work[28][c]
-    pulled_before = work[29][c]
-    plate_rows = work[30][c]
-    lanes = X.shape[3]
+    h = s.dt / substeps
+    lanes = work.x.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
-    x = X[c]
-    p = Pp[c]
-    v = V[c]
-    q = Q[c]
-    skn, skg, skgn, skv, skp, skd, skc, skl = SKN[c], SKG[c], SKGN[c], SKV[c], SKP[c], SKD[c], SKC[c], SKL[c]
-    rest = REST[c]
-    lam = LAM[c]
-    lamj = LAMJ[c]
-    dn = DN[c]
-    fric = FRIC[c]
-    plane = PLANE[c]
-    vn = VN[c]
-    touching = TOUCH[c]
-    active = ACTIVE[c]
+    x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
+    sk = skeleton_scratch(work, c)
+    rest, lam, lamj = work.bone_rows[c], work.lam[c], work.lam_joint[c]
+    dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
+    touching, active, touched, grip = work.touching[c], work.active[c], work.touched[c], work.grip[c]
+    load, loose, lifted = work.load[c], work.loose[c], work.lifted[c]
+    before, pulled_before, plate_rows = work.before[c], work.pulled_before[c], work.plate_rows[c]
     # gather
     for i in range(P):
         for k in range(2):
             for l in range(n):
                 x[i, k, l] = pos[b0 + l, i, k]
                 v[i, k, l] = vel[b0 + l, i, k]
-    drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt)
+    drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, s.dt)
     touched[:, :] = False
     loose[:, :] = 0.0
-    # The stages in the loops get the hot arrays they read one by one: numba passes a tuple by
-    # value, so a call with the whole hot tuple copies its ~300 fields (32 arrays) every time,
-    # which was a third of the step's time for one creature. Stages with nothing to do are not
+    # The stages in the loops get the hot arrays they read one by one where they read a few: a
+    # call with the whole hot record hands its ~80 fields on. Stages with nothing to do are not
     # called at all.
     bone_a, bone_b = hot.bone_a, hot.bone_b
     inv_mass, radius, max_force = hot.inv_mass, hot.radius, hot.bone_max_force
@@ -159,6 +151,7 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     clusters = hot.cluster_start.shape[0] > 1
     medium = fluid[0] > 0.0
     muscles = hot.muscle_bone.shape[0] > 0
+    push_h = s.push * h
     # contacts once a step, from where each sphere would go in the whole step; on a terrain with
     # corners every substep, from where it goes in the substep (see the module)
     corners = not is_straight(table)
@@ -166,11 +159,11 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
     # or omitted argument (a literal True is a type of its own), seconds of the first run each
     no, yes = c < 0, c >= 0
     if ground and not corners:
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, dt, drag, n, False)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, n, False)
         find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
-    for s in range(substeps):
+    for sub in range(substeps):
         if muscles:
-            rest_of_substep(rest, hot.muscle_bone, n, s, substeps)
+            rest_of_substep(rest, hot.muscle_bone, n, sub, substeps)
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n, True)
         if ground and corners:
             find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
@@ -190,52 +183,43 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
                 solve_clusters(x, p, q, hot, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
-                             hot.kinetic_friction, b0, n, push_speed * h)
+                             hot.kinetic_friction, b0, n, push_h)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
-                            it > 0)
+            factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, it > 0)
             if ground:
                 _copy_lanes(before, p, n)
                 _copy_rows(pulled_before, lam, n)
-            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot,
-                           b0, n, no, no)
+            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, no, no)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 _copy_lanes(p, before, n)
                 load[:, :, :] = 0.0
-                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0,
-                                n, it > 0)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam,
-                               pulled_before, hot, b0, n, no, yes)
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, it > 0)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, pulled_before, hot, b0, n, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, skw, skn, skg, skgn, skv, skp, skd, skc, hot, b0, n,
-                                yes)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot,
-                               b0, n, yes, no)
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, yes)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
-            if self_collision:
+            if s.self_collision:
                 for sweep in range(COLLISION_SWEEPS):
                     solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
-                               yes, no)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
                 load[:, :, :] = 0.0
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
             relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
-            solve_skeleton(p, x, rest, h, plane, load, skw, skn, skg, skgn, skv, skd, skc, skl, skdl, q, lam, lam, hot, b0, n,
-                           yes, no)
+            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
             load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
-                          push_speed * h)
+                          push_h)
         recover_velocity(x, p, v, h, n)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, bounce_speed,
-                                   push_speed, h)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, s.bounce, s.push, h)
             for i in range(P):
                 for l in range(n):
                     touched[i, l] |= touching[i, l]
@@ -254,15 +238,16 @@ def _step_chunk(c, pos, vel, muscle_len, cmd, out_pos, out_vel, out_len, out_con
 
 
 @njit(cache=True, error_model="numpy")
-def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
-                   hot, work, table, blocks, dt, substeps, iterations, gravity, drag, bounce_speed,
-                   push_speed, slop, ground, self_collision, fluid):
-    """Chunk ``c`` through all the steps of ``cmds`` (T, B, M): step t reads what step t - 1
-    wrote, the two halves of ``buf_*`` (2, B, ...) in turn (the input state is not written; one
-    step, T = 1, needs only the first half: :func:`step` is this kernel too, one compile less);
-    positions after every ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`,
-    so the result is the one of stepping one call at a time, bit for bit."""
-    lanes = work[0].shape[3]
+def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s):
+    """Chunk ``c`` through all the steps of ``cmds`` (T, B, M) from ``start`` (positions,
+    velocities, muscle lengths): step t reads what step t - 1 wrote, the two halves of ``out``'s
+    buffers (2, B, ...) in turn (the input state is not written; one step, T = 1, needs only the
+    first half: :func:`step` is this kernel too, one compile less); positions after every
+    ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`, so the result is the
+    one of stepping one call at a time, bit for bit."""
+    pos, vel, muscle_len = start
+    buf_pos, buf_vel, buf_len, out_contact, frames = out
+    lanes = work.x.shape[3]
     b0 = c * lanes
     n = min(lanes, pos.shape[0] - b0)
     for t in range(cmds.shape[0]):
@@ -272,9 +257,8 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
             p0, v0, l0 = pos, vel, muscle_len
         else:
             p0, v0, l0 = buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w]
-        _step_chunk(c, p0, v0, l0, cmds[t], buf_pos[w], buf_vel[w], buf_len[w], out_contact, hot, work, table,
-                    blocks, dt, substeps, iterations, gravity, drag, bounce_speed, push_speed, slop, ground,
-                    self_collision, fluid)
+        _step_chunk(c, (p0, v0, l0), cmds[t], (buf_pos[w], buf_vel[w], buf_len[w]), out_contact, hot, work,
+                    terrain, s)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -284,32 +268,28 @@ def _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _rollout_parallel(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
-                      hf, hi, hb, hl, wf, wb, wl, table, blocks, dt, substeps, iterations, gravity, drag,
-                      bounce_speed, push_speed, slop, ground, self_collision, fluid):
-    work = unpack_work(wf, wb, wl)
-    pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid = unowned(
-        (pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid))
-    for c in prange(work[0].shape[0]):
-        hot = unpack_hot(hf, hi, hb, hl)
-        _rollout_chunk(np.int64(c), pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
-                       every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                       bounce_speed, push_speed, slop, ground, self_collision, fluid)
+def _rollout_parallel(start, out, cmds, every, hot, work, terrain, settings):
+    """:func:`_rollout_chunk` for every chunk, chunks in parallel. Every argument is a plain
+    tuple (cheaper for numba's dispatcher to type than named ones): ``start`` (pos, vel,
+    muscle_len), ``out`` (buf_pos, buf_vel, buf_len, contact, frames), ``hot`` and ``work``
+    :class:`physics.layout.Packed` buffers, ``terrain`` (table, blocks), ``settings`` the
+    :class:`Settings`' values."""
+    # (the caller's arrays outlive the call too: borrowed, see physics.hot.unowned)
+    start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
+    s = Settings(*settings)
+    for c in prange(work_chunks(work)):   # (the records unpacked inside: physics.layout.work_chunks)
+        _rollout_chunk(np.int64(c), start, out, cmds, every, unpack_hot(*hot), unpack_work(*work), terrain, s)
 
 
 @njit(cache=True, error_model="numpy")
-def _rollout_serial(pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, every,
-                    hf, hi, hb, hl, wf, wb, wl, table, blocks, dt, substeps, iterations, gravity, drag,
-                    bounce_speed, push_speed, slop, ground, self_collision, fluid):
-    hot = unpack_hot(hf, hi, hb, hl)
-    work = unpack_work(wf, wb, wl)
-    # (the caller's arrays outlive the call too: borrowed, see physics.hot.unowned)
-    pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid = unowned(
-        (pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames, table, blocks, fluid))
-    for c in range(work[0].shape[0]):
-        _rollout_chunk(c, pos, vel, muscle_len, cmds, buf_pos, buf_vel, buf_len, out_contact, frames,
-                       every, hot, work, table, blocks, dt, substeps, iterations, gravity, drag,
-                       bounce_speed, push_speed, slop, ground, self_collision, fluid)
+def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
+    """:func:`_rollout_parallel` on one thread, chunk after chunk."""
+    hot = unpack_hot(*hot)
+    work = unpack_work(*work)
+    start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
+    s = Settings(*settings)
+    for c in range(work.x.shape[0]):
+        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s)
 
 
 class StepArgs(NamedTuple):
@@ -340,17 +320,18 @@ def step_args(params: SimParams) -> StepArgs:
 
 class StepPlan(NamedTuple):
     """Everything a step of one model with one SimParams on some threads needs, made once
-    (:func:`prepare_step`), in the order the kernels take it: ``arrays``, the model's packed
-    arrays (:func:`physics.hot.packed_hot_of`: floats, ints, bools, layout) and the workspace
-    for its chunks, packed too (:func:`physics.hot.packed_workspace_of`: floats, bools, layout);
-    ``solver``, the settings after the time step and the substeps (iterations,
+    (:func:`prepare_step`): ``hot``, the model's packed arrays
+    (:func:`physics.hot.packed_hot_of`) and ``work``, the workspace for its chunks, packed too
+    (:func:`physics.hot.packed_workspace_of`), both as plain tuples for the kernels;
+    ``solver``, the :class:`Settings` after the time step and the substeps (iterations,
     gravity, damping, bounce, push, slop, ground, self-collision where the model has pairs, the
-    medium's coefficients). Both are None for the Witkin and DEM solvers, which keep their own
+    medium's coefficients). They are None for the Witkin and DEM solvers, which keep their own
     (``model.prepared``)."""
 
     args: StepArgs
     parallel: bool
-    arrays: tuple | None
+    hot: tuple | None
+    work: tuple | None
     solver: tuple | None
     #: the batch's creatures, spheres and muscles
     sizes: tuple
@@ -377,10 +358,10 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
                       args.self_collision and model.pair_a.shape[0] > 0, args.fluid)
-            plan = StepPlan(args, use, packed_hot_of(model) + packed_workspace_of(model, lanes), solver,
+            plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
                             (model.batch, model.n_spheres, model.n_muscles))
         else:
-            plan = StepPlan(args, use, None, None, (model.batch, model.n_spheres, model.n_muscles))
+            plan = StepPlan(args, use, None, None, None, (model.batch, model.n_spheres, model.n_muscles))
         prepared.plans[key] = plan
     prepared.last = (params, parallel, threads, plan)
     return plan
@@ -450,8 +431,9 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     out_contact = np.empty((B, P), dtype=np.bool_)
     cmds = cmd.reshape(1, B, M)
     if not (a.arena and B > 1):
-        kernel(_writable(pos), _writable(state.vel), _writable(state.muscle_len), cmds, out_pos, out_vel, out_len,
-               out_contact, _NO_FRAMES, 0, *plan.arrays, table, blocks, dt, substeps, *plan.solver)
+        kernel((_writable(pos), _writable(state.vel), _writable(state.muscle_len)),
+               (out_pos, out_vel, out_len, out_contact, _NO_FRAMES), cmds, 0, plan.hot, plan.work, (table, blocks),
+               (dt, substeps) + plan.solver)
         return State(out_pos[0], out_vel[0], out_len[0], out_contact, state.time + dt)
     # A shared arena couples the creatures, so each substep is a step of its own for the kernel
     # (dt / substeps, one substep: the muscles move at the same rate, the contacts are found
@@ -461,8 +443,8 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
     pos, vel, length = _writable(pos), _writable(state.vel), _writable(state.muscle_len)
     touched = np.zeros((B, P), dtype=np.bool_)
     for s in range(substeps):
-        kernel(pos, vel, length, cmds, out_pos, out_vel, out_len, out_contact, _NO_FRAMES, 0,
-               *plan.arrays, table, blocks, h, 1, *plan.solver)
+        kernel((pos, vel, length), (out_pos, out_vel, out_len, out_contact, _NO_FRAMES), cmds, 0, plan.hot,
+               plan.work, (table, blocks), (h, 1) + plan.solver)
         collide_arena(out_pos[0], out_vel[0], model.mass, model.inv_mass, model.radius, ARENA_PASSES)
         touched |= out_contact
         pos, vel, length = out_pos[0].copy(), out_vel[0].copy(), out_len[0].copy()
@@ -517,9 +499,9 @@ def rollout(model: Model, state: State, commands, params: SimParams | None = Non
     contact = np.empty((B, P), dtype=np.bool_)
     frames = np.empty((T // every + 1 if every else 1, B, P, 2))
     frames[0] = state.pos
-    kernel(_writable(state.pos), _writable(state.vel), _writable(state.muscle_len), seq, buf_pos, buf_vel, buf_len,
-           contact, frames,
-           int(every), *plan.arrays, table, blocks, dt, a.substeps, *plan.solver)
+    kernel((_writable(state.pos), _writable(state.vel), _writable(state.muscle_len)),
+           (buf_pos, buf_vel, buf_len, contact, frames), seq, int(every), plan.hot, plan.work, (table, blocks),
+           (dt, a.substeps) + plan.solver)
     time = state.time
     for _ in range(T):
         time = time + dt   # as T calls of step() add it

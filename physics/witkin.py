@@ -647,10 +647,13 @@ def _solve_set(b, nr, wk):
 
 
 @njit(cache=True, error_model="numpy")
-def _substep(b, x, v, F, use_forces, L0, Ldot, t, h, gravity, drag, ka, kb, a, wk, ground, table,
-             blocks, bounce_speed, slop):
+def _substep(b, x, v, F, use_forces, muscles, t, s, a, wk, ground, terrain):
     """Creature b's constraint solve and velocity update over one substep (positions are moved
-    by the contact stage that follows): ``v += h W (Q + J^T lambda)``."""
+    by the contact stage that follows): ``v += h W (Q + J^T lambda)``. ``muscles`` is the
+    muscles' (length at the step's start, rate), ``s`` the :class:`Settings`."""
+    L0, Ldot = muscles
+    table, blocks = terrain
+    h, gravity, drag, ka, kb, bounce_speed, slop = s.h, s.gravity, s.drag, s.ka, s.kb, s.bounce_speed, s.slop
     P = x.shape[1]
     Q = wk.Q
     for i in range(P):
@@ -777,50 +780,58 @@ def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_colli
                 v[b, j, 1] -= wj * imp * ny
 
 
+#: a step's settings as the Witkin kernels read them: the substep and how many, gravity, drag,
+#: the feedback gains (``alpha / h^2``, ``beta / h``), the bounce speed, the contact slop, the
+#: stages (ground, self-collision, DEM contacts, between creatures) and DEM's contact law
+Settings = namedtuple("Settings", "h substeps gravity drag ka kb bounce_speed slop ground self_collision use_dem "
+                                  "arena k zeta shear")
+
+
 @njit(cache=True, error_model="numpy")
-def _creature_steps(b, x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
-                    drag, ka, kb, bounce_speed, slop, ground, self_collision):
+def _creature_steps(b, x, v, muscles, touching, a, wk, terrain, s):
     """Every substep of creature b with the PBD contacts (nothing couples creatures)."""
-    for s in range(substeps):
-        _substep(b, x, v, x, False, L0, Ldot, s * h, h, gravity, drag, ka, kb, a, wk, ground, table,
-                 blocks, bounce_speed, slop)
-        _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_collision, bounce_speed, slop)
+    table, blocks = terrain
+    for sub in range(s.substeps):
+        _substep(b, x, v, x, False, muscles, sub * s.h, s, a, wk, s.ground, terrain)
+        _contacts_pbd(b, x, v, touching, s.h, a, wk, table, blocks, s.ground, s.self_collision, s.bounce_speed,
+                      s.slop)
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _witkin_parallel(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, substeps, gravity, drag,
-                     ka, kb, bounce_speed, slop, ground, self_collision, use_dem, arena, k, zeta, shear):
+def _witkin_parallel(x, v, muscles, F, touching, a, wk, terrain, settings):
+    """A step of the batch ``x, v : (B, P, 2)`` (updated), creatures in parallel; ``settings``
+    the :class:`Settings`' values (a plain tuple: cheaper for numba's dispatcher)."""
+    s = Settings(*settings)
     B = x.shape[0]
-    if not use_dem:
+    if not s.use_dem:
         for b in prange(B):
-            _creature_steps(np.int64(b), x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
-                            drag, ka, kb, bounce_speed, slop, ground, self_collision)
+            _creature_steps(np.int64(b), x, v, muscles, touching, a, wk, terrain, s)
         return
-    for s in range(substeps):
-        dem._dem_forces_parallel(x, v, F, touching, a.inv_mass, a.radius, a.kinetic_friction, a.pair_a,
-                                 a.pair_b, table, blocks, ground, self_collision, arena, k, zeta, shear, slop, h)
+    spheres = dem.Spheres(a.inv_mass, a.radius, a.kinetic_friction, a.pair_a, a.pair_b)
+    law = dem.Law(s.k, s.zeta, s.shear, s.slop, s.h)
+    for sub in range(s.substeps):
+        dem._dem_forces_parallel(x, v, F, touching, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for b in prange(B):
-            _substep(np.int64(b), x, v, F, True, L0, Ldot, s * h, h, gravity, drag, ka, kb, a, wk, False, table,
-                     blocks, bounce_speed, slop)
-            _move(np.int64(b), x, v, h)
+            _substep(np.int64(b), x, v, F, True, muscles, sub * s.h, s, a, wk, False, terrain)
+            _move(np.int64(b), x, v, s.h)
 
 
 @njit(cache=True, error_model="numpy")
-def _witkin_serial(x, v, L0, Ldot, F, touching, a, wk, table, blocks, h, substeps, gravity, drag,
-                   ka, kb, bounce_speed, slop, ground, self_collision, use_dem, arena, k, zeta, shear):
+def _witkin_serial(x, v, muscles, F, touching, a, wk, terrain, settings):
+    """:func:`_witkin_parallel` on one thread."""
+    s = Settings(*settings)
     B = x.shape[0]
-    if not use_dem:
+    if not s.use_dem:
         for b in range(B):
-            _creature_steps(b, x, v, L0, Ldot, touching, a, wk, table, blocks, h, substeps, gravity,
-                            drag, ka, kb, bounce_speed, slop, ground, self_collision)
+            _creature_steps(b, x, v, muscles, touching, a, wk, terrain, s)
         return
-    for s in range(substeps):
-        dem.dem_forces(x, v, F, touching, a.inv_mass, a.radius, a.kinetic_friction, a.pair_a, a.pair_b,
-                       table, blocks, ground, self_collision, arena, k, zeta, shear, slop, h)
+    spheres = dem.Spheres(a.inv_mass, a.radius, a.kinetic_friction, a.pair_a, a.pair_b)
+    law = dem.Law(s.k, s.zeta, s.shear, s.slop, s.h)
+    for sub in range(s.substeps):
+        dem.dem_forces(x, v, F, touching, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for b in range(B):
-            _substep(b, x, v, F, True, L0, Ldot, s * h, h, gravity, drag, ka, kb, a, wk, False, table,
-                     blocks, bounce_speed, slop)
-            _move(b, x, v, h)
+            _substep(b, x, v, F, True, muscles, sub * s.h, s, a, wk, False, terrain)
+            _move(b, x, v, s.h)
 
 
 def step(model, state, cmd, params, terrain, parallel, substeps=None):
@@ -847,12 +858,12 @@ def step(model, state, cmd, params, terrain, parallel, substeps=None):
     ground = bool(params.ground)
     self_collision = bool(params.self_collision and model.pair_a.shape[0] > 0)
     arena = bool(params.arena_collision and B > 1)
-    kernel(x, v, state.muscle_len, ldot, F, touching, a, wk, terrain.table, terrain.blocks, float(h),
-           int(substeps), float(params.gravity), float(params.damping),
-           float(params.witkin_alpha / (h * h)), float(params.witkin_beta / h),
-           float(params.bounce_speed), float(params.contact_slop), ground, self_collision, use_dem,
-           arena and use_dem, float(params.dem_stiffness), float(params.dem_damping),
-           float(params.dem_shear))
+    kernel(x, v, (state.muscle_len, ldot), F, touching, a, wk, (terrain.table, terrain.blocks),
+           (float(h), int(substeps), float(params.gravity), float(params.damping),
+            float(params.witkin_alpha / (h * h)), float(params.witkin_beta / h),
+            float(params.bounce_speed), float(params.contact_slop), ground, self_collision, use_dem,
+            arena and use_dem, float(params.dem_stiffness), float(params.dem_damping),
+            float(params.dem_shear)))
     if arena and not use_dem:
         collide_arena(x, v, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
     if use_dem:

@@ -88,7 +88,7 @@ def test_arena_skips_a_non_finite_sphere_instead_of_spreading_it(bad):
     NaN: the arena must skip the pair (a NaN fails ``pen > 0``) rather than resolve it, which
     would write NaN into the other creature (``pen <= 0`` let it through)."""
     from physics.collide import collide_arena
-    from physics.dem import dem_arena
+    from physics.dem import Law, Spheres, dem_arena
 
     pos, vel, mass, inv_mass, radius = _overlapping_pair()
     assert collide_arena(pos.copy(), vel.copy(), mass, inv_mass, radius, 1) == 1  # finite: resolved
@@ -97,7 +97,8 @@ def test_arena_skips_a_non_finite_sphere_instead_of_spreading_it(bad):
     assert collide_arena(out, vel, mass, inv_mass, radius, 1) == 0
     assert np.array_equal(out[1], pos[1]) and np.all(np.isfinite(vel[1]))
     force = np.zeros_like(pos)
-    dem_arena(pos, vel, force, inv_mass, radius, np.ones((2, 1)), 1e4, 0.1, 0.0, 1 / 60)
+    no_pairs = np.zeros(0, np.int64)
+    dem_arena(pos, vel, force, Spheres(inv_mass, radius, np.ones((2, 1)), no_pairs, no_pairs), Law(1e4, 0.1, 0.0, 0.0, 1 / 60))
     assert np.all(force[1] == 0.0), "DEM pushed the finite creature with NaN"
 
 

@@ -92,7 +92,9 @@ def test_arena_pairs_are_found_across_cell_boundaries():
     x = np.array([[[-0.05, 0.0]], [[0.05, 0.0]]])
     F = np.zeros_like(x)
     ones = np.ones((2, 1))
-    hits = dem.dem_arena(x, np.zeros_like(x), F, ones, 0.1 * ones, ones, 1e4, 0.0, 0.5, 1e-3)
+    no_pairs = np.zeros(0, np.int64)
+    hits = dem.dem_arena(x, np.zeros_like(x), F, dem.Spheres(ones, 0.1 * ones, ones, no_pairs, no_pairs),
+                         dem.Law(1e4, 0.0, 0.5, 0.0, 1e-3))
     assert hits == 1
     assert F[0, 0, 0] == pytest.approx(-1e3) and F[1, 0, 0] == pytest.approx(1e3)
 

@@ -154,46 +154,12 @@ def test_with_values_rejects_a_bad_value_with_its_reason(values, message):
         model.with_values(**values)
 
 
-def test_the_kernels_rebuild_the_hot_tuple_from_its_packed_buffers_exactly():
-    """The step kernels take the hot arrays as three flat buffers and a layout (cheaper to hand
-    to numba than 32 arrays) and rebuild the tuple inside: every field, on a body with joints,
-    springs, clusters and collision pairs, comes back with its dtype, shape and values, as a
-    view of the buffers (no copy)."""
-    from physics.hot import Hot, hot_of, packed_hot_of, unpack_hot
-    from physics_helpers import cluster_walker
-
-    springs = physics.build_model(cluster_walker(), batch=5).with_values(joint_stiffness=5.0)
-    pairs = physics.build_model(physics.examples.chain(), batch=3)
-    assert springs.n_joints and springs.n_clusters and springs.joint_spring.any() and pairs.pair_a.size
-    for model in (springs, pairs):
-        hot = hot_of(model)
-        floats, ints, bools, layout = packed_hot_of(model)
-        rebuilt = unpack_hot(floats, ints, bools, layout)
-        assert type(rebuilt) is Hot
-        for k, (name, a, b) in enumerate(zip(Hot._fields, hot, rebuilt)):
-            assert a.dtype == b.dtype and a.shape == b.shape, name
-            np.testing.assert_array_equal(a, b, err_msg=name)
-            assert b.size == 0 or np.shares_memory(b, (floats, ints, bools)[layout[k, 0]]), name
-
-
-def test_the_kernels_rebuild_the_workspace_from_its_packed_buffers_and_borrow_what_they_are_handed():
-    """The workspace reaches the kernels as two flat buffers and a layout too: unpacked inside,
-    each array is the very memory :func:`physics.hot.workspace_of` hands out (DEM's kernels take
-    that tuple), 64-byte aligned. What a kernel borrows (``unowned``: no reference counts) reads
-    and writes the caller's memory, alone or in a tuple."""
+def test_what_a_kernel_borrows_reads_and_writes_the_callers_memory():
+    """What a kernel borrows (``unowned``: no reference counts) reads and writes the caller's
+    memory, alone or in a tuple."""
     from numba import njit
 
-    from physics.hot import packed_workspace_of, unowned, unpack_work, workspace_of
-
-    model = physics.build_model(physics.examples.walker(), batch=21)
-    floats, bools, layout = packed_workspace_of(model, 16)
-    views, rebuilt = workspace_of(model, 16), unpack_work(floats, bools, layout)
-    assert len(views) == len(rebuilt) == layout.shape[0] == 31
-    for k, (a, b) in enumerate(zip(views, rebuilt)):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.shape[0] == 2, k     # 2 chunks of 16
-        if a.size:                  # (the walker has no joints: an empty array is anywhere)
-            assert a.__array_interface__["data"][0] == b.__array_interface__["data"][0], k
-            assert a.__array_interface__["data"][0] % 64 == 0, k
+    from physics.hot import unowned
 
     @njit
     def bump(a, pair):
@@ -219,9 +185,9 @@ def test_what_is_prepared_for_stepping_is_kept_in_one_place_per_settings_and_thr
     assert a.args.substeps == physics.SimParams().substeps and a.args.pbd and not a.parallel
     b = physics.prepare_step(model, physics.SimParams(substeps=5), parallel=False)
     assert b is not a and b.args.substeps == 5
-    assert all(x is y for x, y in zip(a.arrays, b.arrays))         # the model's arrays and workspace, once
+    assert all(x is y for x, y in zip(a.hot + a.work, b.hot + b.work))   # the model's arrays and workspace, once
     witkin = physics.prepare_step(model, physics.SimParams(solver="witkin"), parallel=False)
-    assert not witkin.args.pbd and witkin.arrays is None
+    assert not witkin.args.pbd and witkin.hot is None and witkin.work is None
     assert len(model.prepared.plans) == 3 and model.prepared.hot is not None
     new = model.with_values(mass=2.0)
     assert new.prepared is not model.prepared and new.prepared.plans == {} and new.prepared.hot is None

@@ -1,0 +1,102 @@
+"""The engine's data by name (physics/layout.py): one table for the model's arrays and one for
+the workspace, the kernels' records rebuilt from packed buffers exactly as the tables say."""
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+import physics
+from physics.hot import hot_of, packed_hot_of, packed_workspace_of, workspace_of
+from physics.layout import HOT, WORK, Hot, Work, pack, unpack_hot, unpack_work, work_chunks
+from physics_helpers import cluster_walker
+
+PHYSICS = Path(physics.__file__).parent
+
+
+@njit
+def _hot(packed):
+    return unpack_hot(*packed)
+
+
+@njit
+def _work(packed):
+    return unpack_work(*packed)
+
+
+@njit
+def _chunks(packed):
+    return work_chunks(packed)
+
+
+def test_the_kernels_rebuild_the_model_record_from_its_packed_buffers_exactly():
+    """Every field of the hot record, on bodies with joints, springs, clusters and collision
+    pairs, comes back inside a kernel with its table row's dtype and axes, its values, as a view
+    of the buffers (no copy)."""
+    springs = physics.build_model(cluster_walker(), batch=5).with_values(joint_stiffness=5.0)
+    pairs = physics.build_model(physics.examples.chain(), batch=3)
+    assert springs.n_joints and springs.n_clusters and springs.joint_spring.any() and pairs.pair_a.size
+    for model in (springs, pairs):
+        hot, packed = hot_of(model), packed_hot_of(model)
+        rebuilt = _hot(tuple(packed))
+        assert type(rebuilt) is Hot and Hot._fields == tuple(f.name for f in HOT)
+        for k, (field, a, b) in enumerate(zip(HOT, hot, rebuilt)):
+            assert a.dtype == b.dtype == field.dtype and a.ndim == b.ndim == len(field.axes), field.name
+            assert a.shape == b.shape, field.name
+            np.testing.assert_array_equal(a, b, err_msg=field.name)
+            assert b.size == 0 or np.shares_memory(b, packed[packed.layout[k, 0]]), field.name
+
+
+def test_per_creature_fields_have_the_creature_last():
+    """A field whose axes end in B holds creature b's values at [..., b]: the model's own
+    (B, ...) array moved, so the record reads it lane by lane."""
+    model = physics.build_model(cluster_walker(), batch=4).with_values(radius=np.linspace(0.05, 0.08, 4)[:, None])
+    hot = hot_of(model)
+    assert np.unique(model.radius[:, 0]).size == 4
+    np.testing.assert_array_equal(hot.radius, model.radius.T)
+    np.testing.assert_array_equal(hot.bone_rest, model.bone_rest.T)
+    np.testing.assert_array_equal(hot.cluster_rest, np.moveaxis(model.cluster_rest, 0, -1))
+    assert all(getattr(hot, f.name).shape[-1] == 4 for f in HOT if f.axes[-1] == "B")
+
+
+def test_the_workspace_is_made_from_its_table_and_unpacked_to_the_very_same_memory():
+    """The workspace's shapes come from its table's axes (C chunks, L lanes); unpacked inside a
+    kernel each field is the memory physics.hot.workspace_of hands out, 64-byte aligned."""
+    model = physics.build_model(physics.examples.walker(), batch=21)
+    packed = packed_workspace_of(model, 16)
+    views, rebuilt = workspace_of(model, 16), _work(tuple(packed))
+    assert type(views) is Work and type(rebuilt) is Work and len(views) == len(WORK) == packed.layout.shape[0]
+    assert _chunks(tuple(packed)) == 2
+    for field, a, b in zip(WORK, views, rebuilt):
+        assert a.dtype == b.dtype == field.dtype and a.shape == b.shape and a.shape[0] == 2, field.name  # 2 chunks
+        assert a.shape[-1] == 16 or field.axes[-1] != "L", field.name
+        if a.size:                  # (the walker has no joints: an empty array is anywhere)
+            assert a.__array_interface__["data"][0] == b.__array_interface__["data"][0], field.name
+            assert a.__array_interface__["data"][0] % 64 == 0, field.name
+
+
+def test_an_array_that_is_not_its_rows_dtype_or_axes_is_refused_when_packed():
+    """A wrong array cannot be packed as a field (the kernel would read it as another's)."""
+    rows = HOT[:1]                                   # bone_a: int64 (E,)
+    pack(rows, {"bone_a": np.arange(3)})
+    with pytest.raises(TypeError, match="bone_a"):
+        pack(rows, {"bone_a": np.arange(3.0)})
+    with pytest.raises(TypeError, match="bone_a"):
+        pack(rows, {"bone_a": np.zeros((2, 3), np.int64)})
+
+
+def test_every_field_is_named_once_and_no_kernel_reads_a_record_by_number():
+    """Field names are unique, and no physics module reads the workspace or the layout by a
+    numeric position (``work[21]``, ``L[21]``, ``work[13:21]``): the kernels read fields by name."""
+    assert len({f.name for f in HOT}) == len(HOT) and len({f.name for f in WORK}) == len(WORK)
+    offenders = []
+    for path in sorted(PHYSICS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                    and node.value.id in ("work", "hot", "L", "layout", "wk")):
+                index = node.slice
+                if isinstance(index, ast.Constant) or isinstance(index, ast.Slice):
+                    offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
