@@ -52,8 +52,7 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
     differs from its batch's others), the parts it has switched off (not drawn), and its bones'
     plate widths (``model.bone_plate``) with the wings among them (``model.bone_wing``: drawn as
     plates)."""
-    rigid = np.isinf(model.bone_max_force[b]) & (model.bone_compliance[b] == 0.0)
-    rigid[model.muscle_bone] = False
+    rigid = physics.rigid_bones(model)[b]
     clusters = []
     for k in range(model.n_clusters):
         members = model.cluster_sphere[model.cluster_start[k]:model.cluster_start[k + 1]]

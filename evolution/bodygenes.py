@@ -194,8 +194,7 @@ class BodyGenes:
             elif g.part == "muscle":
                 name = {"strength": "muscle_strength", "range": "muscle_range", "speed": "muscle_speed"}[g.field]
                 if name not in arrays:
-                    arrays[name] = np.array(base.bone_max_force[:, base.muscle_bone] if name == "muscle_strength"
-                                            else getattr(base, name), copy=True)
+                    arrays[name] = np.array(getattr(base, name), copy=True)
                 arrays[name][:, muscle_of[g.index]] = v
             else:  # joint
                 if g.field == "stiffness":
@@ -293,14 +292,14 @@ class BodyGenes:
                                   None if s.kinetic_friction is None and model.kinetic_friction[0, i]
                                   == model.friction[0, i] else float(model.kinetic_friction[0, i]),
                                   s.restitution, s.fixed, s.optional) for i, s in enumerate(body.spheres)]
-        force = get("bone_max_force")
+        strength = get("muscle_strength")
         widths = {g.index for g in self.genes if g.part == "bone" and g.field == "width"}
         bones = []
         m = 0
         for e, bone in enumerate(body.bones):
             muscle = None
             if bone.muscle is not None:
-                muscle = physics.Muscle(float(model.muscle_range[0, m]), float(force[e]),
+                muscle = physics.Muscle(float(model.muscle_range[0, m]), float(strength[m]),
                                         float(model.muscle_speed[0, m]))
                 m += 1
             width = float(model.bone_width[0, e]) if (bone.width is not None or e in widths) else None

@@ -74,7 +74,7 @@ def hot_of(model: Model) -> Hot:
         # into one buffer per dtype: the kernels take the buffers and the layout and rebuild
         # the record inside (physics.layout.unpack_hot), since handing numba 76 arrays costs
         # ~0.2 us each at every call to type and unbox them, a quarter of a one-creature step.
-        packed, views = pack(HOT, arrays)
+        packed, views = pack(HOT, arrays, align=64)
         hot = Hot(*views)
         prepared.hot, prepared.packed = hot, packed
     return hot
@@ -85,7 +85,8 @@ def muscle_omegas(model: Model) -> np.ndarray:
     0 for a muscle switched off)."""
     e = model.muscle_bone
     wsum = model.inv_mass[:, model.bone_a[e]] + model.inv_mass[:, model.bone_b[e]]
-    return muscle_omega(model.bone_max_force[:, e], model.muscle_stretch, model.muscle_rest, wsum)
+    strength = np.where(model.bone_on[:, e], model.muscle_strength, 0.0)
+    return muscle_omega(strength, model.muscle_stretch, model.muscle_rest, wsum)
 
 
 def joint_degree(model: Model) -> np.ndarray:

@@ -58,8 +58,10 @@ MEASURES = (("strain", STRAIN_LIMIT, "rigid bone strain"),
 
 
 def rigid_bones(model: Model) -> np.ndarray:
-    """Which bones of each creature are rigid: no compliance, not a muscle. Bool, shape (B, E)."""
-    return np.isinf(model.bone_max_force) & (model.bone_compliance == 0.0)
+    """Which bones of each creature are rigid: on, no compliance, not a muscle. Bool, shape (B, E)."""
+    rigid = model.bone_on & (model.bone_compliance == 0.0)
+    rigid[:, model.muscle_bone] = False
+    return rigid
 
 
 #: what the measures read of a batch's bodies (:func:`frame_of`): the spheres' radii (B, P), the

@@ -5,7 +5,7 @@ the project's letters (B creatures, P spheres, E bones, M muscles, J joints, K c
 skeleton's R rows, its legs and the entries of its factor; C chunks and L lanes for the scratch,
 physics/hot.py says why the creatures are last). Everything else is made from the tables:
 
-- the records :data:`Hot` and :data:`Work` (named tuples: kernels read ``hot.bone_max_force`` and
+- the records :data:`Hot` and :data:`Work` (named tuples: kernels read ``hot.muscle_strength`` and
   ``work.lam``, never a position in a tuple);
 - the packing: every array of a record lies in one of three flat buffers (floats, ints, bools),
   placed by a ``layout`` (one row per field: buffer, offset, shape), so that a kernel is handed
@@ -61,9 +61,10 @@ HOT = (
     *_rows(I, "S", "pair_a pair_b", "self-collision pairs"),
     # per creature
     *_rows(F, "P B", "mass inv_mass radius friction kinetic_friction restitution", "per sphere"),
-    *_rows(F, "E B", "bone_rest bone_compliance bone_max_force", "per bone (max force: a muscle's strength, "
-           "inf rigid, 0 switched off)"),
-    *_rows(F, "M B", "muscle_rest muscle_range muscle_speed", "per muscle"),
+    *_rows(F, "E B", "bone_rest bone_compliance", "per bone"),
+    *_rows(BOOL, "E B", "bone_on", "whether the creature has the bone (a bone switched off has no row)"),
+    *_rows(F, "M B", "muscle_strength muscle_rest muscle_range muscle_speed", "per muscle (strength: as set, "
+           "whether the bone is on or not)"),
     *_rows(F, "J B", "joint_rest joint_min joint_max joint_compliance", "per hinge"),
     *_rows(BOOL, "J B", "joint_spring", "whether the hinge has a spring"),
     *_rows(F, "Q 2 B", "cluster_rest", "each member's rest position in its cluster"),

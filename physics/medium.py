@@ -141,7 +141,7 @@ def buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid):
 
 
 @njit(cache=True, error_model="numpy")
-def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, max_force, plate, b0, n, h, fluid):
+def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on, plate, b0, n, h, fluid):
     """The drag of the fluid on the substep's velocities ``(p - x) / h``, once a substep after
     the constraints (see the module): each sphere's and each plate end's velocity braked
     implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
@@ -192,7 +192,7 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, max_forc
                 b = b0 + l
                 dx = x[bone_a[e], 0, l] - x[bone_b[e], 0, l]
                 dy = x[bone_a[e], 1, l] - x[bone_b[e], 1, l]
-                on = ((dx * dx + dy * dy > 1e-24) & (max_force[e, b] > 0.0) & (inv_mass[q, b] > 0.0)
+                on = ((dx * dx + dy * dy > 1e-24) & bone_on[e, b] & (inv_mass[q, b] > 0.0)
                       & (radius[q, b] > 0.0))
                 deg[q, l] += 1.0 if on else 0.0
     # per bone, in rows of one value per creature (the loop that does the arithmetic reads and
@@ -209,7 +209,7 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, max_forc
                 dy = x[i, 1, l] - x[j, 1, l]
                 length = np.sqrt(dx * dx + dy * dy)
                 w = inv_mass[q, b]
-                on = (length > 1e-12) & (max_force[e, b] > 0.0) & (w > 0.0) & (radius[q, b] > 0.0)
+                on = (length > 1e-12) & bone_on[e, b] & (w > 0.0) & (radius[q, b] > 0.0)
                 tx[l] = dx / max(length, 1e-12)
                 ty[l] = dy / max(length, 1e-12)
                 f[l] = 0.5 * length * plate[e, b] * h * w * deg[q, l] if on else 0.0   # half the plate each end

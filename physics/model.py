@@ -41,7 +41,7 @@ SETTABLE = {
     "kinetic_friction": ("P", "kinetic friction coefficients, >= 0 and at most the static one"),
     "restitution": ("P", "bounce off the ground, within [0, 1]"),
     "bone_compliance": ("E", "bone compliance (m/N), >= 0 (0: rigid)"),
-    "muscle_strength": ("M", "the most force each muscle exerts (N), > 0 (bone_max_force)"),
+    "muscle_strength": ("M", "the most force each muscle exerts (N), > 0"),
     "muscle_range": ("M", f"relative length range of each muscle, within (0, {MAX_MUSCLE_RANGE}]"),
     "muscle_speed": ("M", "muscle speed (rest lengths per second), > 0"),
     "muscle_stretch": ("M", "how far off its commanded length, in rest lengths, a muscle's spring pulls "
@@ -292,8 +292,10 @@ class Model:
     mass, inv_mass, radius : ndarray, shape (B, P)
     friction, kinetic_friction, restitution : ndarray, shape (B, P)
     bone_rest, bone_compliance : ndarray, shape (B, E)
-    bone_max_force : ndarray, shape (B, E)
-        Largest force a bone may exert (N): ``inf`` for bones, the strength for muscles.
+    muscle_strength : ndarray, shape (B, M)
+        The most force each muscle exerts (N), as set (a muscle switched off keeps its strength
+        and exerts none: ``bone_on``). :attr:`bone_max_force` derives every bone's limit from
+        it and the masks.
     muscle_rest, muscle_range, muscle_speed : ndarray, shape (B, M)
     muscle_stretch, muscle_damping : ndarray, shape (B, M)
         Each muscle's spring (its stretch at full strength, in rest lengths) and its damping
@@ -312,8 +314,8 @@ class Model:
     sphere_on, bone_on, joint_on : ndarray of bool, shape (B, P), (B, E), (B, J)
         Which parts each creature has (all True unless :meth:`with_values` switched some off).
         A part switched off stays in the arrays, masked: a sphere has no mass (``mass`` and
-        ``inv_mass`` 0), no radius and stays where it was; a bone no force (``bone_max_force``
-        0, so a muscle's command does nothing); a joint no limit and no spring.
+        ``inv_mass`` 0), no radius and stays where it was; a bone is off in ``bone_on`` (no row,
+        and a muscle's command does nothing); a joint no limit and no spring.
 
     Every array is read-only (writing into one raises ValueError): change per-creature values
     with :meth:`with_values`, which recomputes what derives from them. Caches built from a model
@@ -341,7 +343,7 @@ class Model:
     restitution: np.ndarray
     bone_rest: np.ndarray
     bone_compliance: np.ndarray
-    bone_max_force: np.ndarray
+    muscle_strength: np.ndarray
     muscle_rest: np.ndarray
     muscle_range: np.ndarray
     muscle_speed: np.ndarray
@@ -391,6 +393,15 @@ class Model:
     def n_clusters(self) -> int:
         return self.cluster_start.shape[0] - 1
 
+    @property
+    def bone_max_force(self) -> np.ndarray:
+        """The largest force each bone may exert (N), shape (B, E), derived: a muscle's
+        strength, ``inf`` for any other bone, 0 for a bone switched off (``bone_on``). The
+        solvers read ``muscle_strength`` and the masks themselves."""
+        force = np.full(self.bone_on.shape, np.inf)
+        force[:, self.muscle_bone] = self.muscle_strength
+        return np.where(self.bone_on, force, 0.0)
+
     def total_mass(self) -> np.ndarray:
         """Mass of each creature (kg), shape (B,)."""
         return self.mass.sum(axis=1)
@@ -398,8 +409,7 @@ class Model:
     def __post_init__(self):
         B = self.rest_pos.shape[0]
         if self.bone_soft is None:  # a model pickled before these fields: derived as it was then
-            rigid = np.all((self.bone_compliance == 0.0) & np.isinf(self.bone_max_force), axis=0)
-            object.__setattr__(self, "bone_soft", ~rigid)
+            object.__setattr__(self, "bone_soft", ~np.all(_rigid(self), axis=0))
         E = self.bone_a.shape[0]
         M = self.muscle_bone.shape[0]
         if self.muscle_stretch is None:  # a model of before muscles had springs: the defaults
@@ -439,7 +449,7 @@ class Model:
         of its letter (``rest_pos``: (B, P, 2)): a scalar sets every creature's every element,
         shape (X,) every creature alike, (B, X) or (B, 1) creature by creature. Everything
         derived is recomputed: ``inv_mass`` (fixed spheres stay fixed) and ``cluster_rest`` from
-        ``mass``, ``bone_max_force`` from ``muscle_strength``, ``joint_compliance`` and
+        ``mass``, ``joint_compliance`` and
         ``joint_spring`` from ``joint_stiffness``; from ``rest_pos`` every bone's rest length
         (the new distance between its spheres), the muscles' rest lengths, the joints' rest
         angles and the clusters' rest shapes. The masks ``sphere_on``, ``bone_on`` and
@@ -486,7 +496,7 @@ class Model:
         if "muscle_damping" in new and np.any(~(new["muscle_damping"] >= 0)):
             raise ValueError("muscle_damping must be >= 0")
         # the settable values that are fields as they are; the rest are converted below
-        changed = {n: v for n, v in new.items() if n not in ("muscle_strength", "joint_stiffness")}
+        changed = {n: v for n, v in new.items() if n != "joint_stiffness"}
         mu_s, mu_k = get("friction"), get("kinetic_friction")
         if np.any(mu_s < 0) or np.any(mu_k < 0) or np.any(mu_k > mu_s + 1e-12):
             raise ValueError("friction must be >= 0 and kinetic friction at most the static one")
@@ -536,25 +546,19 @@ class Model:
                 com = (m[..., None] * pos[:, idx]).sum(1) / np.where(total > 0, total, 1.0)
                 rest[:, q] = pos[:, idx] - com[:, None, :]
             changed["cluster_rest"] = rest
-        force = get("bone_max_force")
-        if "muscle_strength" in new:
-            force = np.array(force, copy=True)
-            force[:, self.muscle_bone] = new["muscle_strength"]
         k = None
         if "joint_stiffness" in new:
             k = new["joint_stiffness"]
             if np.any(k < 0):
                 raise ValueError("joint_stiffness must be >= 0")
         if not masks:
-            if "muscle_strength" in new:
-                changed["bone_max_force"] = force
             if k is not None:
                 changed["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
                 changed["joint_spring"] = k > 0
         else:
             # the values as set, kept for switching parts on again; the fields hold them masked
             raw = {"sphere_on": on_p, "bone_on": get("bone_on"), "joint_on": get("joint_on"), "mass": mass, "inv_mass": base.get("inv_mass", self.inv_mass), "radius": get("radius"),
-                   "bone_max_force": force, "joint_min": get("joint_min"), "joint_max": get("joint_max"),
+                   "joint_min": get("joint_min"), "joint_max": get("joint_max"),
                    "joint_compliance": get("joint_compliance"), "joint_spring": get("joint_spring")}
             if k is not None:
                 raw["joint_compliance"] = np.where(k > 0, 1.0 / np.where(k > 0, k, 1.0), 0.0)
@@ -562,7 +566,6 @@ class Model:
             changed["sphere_on"], changed["bone_on"], changed["joint_on"] = on_p, on_e, on_j
             changed["mass"] = np.where(on_p, raw["mass"], 0.0)
             changed["radius"] = np.where(on_p, raw["radius"], 0.0)
-            changed["bone_max_force"] = np.where(on_e, raw["bone_max_force"], 0.0)
             changed["joint_min"] = np.where(on_j, raw["joint_min"], -np.pi)
             changed["joint_max"] = np.where(on_j, raw["joint_max"], np.pi)
             changed["joint_compliance"] = np.where(on_j, raw["joint_compliance"], 0.0)
@@ -571,14 +574,20 @@ class Model:
             changed["bone_plate"] = plate_widths(get("bone_width"), self.bone_wing, get("radius"),
                                                  changed.get("bone_rest", self.bone_rest), self.bone_a,
                                                  self.bone_b)
-        bone_force = changed.get("bone_max_force", self.bone_max_force)
-        rigid = np.all((changed.get("bone_compliance", self.bone_compliance) == 0.0) & np.isinf(bone_force),
-                       axis=0)
-        changed["bone_soft"] = np.array(self.bone_soft | ~rigid, copy=True)
         if masks:
             for a in raw.values():
                 a.flags.writeable = False
-        return replace(self, **changed, unmasked=raw if masks else None)
+        model = replace(self, **changed, unmasked=raw if masks else None)
+        object.__setattr__(model, "bone_soft", np.array(self.bone_soft | ~np.all(_rigid(model), axis=0)))
+        model.bone_soft.flags.writeable = False
+        return model
+
+
+def _rigid(model: Model) -> np.ndarray:
+    """Which bones of each creature are rigid, bool (B, E): on, no compliance, not a muscle."""
+    rigid = model.bone_on & (model.bone_compliance == 0.0)
+    rigid[:, model.muscle_bone] = False
+    return rigid
 
 
 def plate_widths(width, wing, radius, rest, bone_a, bone_b) -> np.ndarray:
@@ -741,7 +750,7 @@ def build_model(body: Body, batch: int = 1) -> Model:
         rest_pos=rep(pos), mass=rep(mass), inv_mass=rep(np.where(fixed, 0.0, 1.0 / mass)), radius=rep(radius),
         friction=rep(mu_s), kinetic_friction=rep(mu_k), restitution=rep(rest_c),
         bone_rest=rep(bone_rest.reshape(E)), bone_compliance=rep(bone_comp.reshape(E)),
-        bone_max_force=rep(bone_force.reshape(E)),
+        muscle_strength=rep(bone_force[np.asarray(muscles, dtype=np.int64)].reshape(M)),
         muscle_rest=rep(bone_rest[np.asarray(muscles, dtype=np.int64)].reshape(M)),
         muscle_range=rep(np.asarray(m_range).reshape(M)), muscle_speed=rep(np.asarray(m_speed).reshape(M)),
         muscle_stretch=rep(np.asarray(m_stretch).reshape(M)), muscle_damping=rep(np.asarray(m_damp).reshape(M)),

@@ -344,7 +344,7 @@ def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, hot, b0, n, again
         e = hot.rod_bone[t]
         for l in range(n):
             # a bone switched off (no force: Model.with_values) has no legs, so no row
-            on = hot.bone_max_force[e, b0 + l] > 0.0
+            on = hot.bone_on[e, b0 + l]
             inv_r = hot.rod_inv_rest[t, b0 + l]
             ux = (x[a, 0, l] - x[b, 0, l]) * inv_r if on else 0.0
             uy = (x[a, 1, l] - x[b, 1, l]) * inv_r if on else 0.0
@@ -412,7 +412,7 @@ def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, hot, b0, n, again
         a = hot.soft_a[t]
         b = hot.soft_b[t]
         g = hot.soft_leg[t]
-        force = hot.bone_max_force[hot.soft_bone[t], b0:b0 + n]
+        on = hot.bone_on[hot.soft_bone[t], b0:b0 + n]
         ga_x = G[g, 0]
         ga_y = G[g, 1]
         gb_x = G[g + 1, 0]
@@ -422,7 +422,7 @@ def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, hot, b0, n, again
             dy = x[a, 1, l] - x[b, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             # (a bone switched off, or of no length, has no row)
-            inv = 1.0 / d if (force[l] > 0.0) & (d > 1e-12) else 0.0
+            inv = 1.0 / d if on[l] & (d > 1e-12) else 0.0
             ga_x[l] = dx * inv
             ga_y[l] = dy * inv
             gb_x[l] = -dx * inv
@@ -549,6 +549,14 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
 
 
 @njit(cache=True, error_model="numpy")
+def _strength(hot, e, muscle, b):
+    """The most force soft bone ``e`` (the muscle ``muscle``, or -1) of creature ``b`` exerts:
+    a muscle's strength, a compliant bone no limit; 0 for a bone switched off."""
+    force = hot.muscle_strength[muscle, b] if muscle >= 0 else np.inf
+    return force if hot.bone_on[e, b] else 0.0
+
+
+@njit(cache=True, error_model="numpy")
 def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
@@ -646,10 +654,11 @@ def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b
             k = hot.soft_row[t]
             e = hot.soft_bone[t]
             g = hot.soft_leg[t]
+            muscle = hot.row_muscle[k]
             for end in range(2):
                 m = hot.leg_sphere[g + end]
                 for l in range(n):
-                    f = hot.bone_max_force[e, b0 + l] * h2
+                    f = _strength(hot, e, muscle, b0 + l) * h2
                     total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
                     was = pin and (abs(pulled[e, l]) >= f)
                     cut = (pulled[e, l] if was else min(f, max(-f, total))) - total
@@ -657,7 +666,7 @@ def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b
                     move[m, 0, l] += s * (G[g + end, 0, l] - Gn[g + end, l] * N[m, 0, l])
                     move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
             for l in range(n):
-                f = hot.bone_max_force[e, b0 + l] * h2
+                f = _strength(hot, e, muscle, b0 + l) * h2
                 base = started[e, l] if pin else pulled[e, l]
                 total = base + lam[k, l]
                 was = pin and (abs(pulled[e, l]) >= f)

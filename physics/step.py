@@ -145,7 +145,7 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
     # call with the whole hot record hands its ~80 fields on. Stages with nothing to do are not
     # called at all.
     bone_a, bone_b = hot.bone_a, hot.bone_b
-    inv_mass, radius, max_force = hot.inv_mass, hot.radius, hot.bone_max_force
+    inv_mass, radius = hot.inv_mass, hot.radius
     joints = hot.joint_c.shape[0] > 0
     hinges = hot.hinge_row.shape[0] > 0
     clusters = hot.cluster_start.shape[0] > 1
@@ -211,7 +211,7 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
                 solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
                 load[:, :, :] = 0.0
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
-            relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, max_force, hot.bone_plate, b0, n, h, fluid)
+            relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, n, h, fluid)
             solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
             load[:, :, :] = 0.0
         if ground:

@@ -29,7 +29,7 @@ first; see :func:`_build_rows`):
 - **ground contacts** (with ``contacts="pbd"``): ``c = gap >= 0`` along the ground's normal for
   a sphere touching it or about to. A penetration is not fed back (it would leave as a speed of
   depth / h); the velocity pass pushes it out by position.
-- **bones switched off** (``bone_max_force`` 0: ``Model.with_values``) have no row.
+- **bones switched off** (``bone_on`` False: ``Model.with_values``) have no row.
 
 Inequalities make the solve an active-set loop (:func:`_solve_multipliers`): solve; let go of
 the limit or contact that pulls hardest; or else bring in the limit or contact the solution
@@ -113,7 +113,7 @@ Arrays = namedtuple("Arrays", (
     "bone_a", "bone_b", "bone_muscle", "joint_a", "joint_c", "joint_b", "joint_limited",
     "cp_i", "cp_j", "pair_a", "pair_b",
     "mass", "inv_mass", "radius", "friction", "kinetic_friction", "restitution",
-    "bone_rest", "bone_compliance", "bone_max_force", "cp_rest",
+    "bone_rest", "bone_compliance", "bone_on", "muscle_strength", "cp_rest",
     "joint_rest", "joint_min", "joint_max", "joint_stiffness",
     "muscle_rest", "muscle_range", "muscle_speed", "muscle_stretch", "muscle_damping"))
 
@@ -162,7 +162,8 @@ def arrays_of(model) -> Arrays:
         c(model.bone_a), c(model.bone_b), bone_muscle, c(model.joint_a), c(model.joint_c),
         c(model.joint_b), c(model.joint_limited), ints(cp_i), ints(cp_j), c(model.pair_a), c(model.pair_b),
         c(model.mass), c(model.inv_mass), c(model.radius), c(model.friction), c(model.kinetic_friction),
-        c(model.restitution), c(model.bone_rest), c(model.bone_compliance), c(model.bone_max_force),
+        c(model.restitution), c(model.bone_rest), c(model.bone_compliance), c(model.bone_on),
+        c(model.muscle_strength),
         cp_rest, c(model.joint_rest), c(model.joint_min), c(model.joint_max), stiff,
         c(model.muscle_rest), c(model.muscle_range), c(model.muscle_speed), c(model.muscle_stretch),
         c(model.muscle_damping))
@@ -397,7 +398,7 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
             wsum = a.inv_mass[b, i] + a.inv_mass[b, j]
             if d < 1e-12 or wsum == 0.0:
                 continue
-            fmax = a.bone_max_force[b, e]
+            fmax = a.muscle_strength[b, m] if a.bone_on[b, e] else 0.0
             omega = muscle_omega(fmax, a.muscle_stretch[b, m], a.muscle_rest[b, m], wsum)
             rate = ((v[b, i, 0] - v[b, j, 0]) * dx + (v[b, i, 1] - v[b, j, 1]) * dy) / d
             f = (omega * omega * (L - d) - 2.0 * a.muscle_damping[b, m] * omega * rate) / wsum
@@ -414,7 +415,7 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
             d = np.sqrt(dx * dx + dy * dy)
             if d < 1e-12:
                 continue
-            fmax = a.bone_max_force[b, e]
+            fmax = np.inf if a.bone_on[b, e] else 0.0
             f = min(fmax, max(-fmax, -(d - L) / comp))
             Q[b, i, 0] += f * dx / d
             Q[b, i, 1] += f * dy / d
@@ -422,7 +423,7 @@ def _bone_rows(b, nr, muscles, x, v, L0, Ldot, t, a, wk):
             Q[b, j, 1] -= f * dy / d
             continue
         # (a bone switched off, no force: Model.with_values, has no row)
-        if a.inv_mass[b, i] + a.inv_mass[b, j] == 0.0 or not a.bone_max_force[b, e] > 0.0:
+        if a.inv_mass[b, i] + a.inv_mass[b, j] == 0.0 or not a.bone_on[b, e]:
             continue
         if _distance_row(b, nr, i, j, L, Ld, x, v, wk):
             wk.kind[b, nr] = EQ

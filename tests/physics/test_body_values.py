@@ -101,13 +101,14 @@ def test_a_varied_creature_does_not_depend_on_its_batch_mates(name, numba_thread
             "muscle_speed", "joint_min", "joint_max", "sphere_on", "bone_on", "joint_on")
     raw = model.unmasked
     one = {k: (raw[k] if k in raw else getattr(model, k))[idx:idx + 1] for k in keys}
-    one["muscle_strength"] = raw["bone_max_force"][idx:idx + 1, model.muscle_bone]
+    one["muscle_strength"] = model.muscle_strength[idx:idx + 1]
     one["joint_stiffness"] = np.where(raw["joint_spring"], 1.0 / np.where(raw["joint_spring"],
                                       raw["joint_compliance"], 1.0), 0.0)[idx:idx + 1]
     base1 = physics.build_model(body, 1)
     base1 = physics.Model(**{**base1.__getstate__(), "bone_soft": model.bone_soft})
     alone_model = base1.with_values(**one)
-    for name_ in ("mass", "inv_mass", "radius", "bone_rest", "bone_max_force", "joint_rest", "cluster_rest"):
+    for name_ in ("mass", "inv_mass", "radius", "bone_rest", "bone_max_force", "muscle_strength", "bone_on", "joint_rest",
+                  "cluster_rest"):
         np.testing.assert_array_equal(getattr(alone_model, name_)[0], getattr(model, name_)[idx], err_msg=name_)
     params = physics.SimParams()
     terrain = physics.Terrain.hills(seed=3)

@@ -106,7 +106,8 @@ def test_writing_into_any_model_array_raises():
 
 def test_with_values_recomputes_what_derives_from_the_values():
     """Masses per creature: inv_mass follows (a pinned sphere stays pinned) and each cluster's
-    rest shape is centred on its new centre of mass; muscle strength lands in bone_max_force,
+    rest shape is centred on its new centre of mass; muscle strength is the muscles' limit in
+    bone_max_force,
     joint stiffness in joint_compliance / joint_spring; the old model is as it was, and the new
     one's hot copy is its own."""
     from physics.hot import hot_of
@@ -127,6 +128,8 @@ def test_with_values_recomputes_what_derives_from_the_values():
         np.testing.assert_allclose((m[..., None] * new.cluster_rest[:, q]).sum(1), 0.0, atol=1e-12)
     forces = new.bone_max_force[:, new.muscle_bone]
     np.testing.assert_array_equal(forces, np.broadcast_to([[10.0], [20.0], [30.0]], forces.shape))
+    np.testing.assert_array_equal(new.muscle_strength, forces)
+    assert np.all(np.isinf(np.delete(new.bone_max_force, new.muscle_bone, axis=1)))
     assert np.all(new.joint_spring) and np.allclose(new.joint_compliance, 0.2)
     np.testing.assert_array_equal(model.mass, physics.build_model(body, batch=3).mass)
     np.testing.assert_array_equal(hot_of(new).inv_mass, np.moveaxis(new.inv_mass, 0, -1))
