@@ -7,7 +7,7 @@ request the solvers (:mod:`.solvers`), plug-in tasks (:mod:`.tasks`), the Gymnas
 (:mod:`.envs`) and the viewer, the game and the editor (:mod:`.viewer`).
 
 The physics table measures the engine against pymunk on the reference walker, twice: pymunk at
-its default (``pymunk``: one ``space.step`` a 1/60 s step, 10 iterations), and at the rigidity ours
+its default (``pymunk``: one ``space.step`` a 1/60 s step, 10 iterations), and near the rigidity ours
 holds (``pymunk-rigid``: the same 10 iterations, each step taken as 6 calls of
 ``space.step(dt / 6)``; :data:`.common.PYMUNK_RIGID_SUBSTEPS` says why). At its default pymunk
 lets the walker's rigid bones stretch several percent, ours a few tenths at most, so only the

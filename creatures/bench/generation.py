@@ -21,10 +21,11 @@ times each, so their networks have hidden nodes, as in a mid-run generation.
   workers of our engine are. With ``quick``, one generation of the first 50 genomes is timed and
   scaled to 150 (each genome is its own task, so the cost is linear in their number).
 - **baseline-rigid**: the same baseline with each 1/60 s step taken as
-  :data:`~.common.PYMUNK_RIGID_SUBSTEPS` calls of ``space.step(dt / 6)``, pymunk at the rigidity
-  ours holds (the physics table's ``pymunk-rigid``; pymunk's default stretches the walker's rigid
-  bones about ten times as far): the like-for-like ratio. The same genomes, starts, pool and
-  timing; the network and the muscles' pins once a step, as ours.
+  :data:`~.common.PYMUNK_RIGID_SUBSTEPS` calls of ``space.step(dt / 6)``, pymunk near the
+  rigidity ours holds (the physics table's ``pymunk-rigid``; at its default pymunk stretches the
+  walker's rigid bones many times as far, as the physics table's strain check shows): the
+  like-for-like ratio. The same genomes, starts, pool and timing; the network and the muscles'
+  pins once a step, as ours.
 
 Both sides do the default evaluation of ``creatures evolve`` (:mod:`evolution.trials`, the defaults
 of ``RunSettings``): each genome scored from the generation's trial starts (the design's start

@@ -20,12 +20,12 @@ from ..bench.pymunk_baseline import pymunk_walk
 
 EXAMPLES = """examples:
   creatures bench                              populations 1, 150 and 1000 per core and on all
-                                               cores against pymunk at its default and at our
+                                               cores against pymunk at its default and near our
                                                rigidity (pymunk-rigid), medians of 3, the worst
                                                strain each holds, a whole generation against the
                                                baseline and baseline-rigid, and whole generations
                                                of evolution end to end against neat-python's
-                                               (~6 min)
+                                               (~2 min)
   creatures bench --quick                      shorter runs, one repetition; shorter generation
                                                and end-to-end benchmarks (~1 min)
   creatures bench --no-generation --markdown   the physics table of docs/performance.md
@@ -72,7 +72,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help=f"physics: {QUICK_REPEATS} repetition and at most {QUICK_BUDGET:,} "
                              f"creature-steps per window; whole generation: {generation.QUICK_GENERATIONS} of "
-                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline; end to "
+                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for each baseline; end to "
                              f"end: {generation.QUICK_END_TO_END_GENERATIONS} generations of ours, "
                              f"{generation.QUICK_BASELINE_END_TO_END_GENERATIONS} of the baseline (the first "
                              "of each not timed)")
@@ -83,7 +83,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generations", type=_positive, default=None,
                         help="whole generation: our generations timed after the first (default "
                              f"{generation.GENERATIONS}, with --quick {generation.QUICK_GENERATIONS}); "
-                             f"the baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
+                             f"each baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
                              f"{generation.QUICK_BASELINE_GENOMES} genomes, scaled to "
                              f"{generation.POPULATION})")
     parser.add_argument("--viewer", action="store_true",
