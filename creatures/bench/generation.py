@@ -20,6 +20,12 @@ times each, so their networks have hidden nodes, as in a mid-run generation.
   cheaper than asking pymunk's arbiters. The pool is started before the clock starts, as the
   workers of our engine are. With ``quick``, one generation of the first 50 genomes is timed and
   scaled to 150 (each genome is its own task, so the cost is linear in their number).
+- **baseline-rigid**: the same baseline with each 1/60 s step taken as
+  :data:`~.common.PYMUNK_RIGID_SUBSTEPS` calls of ``space.step(dt / 6)``, pymunk near the
+  rigidity ours holds (the physics table's ``pymunk-rigid``; at its default pymunk stretches the
+  walker's rigid bones many times as far, as the physics table's strain check shows): the
+  like-for-like ratio. The same genomes, starts, pool and timing; the network and the muscles'
+  pins once a step, as ours.
 
 Both sides do the default evaluation of ``creatures evolve`` (:mod:`evolution.trials`, the defaults
 of ``RunSettings``): each genome scored from the generation's trial starts (the design's start
@@ -67,6 +73,8 @@ import numpy as np
 import physics
 from evolution.trials import POST_STARTS
 
+from .common import PYMUNK_RIGID_SUBSTEPS, ratio_key
+
 POPULATION = 150
 SECONDS = 20.0
 WORKERS = 2
@@ -88,9 +96,12 @@ END_TO_END_GENERATIONS = 8
 QUICK_END_TO_END_GENERATIONS = 3
 BASELINE_END_TO_END_GENERATIONS = 3
 QUICK_BASELINE_END_TO_END_GENERATIONS = 2
-#: the issue's targets
+#: the baselines of the generation table: engine -> ``space.step`` calls per 1/60 s step
+BASELINES = {"baseline": 1, "baseline-rigid": PYMUNK_RIGID_SUBSTEPS}
+#: the issue's targets (against the baseline at pymunk's default, and at equal rigidity)
 TARGET_SECONDS = 0.5
 TARGET_RATIO = 10.0
+TARGET_RIGID_RATIO = 20.0
 #: end to end: at most this share of a generation's wall time outside evaluation
 TARGET_NON_EVAL_SHARE = 0.15
 
@@ -279,9 +290,10 @@ def _evaluate_unpolled(evaluator, dicts: list[dict], starts=None, statistic: str
 _SETUP: dict | None = None
 
 
-def baseline_setup(episode) -> dict:
+def baseline_setup(episode, substeps: int = 1) -> dict:
     """What every baseline evaluation needs besides the genome: the body, the start offset and the
-    sensors' constants, as our engine defines them (computed once, not timed)."""
+    sensors' constants, as our engine defines them (computed once, not timed), and ``substeps``,
+    the ``space.step`` calls per step (1: pymunk's default; :data:`BASELINES`)."""
     from evolution.sensors import MAX_SPEED
 
     body = episode.body
@@ -296,7 +308,7 @@ def baseline_setup(episode) -> dict:
     msum = sum(mass)
     rx = sum(m * s.pos[0] for m, s in zip(mass, body.spheres)) / msum
     ry = sum(m * s.pos[1] for m, s in zip(mass, body.spheres)) / msum
-    return {"body": body, "steps": episode.steps, "dt": episode.sim.dt,
+    return {"body": body, "steps": episode.steps, "dt": episode.sim.dt, "substeps": substeps,
             "offset": physics.standing_offset(model, episode.terrain),
             "clock_hz": sensors.clock_hz, "size": sensors.body_size, "rest_height": sensors.rest_height,
             "max_speed": MAX_SPEED, "contact_tol": episode.sim.contact_slop,
@@ -346,7 +358,8 @@ def sense(s: dict, time_: float, pos, vel) -> list[float]:
 
 def eval_trial(genome, config, offsets=None) -> float:
     """Distance the walker driven by ``genome`` travels in pymunk from the design's start moved by
-    ``offsets`` (one (x, y) a sphere; None: not moved): one episode, one creature."""
+    ``offsets`` (one (x, y) a sphere; None: not moved): one episode, one creature, each step's
+    muscles set once and then ``space.step`` called ``substeps`` times (the setup's)."""
     import neat
 
     from evolution.tasks import WORST_FITNESS
@@ -364,6 +377,8 @@ def eval_trial(genome, config, offsets=None) -> float:
     net = neat.nn.FeedForwardNetwork.create(genome, config)
 
     dt, steps = s["dt"], s["steps"]
+    substeps = range(s["substeps"])
+    h = dt / s["substeps"]   # dt itself at one substep
     mass = [b.mass for b in bodies]
     msum = sum(mass)
     rest = parts["rest"].tolist()
@@ -385,7 +400,8 @@ def eval_trial(genome, config, offsets=None) -> float:
             step_ = rest[k] * (1.0 + c * rng[k]) - length[k]
             length[k] += min(max_step[k], max(-max_step[k], step_))
             pins[k].distance = length[k]
-        space.step(dt)
+        for _ in substeps:
+            space.step(h)
     distance = com_x() - start
     return distance if math.isfinite(distance) else WORST_FITNESS
 
@@ -423,13 +439,16 @@ def post_evaluate_baseline(pool, genomes, config, trials: dict, timeout=None) ->
 
 
 def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATIONS,
-                  workers: int = WORKERS, population: int = POPULATION) -> dict:
+                  workers: int = WORKERS, population: int = POPULATION, engine: str = "baseline") -> dict:
     """Seconds per generation of the baseline (:func:`evaluate_baseline` on the pool of a
     ``neat.ParallelEvaluator(workers, eval_genome)``) over ``genomes``, scaled to ``population``
-    genomes if fewer were given (the post-evaluation, the same for any population, unscaled)."""
+    genomes if fewer were given (the post-evaluation, the same for any population, unscaled).
+    ``engine``: "baseline" (pymunk at its default) or "baseline-rigid" (:data:`BASELINES`' substeps)."""
     import neat
 
-    bench_setup = baseline_setup(episode)
+    if engine not in BASELINES:
+        raise ValueError(f"engine must be one of {', '.join(BASELINES)}, not {engine!r}")
+    bench_setup = baseline_setup(episode, BASELINES[engine])
     trials = trial_starts(len(episode.body.spheres))
     pairs = [(g.key, g) for g in genomes]
     times, post_times = [], []
@@ -451,7 +470,7 @@ def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATI
             fitness = f
     measured = statistics.median(times)
     scale = population / len(genomes)
-    return {"work": "generation", "engine": "baseline",
+    return {"work": "generation", "engine": engine, "substeps": BASELINES[engine],
             "seconds_per_generation": measured * scale + statistics.median(post_times),
             "population": population, "steps": episode.steps, "workers": workers,
             "generations_timed": len(times), "times_s": times, "post_times_s": post_times,
@@ -463,25 +482,33 @@ def time_baseline(episode, config, genomes, generations: int = BASELINE_GENERATI
 # the benchmark
 
 
-def run_generation(quick: bool = False, baseline: bool = True, generations: int | None = None) -> list[dict]:
+def run_generation(quick: bool = False, baseline: bool = True, generations: int | None = None,
+                   population: int = POPULATION, seconds: float = SECONDS, workers: int = WORKERS) -> list[dict]:
     """Rows ``{"work": "generation", "engine": ..., "seconds_per_generation": ...}`` for our
-    engine and (unless ``baseline`` is False) the baseline, with a sanity comparison of the two."""
-    episode, neat_text, config, genomes = setup()
+    engine and (unless ``baseline`` is False) the baseline and baseline-rigid (:data:`BASELINES`),
+    each timed right after the one before, our row's ``vs_baseline`` and ``vs_baseline_rigid``
+    the ratios, with a sanity comparison. ``population``, ``seconds`` and ``workers`` are the
+    work's (the defaults the benchmark's; tests make it tiny)."""
+    episode, neat_text, config, genomes = setup(population, seconds)
     sizes = network_sizes(genomes, episode.n_outputs())
     ours = time_creatures(episode, neat_text, genomes,
-                          generations or (QUICK_GENERATIONS if quick else GENERATIONS))
+                          generations or (QUICK_GENERATIONS if quick else GENERATIONS), workers)
     rows = [ours]
-    if baseline:
-        n = QUICK_BASELINE_GENOMES if quick else len(genomes)
+    for engine in BASELINES if baseline else ():
+        n = min(QUICK_BASELINE_GENOMES, len(genomes)) if quick else len(genomes)
         base = time_baseline(episode, config, genomes[:n],
                              QUICK_BASELINE_GENERATIONS if quick else BASELINE_GENERATIONS,
-                             population=len(genomes))
+                             workers, population=len(genomes), engine=engine)
         rows.append(base)
+        key = ratio_key(engine)
         ratio = base["seconds_per_generation"] / ours["seconds_per_generation"]
-        ours["vs_baseline"] = ratio
-        ours["meets_ratio_target"] = bool(ratio >= TARGET_RATIO)
+        ours[key] = ratio
+        if engine == "baseline":
+            ours["meets_ratio_target"] = bool(ratio >= TARGET_RATIO)
+        else:
+            ours["meets_rigid_ratio_target"] = bool(ratio >= TARGET_RIGID_RATIO)
         if ours["unpolled_seconds_per_generation"]:
-            ours["unpolled_vs_baseline"] = base["seconds_per_generation"] / ours["unpolled_seconds_per_generation"]
+            ours["unpolled_" + key] = base["seconds_per_generation"] / ours["unpolled_seconds_per_generation"]
     ours["meets_time_target"] = bool(ours["seconds_per_generation"] <= TARGET_SECONDS)
     for r in rows:
         r.update(sizes)
@@ -493,47 +520,54 @@ def run_generation(quick: bool = False, baseline: bool = True, generations: int 
 
 
 def _compare(rows: list[dict]) -> None:
-    """Best distance (and the genome scoring it) of each engine over the genomes both scored,
-    and the rank correlation of their fitness: the physics differ, so only roughly alike."""
+    """Best distance (and the genome scoring it) of each engine over the genomes all scored, and
+    the rank correlation of each baseline's fitness with ours (on the baseline's row; ours holds
+    the first baseline's): the physics differ, so only roughly alike."""
     n = min(len(r["fitness"]) for r in rows)
     for r in rows:
         f = r["fitness"][:n]
         best = int(np.argmax(f))
         r.update({"compared_genomes": n, "best_distance_m": float(f[best]), "best_genome_index": best,
                   "mean_distance_m": float(np.mean(f)), "median_distance_m": float(np.median(f))})
-    if len(rows) == 2:
-        a, b = (np.argsort(np.argsort(r["fitness"][:n])) for r in rows)
-        rho = float(np.corrcoef(a, b)[0, 1]) if n > 2 else float("nan")
-        for r in rows:
-            r["rank_correlation"] = rho
+    ours = np.argsort(np.argsort(rows[0]["fitness"][:n]))
+    for r in rows[1:]:
+        theirs = np.argsort(np.argsort(r["fitness"][:n]))
+        r["rank_correlation"] = float(np.corrcoef(ours, theirs)[0, 1]) if n > 2 else float("nan")
+    if len(rows) > 1:
+        rows[0]["rank_correlation"] = rows[1]["rank_correlation"]
 
 
 def format_generation(rows: list[dict]) -> str:
+    """The whole-generation table: our row with its ratio against each baseline, the targets, the
+    sanity comparison."""
     ours = rows[0]
     lines = [
         f"whole generation: {ours['population']} {ours['design']} genomes on the {ours['task']} task, "
         f"{ours['simulated_s']:g} s ({ours['steps']} steps) each, sensors + networks + physics, "
         f"{ours['workers']} workers; networks {ours['mean_hidden_nodes']:.1f} hidden nodes, "
-        f"{ours['mean_enabled_links']:.0f} enabled links on average; both sides: {ours['trials']}, then the "
+        f"{ours['mean_enabled_links']:.0f} enabled links on average; all sides: {ours['trials']}, then the "
         f"best from {POST_STARTS} fresh starts",
         "",
-        f"{'work':<11} {'engine':<10} {'s/generation':>12} {'vs baseline':>11} {'others':>6}  how",
+        f"{'work':<11} {'engine':<14} {'s/generation':>12} {'vs baseline':>11} {'vs rigid':>8} {'others':>6}  how",
     ]
     for r in rows:
-        ratio = r.get("vs_baseline")
+        ratios = [r.get(ratio_key(engine)) for engine in BASELINES]
         if r["engine"] == "creatures":
             how = (f"evolution.evaluator.Evaluator; median of {r['generations_timed']} after a first "
                    f"generation of {r['first_generation_s']:.2f} s (worker start-up ~{r['startup_s']:.2f} s)")
         else:
-            how = ("pymunk + neat activate + ParallelEvaluator; "
+            substeps = r.get("substeps", 1)
+            how = ("pymunk" + (f" at {substeps} substeps a step" if substeps > 1 else "")
+                   + " + neat activate + ParallelEvaluator; "
                    + (f"median of {r['generations_timed']} generations" if r["generations_timed"] > 1
                       else "1 generation")
                    + (f" of {r['genomes_timed']} genomes, x {r['scaled_by']:.2f} (the post-evaluation not scaled)"
                       if r["scaled_by"] != 1 else ""))
         others = r.get("other_processes_cores")
-        lines.append(f"{r['work']:<11} {r['engine']:<10} {r['seconds_per_generation']:>12.3f} "
-                     f"{(f'{ratio:.1f}x' if ratio else ''):>11} {('' if others is None else f'{others:.2f}'):>6}"
-                     f"  {how}")
+        lines.append(f"{r['work']:<11} {r['engine']:<14} {r['seconds_per_generation']:>12.3f} "
+                     f"{(f'{ratios[0]:.1f}x' if ratios[0] else ''):>11} "
+                     f"{(f'{ratios[1]:.1f}x' if ratios[1] else ''):>8} "
+                     f"{('' if others is None else f'{others:.2f}'):>6}  {how}")
     lines.append("others: cores used by other processes while the generations were timed (of "
                  f"{os.cpu_count()}); above ~0.2 the figures are disturbed, re-run")
     lines.append("")
@@ -542,20 +576,25 @@ def format_generation(rows: list[dict]) -> str:
     if "vs_baseline" in ours:
         verdict.append(f"{ours['vs_baseline']:.1f}x the baseline "
                        f"({'meets' if ours['meets_ratio_target'] else 'MISSES'} the target of >= {TARGET_RATIO:g}x)")
+    if "vs_baseline_rigid" in ours:
+        verdict.append(f"{ours['vs_baseline_rigid']:.1f}x baseline-rigid "
+                       f"({'meets' if ours['meets_rigid_ratio_target'] else 'MISSES'} the target of >= "
+                       f"{TARGET_RIGID_RATIO:g}x)")
     lines.append("targets: " + "; ".join(verdict))
     if ours.get("unpolled_seconds_per_generation"):
-        vs = ours.get("unpolled_vs_baseline")
+        vs = [f"{ours[k]:.1f}x {engine}" for engine in BASELINES if (k := "unpolled_" + ratio_key(engine)) in ours]
         lines.append(f"without the Evaluator's bookkeeping (progress, result gathering): the same chunks "
                      f"sent to the pool directly took {ours['unpolled_seconds_per_generation']:.3f} s per "
-                     f"generation" + (f" ({vs:.1f}x the baseline)" if vs else ""))
+                     f"generation" + (f" ({', '.join(vs)})" if vs else ""))
     for r in rows:
-        lines.append(f"sanity {r['engine']:<9}: over the first {r['compared_genomes']} genomes best distance "
+        lines.append(f"sanity {r['engine']:<14}: over the first {r['compared_genomes']} genomes best distance "
                      f"{r['best_distance_m']:+.2f} m (genome {r['best_genome_index']}), median "
                      f"{r['median_distance_m']:+.2f} m"
                      + (f", {r['failed']} failed" if r.get("failed") else ""))
-    if "rank_correlation" in ours:
-        lines.append(f"sanity: rank correlation of the two engines' distances {ours['rank_correlation']:+.2f} "
-                     "(the physics differ: alike only roughly)")
+    if len(rows) > 1:
+        lines.append("sanity: rank correlation of our distances with "
+                     + ", ".join(f"{r['engine']}'s {r['rank_correlation']:+.2f}" for r in rows[1:])
+                     + " (the physics differ: alike only roughly)")
     return "\n".join(lines)
 
 

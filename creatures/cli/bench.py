@@ -6,20 +6,26 @@ measures and how fairly, are :mod:`creatures.bench`."""
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
 
 from ..bench import generation
-from ..bench.common import BUDGET, POPULATIONS, QUICK_BUDGET, QUICK_REPEATS, REPEATS, STEPS, machine
-from ..bench.engine import creatures_walk, first_call, format_markdown, format_table, layouts, physics_rows, sanity
+from ..bench.common import (BUDGET, POPULATIONS, PYMUNK_SUBSTEPS, QUICK_BUDGET, QUICK_REPEATS, REPEATS, STEPS,
+                            machine)
+from ..bench.engine import (creatures_walk, first_call, format_markdown, format_table, layouts, physics_rows, sanity,
+                            strain_rows)
 from ..bench.pymunk_baseline import pymunk_walk
 
 EXAMPLES = """examples:
   creatures bench                              populations 1, 150 and 1000 per core and on all
-                                               cores, medians of 3, a whole generation against
-                                               the baseline, and whole generations of evolution
-                                               end to end against neat-python's (~3 min)
+                                               cores against pymunk at its default and near our
+                                               rigidity (pymunk-rigid), medians of 3, the worst
+                                               strain each holds, a whole generation against the
+                                               baseline and baseline-rigid, and whole generations
+                                               of evolution end to end against neat-python's
+                                               (~2 min)
   creatures bench --quick                      shorter runs, one repetition; shorter generation
                                                and end-to-end benchmarks (~1 min)
   creatures bench --no-generation --markdown   the physics table of docs/performance.md
@@ -66,7 +72,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help=f"physics: {QUICK_REPEATS} repetition and at most {QUICK_BUDGET:,} "
                              f"creature-steps per window; whole generation: {generation.QUICK_GENERATIONS} of "
-                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for the baseline; end to "
+                             f"ours, 1 of {generation.QUICK_BASELINE_GENOMES} genomes for each baseline; end to "
                              f"end: {generation.QUICK_END_TO_END_GENERATIONS} generations of ours, "
                              f"{generation.QUICK_BASELINE_END_TO_END_GENERATIONS} of the baseline (the first "
                              "of each not timed)")
@@ -77,7 +83,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--generations", type=_positive, default=None,
                         help="whole generation: our generations timed after the first (default "
                              f"{generation.GENERATIONS}, with --quick {generation.QUICK_GENERATIONS}); "
-                             f"the baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
+                             f"each baseline times {generation.BASELINE_GENERATIONS} (with --quick 1 of "
                              f"{generation.QUICK_BASELINE_GENOMES} genomes, scaled to "
                              f"{generation.POPULATION})")
     parser.add_argument("--viewer", action="store_true",
@@ -168,13 +174,16 @@ def run(args) -> int:
         print(f"creatures bench: {exc}", file=sys.stderr)
         rows = physics_rows(args.populations, args.steps, repeats, budget, pymunk=False)
     checks["creatures"] = sanity(creatures_walk, args.steps)
-    if any(r["engine"] == "pymunk" for r in rows):
-        checks["pymunk"] = sanity(pymunk_walk, args.steps)
+    for engine, substeps in PYMUNK_SUBSTEPS.items():
+        if any(r["engine"] == engine for r in rows):
+            checks[engine] = sanity(functools.partial(pymunk_walk, substeps=substeps), args.steps)
+    strains = strain_rows(args.steps, list(checks))   # the engines the table has
     for r in rows:
         r["first_call_s"] = first["seconds"]
         r["first_call_cache"] = first["cache"]
         r["layout"] = layouts(r["cores"])[r["engine"]]
         r.update(checks.get(r["engine"], {}))
+        r.update(strains.get(r["engine"], {}))
     gen_rows, end_rows = [], []
     if not args.no_generation and not args.markdown:
         baseline = not args.no_pymunk and importlib.util.find_spec("pymunk") is not None
@@ -182,13 +191,13 @@ def run(args) -> int:
         end_rows = generation.run_end_to_end(args.quick, baseline=baseline)
     info = machine()
     if args.markdown:
-        print(format_markdown(rows))
+        print(format_markdown(rows, strains))
     elif args.json:
         for r in rows + gen_rows + end_rows:
             r.update(info)
         print(json.dumps(rows + gen_rows + end_rows, indent=2))
     else:
-        print(format_table(rows, info, first, checks, args.steps))
+        print(format_table(rows, info, first, checks, args.steps, strains))
         if gen_rows:
             print()
             print(generation.format_generation(gen_rows))

@@ -1,16 +1,20 @@
 """``creatures bench``'s physics rows compare like with like: the same work on both sides (warm-up,
-steps, repetitions) and the same cores (1 thread against 1 process, N threads against N processes).
-Nothing here is timed: tiny populations and windows, checked for what was run, not how fast."""
+steps, repetitions) and the same cores (1 thread against 1 process, N threads against N processes),
+against pymunk at its default and at the rigidity ours holds (pymunk-rigid), with the strain each
+engine's skeleton holds measured beside them. Nothing here is timed: tiny populations and
+windows, checked for what was run, not how fast."""
 
 import json
+import math
 import os
 import statistics
 
 import numba
 import pytest
 
-from creatures.bench.common import MIN_STEPS, QUICK_REPEATS, machine, window_steps
-from creatures.bench.engine import format_markdown, format_table, physics_rows
+from creatures.bench.common import (MIN_STEPS, PYMUNK_ITERATIONS, PYMUNK_RIGID_SUBSTEPS, QUICK_REPEATS, machine,
+                                    window_steps)
+from creatures.bench.engine import format_markdown, format_table, physics_rows, strain_rows
 from creatures.bench.pymunk_baseline import shares
 
 pytest.importorskip("pymunk")
@@ -35,10 +39,18 @@ def _pairs(rows):
     return out
 
 
+#: the pymunk rows of every comparison, and the field of our rows holding the ratio against each
+PYMUNKS = {"pymunk": "vs_pymunk", "pymunk-rigid": "vs_pymunk_rigid"}
+
+
 def test_rows_have_the_fields_of_the_report(rows):
     for r in rows:
-        assert r["work"] == "physics" and r["engine"] in ("creatures", "pymunk")
+        assert r["work"] == "physics" and r["engine"] in ("creatures", "pymunk", "pymunk-rigid")
         assert r["cores"] in (1, 2)
+        if r["engine"] != "creatures":
+            assert r["iterations"] == PYMUNK_ITERATIONS
+            assert r["substeps"] == (PYMUNK_RIGID_SUBSTEPS if r["engine"] == "pymunk-rigid" else 1)
+            assert {w["substeps"] for w in r["workers"]} == {r["substeps"]}
         assert r["creature_steps_per_s"] > 0
         assert r["statistic"] == "median" and r["repeats"] == REPEATS
         assert r["steps"] == STEPS and r["warmup_steps"] == WARMUP
@@ -55,29 +67,33 @@ def test_both_sides_of_each_comparison_did_the_same_work(rows):
     pairs = _pairs(rows)
     assert set(pairs) == {(1, 1), (1, 5), (2, 5)}
     for key, pair in pairs.items():
-        theirs = pair["pymunk"]
-        for ours in (pair["creatures/rollout"], pair["creatures/step"]):
-            for field in ("steps", "warmup_steps", "repeats", "statistic", "population", "cores"):
-                assert ours[field] == theirs[field], (key, field)
-            for worker in theirs["workers"]:  # what each pymunk process says it ran
-                assert worker["steps"] == ours["steps"] and worker["warmup_steps"] == ours["warmup_steps"]
-            assert ours["vs_pymunk"] == pytest.approx(ours["creature_steps_per_s"] / theirs["creature_steps_per_s"])
+        assert set(pair) == {"creatures/rollout", "creatures/step", *PYMUNKS}, key
+        for engine, ratio in PYMUNKS.items():
+            theirs = pair[engine]
+            for ours in (pair["creatures/rollout"], pair["creatures/step"]):
+                for field in ("steps", "warmup_steps", "repeats", "statistic", "population", "cores"):
+                    assert ours[field] == theirs[field], (key, engine, field)
+                for worker in theirs["workers"]:  # what each pymunk process says it ran
+                    assert worker["steps"] == ours["steps"] and worker["warmup_steps"] == ours["warmup_steps"]
+                assert ours[ratio] == pytest.approx(ours["creature_steps_per_s"] / theirs["creature_steps_per_s"])
 
 
 def test_per_core_is_one_numba_thread_against_pymunk_in_this_one_process(rows):
     for pair in (p for (cores, _), p in _pairs(rows).items() if cores == 1):
         assert pair["creatures/rollout"]["threads"] == pair["creatures/step"]["threads"] == 1
-        assert pair["pymunk"]["processes"] == 1
-        assert [w["pid"] for w in pair["pymunk"]["workers"]] == [os.getpid()]
+        for engine in PYMUNKS:
+            assert pair[engine]["processes"] == 1
+            assert [w["pid"] for w in pair[engine]["workers"]] == [os.getpid()]
 
 
 def test_all_cores_pymunk_splits_the_population_over_that_many_processes(rows):
     pair = _pairs(rows)[2, 5]
-    workers = pair["pymunk"]["workers"]
-    assert pair["pymunk"]["processes"] == len(workers) == 2
-    pids = {w["pid"] for w in workers}
-    assert len(pids) == 2 and os.getpid() not in pids
-    assert sorted(w["creatures"] for w in workers) == [2, 3]
+    for engine in PYMUNKS:
+        workers = pair[engine]["workers"]
+        assert pair[engine]["processes"] == len(workers) == 2
+        pids = {w["pid"] for w in workers}
+        assert len(pids) == 2 and os.getpid() not in pids
+        assert sorted(w["creatures"] for w in workers) == [2, 3]
     assert pair["creatures/rollout"]["threads"] == min(2, numba.config.NUMBA_NUM_THREADS)
     assert pair["creatures/step"]["threads"] == min(2, numba.config.NUMBA_NUM_THREADS)
 
@@ -95,14 +111,49 @@ def test_the_budget_shortens_both_engines_windows_alike():
     assert window_steps(10**6, 20, 300_000) == 20
 
 
-def test_the_tables_show_per_core_first_and_a_ratio_per_pair(rows):
-    md = format_markdown(rows).splitlines()
-    assert [line.split("|")[1].strip() for line in md[2:]] == ["1", "1", "2"]
-    assert all(line.rstrip(" |").endswith("x") for line in md[2:])
+@pytest.fixture(scope="module")
+def strains():
+    """The strain check at its defaults (about a second: pymunk-rigid's 16 kicking walkers)."""
+    return strain_rows()
+
+
+def test_the_tables_show_per_core_first_and_both_ratios_per_pair(rows, strains):
+    md = format_markdown(rows, strains).splitlines()
+    table = md[2:md.index("")]
+    assert [line.split("|")[1].strip() for line in table] == ["1", "1", "2"]
+    header = [cell.strip() for cell in md[0].strip(" |").split("|")]
+    assert header[5:7] == ["pymunk (creature-steps/s)", "pymunk-rigid (creature-steps/s)"]
+    rate = {(r["engine"] + ("/" + r["calls"] if "calls" in r else ""), r["cores"], r["population"]): r for r in rows}
+    for line in table:  # both ratios of both calls, from the measured rates
+        cells = [cell.strip() for cell in line.strip(" |").split("|")]
+        key = int(cells[0]), int(cells[1].replace(",", ""))
+        ours = [rate[(f"creatures/{calls}", *key)] for calls in ("rollout", "step")]
+        assert cells[7:] == [f"{r[ratio]:.1f}x" for r in ours for ratio in PYMUNKS.values()]
+        assert cells[6] == f"{rate[('pymunk-rigid', *key)]['creature_steps_per_s']:,.0f}"
+    strain_table = md[md.index("") + 3:]
+    assert [line.split("|")[1].strip() for line in strain_table] == ["creatures", "pymunk", "pymunk-rigid"]
     first = {"seconds": 0.1, "cache": "hit"}
-    text = format_table(rows, machine(), first, {}, STEPS)
+    text = format_table(rows, machine(), first, {}, STEPS, strains)
     assert text.index("per core:") < text.index("all 2 cores:")
     assert text.count("processes, each with its share") == 1
+    assert "vs pymunk" in text and "vs rigid" in text and text.count("  pymunk-rigid ") >= 2
+    assert "worst rigid-bone strain" in text
+
+
+def test_the_strain_check_measures_every_engine_and_the_rigid_pymunk_holds_tighter(strains):
+    """The strain beside each engine is measured, not written down: finite for every engine, within
+    the integrity limit for ours, and pymunk at 6 substeps holds the walker's bones tighter than
+    pymunk at its default, under the sine and kicking alike (the reason pymunk-rigid exists)."""
+    from physics.integrity import STRAIN_LIMIT
+
+    assert set(strains) == {"creatures", "pymunk", "pymunk-rigid"}
+    for engine, r in strains.items():
+        for case in ("strain_sine", "strain_kicking"):
+            assert math.isfinite(r[case]) and r[case] >= 0.0, (engine, case)
+    assert strains["creatures"]["strain_kicking"] < STRAIN_LIMIT
+    for case in ("strain_sine", "strain_kicking"):
+        assert strains["pymunk-rigid"][case] < strains["pymunk"][case], case
+    json.dumps(strains)
 
 
 def test_quick_runs_both_core_counts_and_prints_json(run_creatures):
@@ -112,9 +163,15 @@ def test_quick_runs_both_core_counts_and_prints_json(run_creatures):
     cores = os.cpu_count()
     expected = {(1, 1), (1, 4)} | ({(cores, 4)} if 1 < cores <= 4 else set())
     assert {(r["cores"], r["population"]) for r in rows} == expected
-    assert {r["engine"] for r in rows} == {"creatures", "pymunk"}
+    assert {r["engine"] for r in rows} == {"creatures", "pymunk", "pymunk-rigid"}
     assert all(r["repeats"] == QUICK_REPEATS and r["steps"] == 20 for r in rows)
     assert all(r["stands"] for r in rows)
+    assert all(math.isfinite(r["strain_sine"]) and math.isfinite(r["strain_kicking"]) for r in rows)
+    kicking = {r["engine"]: r["strain_kicking"] for r in rows}
+    assert kicking["pymunk-rigid"] < kicking["pymunk"]
+    for r in rows:
+        if r["engine"] == "creatures":
+            assert set(PYMUNKS.values()) <= set(r)
 
 
 # --- end to end: whole generations, breeding and speciation included ---------------------------
@@ -194,3 +251,39 @@ def test_body_evolution_rows_compare_the_evolving_walker_with_the_fixed_one():
     text = generation.format_bodies(rows)
     assert "walker-evolving" in text and "target: a generation of evolving bodies within 15 %" in text
     json.dumps(rows)
+
+
+# --- a whole generation: ours against the baseline and baseline-rigid --------------------------
+
+
+@pytest.fixture(scope="module")
+def generation_rows():
+    """The whole-generation benchmark on tiny work: 4 genomes, 0.1 s each, one worker."""
+    from creatures.bench import generation
+
+    return generation.run_generation(quick=True, generations=1, population=4, seconds=0.1, workers=1)
+
+
+def test_the_generation_table_has_a_baseline_rigid_row_and_both_ratios(generation_rows):
+    from creatures.bench import generation
+
+    ours, base, rigid = generation_rows
+    assert [r["engine"] for r in generation_rows] == ["creatures", "baseline", "baseline-rigid"]
+    assert (base["substeps"], rigid["substeps"]) == (1, generation.BASELINES["baseline-rigid"]) == (1, 6)
+    for r in (base, rigid):    # the same work as ours
+        assert r["work"] == "generation" and r["population"] == ours["population"] == 4
+        assert r["steps"] == ours["steps"] == 6 and r["trials"] == ours["trials"]
+        assert r["genomes_timed"] == 4 and r["generations_timed"] == 1
+    assert ours["vs_baseline"] == base["seconds_per_generation"] / ours["seconds_per_generation"]
+    assert ours["vs_baseline_rigid"] == rigid["seconds_per_generation"] / ours["seconds_per_generation"]
+    assert ours["meets_ratio_target"] == (ours["vs_baseline"] >= generation.TARGET_RATIO)
+    assert ours["meets_rigid_ratio_target"] == (ours["vs_baseline_rigid"] >= generation.TARGET_RIGID_RATIO)
+    # the rigid baseline really stepped otherwise: its walkers went elsewhere
+    distances = [(r["best_distance_m"], r["median_distance_m"]) for r in (base, rigid)]
+    assert distances[0] != distances[1]
+    assert all(math.isfinite(r["rank_correlation"]) or r["compared_genomes"] <= 2 for r in generation_rows)
+    text = generation.format_generation(generation_rows)
+    assert "baseline-rigid" in text and "vs rigid" in text
+    assert f"{ours['vs_baseline_rigid']:.1f}x baseline-rigid" in text
+    assert f"{ours['vs_baseline']:.1f}x the baseline" in text
+    json.dumps(generation_rows)
