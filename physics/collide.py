@@ -146,30 +146,39 @@ def _arena_pass(pos, vel, inv_mass, radius, cx, cy, start, order, mask):
                     bq = q // P
                     if bq == bk:
                         continue
-                    iq = q - bq * P
-                    dx = pos[bk, ik, 0] - pos[bq, iq, 0]
-                    dy = pos[bk, ik, 1] - pos[bq, iq, 1]
-                    d = np.sqrt(dx * dx + dy * dy)
-                    pen = radius[bk, ik] + radius[bq, iq] - d
-                    wk = inv_mass[bk, ik]
-                    wq = inv_mass[bq, iq]
-                    if not (pen > 0.0 and d >= 1e-12 and wk + wq > 0.0 and radius[bk, ik] > 0.0
-                            and radius[bq, iq] > 0.0):  # NaN stays out; switched-off spheres too
-                        continue
-                    hits += 1
-                    nx = dx / d
-                    ny = dy / d
-                    s_ = pen / (wk + wq)
-                    pos[bk, ik, 0] += wk * s_ * nx
-                    pos[bk, ik, 1] += wk * s_ * ny
-                    pos[bq, iq, 0] -= wq * s_ * nx
-                    pos[bq, iq, 1] -= wq * s_ * ny
-                    # inelastic impact: remove the approaching relative normal velocity
-                    vrel = (vel[bk, ik, 0] - vel[bq, iq, 0]) * nx + (vel[bk, ik, 1] - vel[bq, iq, 1]) * ny
-                    if vrel < 0.0:
-                        j = -vrel / (wk + wq)
-                        vel[bk, ik, 0] += wk * j * nx
-                        vel[bk, ik, 1] += wk * j * ny
-                        vel[bq, iq, 0] -= wq * j * nx
-                        vel[bq, iq, 1] -= wq * j * ny
+                    hits += separate_pair(pos, vel, bk, ik, bq, q - bq * P, inv_mass, radius)
     return hits
+
+
+@njit(cache=True, error_model="numpy")
+def separate_pair(pos, vel, bi, i, bj, j, inv_mass, radius):
+    """Sphere (bi, i) and sphere (bj, j) of ``pos, vel : (B, P, 2)`` (``inv_mass, radius :
+    (B, P)``), if they overlap: moved apart along their centre line in proportion to their
+    inverse masses, and their approaching normal velocity removed (an inelastic impact). Equal
+    and opposite, so momentum is kept. The arena's pass and the Witkin solver's self-collisions
+    (physics/witkin.py). Returns whether it resolved them (1 or 0)."""
+    dx = pos[bi, i, 0] - pos[bj, j, 0]
+    dy = pos[bi, i, 1] - pos[bj, j, 1]
+    d = np.sqrt(dx * dx + dy * dy)
+    pen = radius[bi, i] + radius[bj, j] - d
+    wi = inv_mass[bi, i]
+    wj = inv_mass[bj, j]
+    if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0 and radius[bi, i] > 0.0
+            and radius[bj, j] > 0.0):  # NaN stays out; switched-off spheres too
+        return 0
+    nx = dx / d
+    ny = dy / d
+    s = pen / (wi + wj)
+    pos[bi, i, 0] += wi * s * nx
+    pos[bi, i, 1] += wi * s * ny
+    pos[bj, j, 0] -= wj * s * nx
+    pos[bj, j, 1] -= wj * s * ny
+    # inelastic impact: remove the approaching relative normal velocity
+    un = (vel[bi, i, 0] - vel[bj, j, 0]) * nx + (vel[bi, i, 1] - vel[bj, j, 1]) * ny
+    if un < 0.0:
+        imp = -un / (wi + wj)
+        vel[bi, i, 0] += wi * imp * nx
+        vel[bi, i, 1] += wi * imp * ny
+        vel[bj, j, 0] -= wj * imp * nx
+        vel[bj, j, 1] -= wj * imp * ny
+    return 1

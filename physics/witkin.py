@@ -87,7 +87,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem
-from .collide import ARENA_PASSES, collide_arena
+from .collide import ARENA_PASSES, collide_arena, separate_pair
 from .bones import muscle_omega
 from .hot import muscle_omegas
 from .joints import wrap_angle
@@ -752,33 +752,9 @@ def _contacts_pbd(b, x, v, touching, h, a, wk, table, blocks, ground, self_colli
                 cut = a.kinetic_friction[b, i] * budget / vt
             v[b, i, 0] = target * nx + tx * (1.0 - cut)
             v[b, i, 1] = target * ny + ty * (1.0 - cut)
-    if self_collision:
+    if self_collision:   # pairs pushed apart, their approach stopped (as between creatures)
         for c in range(a.pair_a.shape[0]):
-            i = a.pair_a[c]
-            j = a.pair_b[c]
-            wi = a.inv_mass[b, i]
-            wj = a.inv_mass[b, j]
-            dx = x[b, i, 0] - x[b, j, 0]
-            dy = x[b, i, 1] - x[b, j, 1]
-            d = np.sqrt(dx * dx + dy * dy)
-            pen = a.radius[b, i] + a.radius[b, j] - d
-            # (so that NaN stays out; a sphere switched off has radius 0 and does not collide)
-            if not (pen > 0.0 and d >= 1e-12 and wi + wj > 0.0 and a.radius[b, i] > 0.0 and a.radius[b, j] > 0.0):
-                continue
-            nx = dx / d
-            ny = dy / d
-            s = pen / (wi + wj)
-            x[b, i, 0] += wi * s * nx
-            x[b, i, 1] += wi * s * ny
-            x[b, j, 0] -= wj * s * nx
-            x[b, j, 1] -= wj * s * ny
-            un = (v[b, i, 0] - v[b, j, 0]) * nx + (v[b, i, 1] - v[b, j, 1]) * ny
-            if un < 0.0:
-                imp = -un / (wi + wj)
-                v[b, i, 0] += wi * imp * nx
-                v[b, i, 1] += wi * imp * ny
-                v[b, j, 0] -= wj * imp * nx
-                v[b, j, 1] -= wj * imp * ny
+            separate_pair(x, v, b, a.pair_a[c], b, a.pair_b[c], a.inv_mass, a.radius)
 
 
 #: a step's settings as the Witkin kernels read them: the substep and how many, gravity, drag,
