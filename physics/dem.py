@@ -437,59 +437,68 @@ def ground_touching(x, touching, inv_mass, radius, table, blocks, slop):
 
 
 def contact_arrays(model) -> tuple:
-    """Creature-major arrays the contact kernels read, made writeable and contiguous once per
-    model (a read-only array is another numba type, and compiles the kernels again)."""
-    arrays = model.prepared.dem
-    if arrays is None:
-        arrays = tuple(np.array(a, order="C", copy=True) for a in
-                       (model.inv_mass, model.radius, model.kinetic_friction, model.pair_a, model.pair_b))
-        model.prepared.dem = arrays
-    return arrays
+    """Creature-major arrays the contact kernels read, made writeable and contiguous (a
+    read-only array is another numba type, and compiles the kernels again)."""
+    return tuple(np.array(a, order="C", copy=True) for a in
+                 (model.inv_mass, model.radius, model.kinetic_friction, model.pair_a, model.pair_b))
 
 
-def scratch(model, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
-    """A scratch array kept with the model (allocated once, reused every step)."""
-    cache = model.prepared.scratch
-    a = cache.get(name)
-    if a is None or a.shape != shape or a.dtype != dtype:
-        a = np.zeros(shape, dtype)
-        cache[name] = a
-    return a
+#: what :func:`advance` needs, made once per (model, settings, threads) (:func:`prepare`): the
+#: kernel, the model's packed record and workspace, the creature-major scratch (positions,
+#: velocities, forces) and the :class:`Spheres` as the kernel takes them (``batch``), the
+#: spheres again, the settings the kernel takes, whether there is ground, the slop
+Plan = namedtuple("Plan", "kernel hot work batch spheres settings ground slop")
 
 
-def step(model, state, cmd, params, terrain, parallel, substeps=None):
-    """:func:`physics.step` for ``solver="pbd"``, ``contacts="dem"``: the PBD stages with DEM
-    contact forces instead of the ground and collision stages, substepped as the contacts need.
-    ``substeps`` forces a count, unchecked (for experiments on the stability limit)."""
-    from .state import State
-    B, P = state.pos.shape[0], state.pos.shape[1]
+def prepare(model, params, parallel, substeps=None) -> Plan:
+    """The :class:`Plan` for stepping ``model`` with ``params`` (``solver="pbd"``,
+    ``contacts="dem"``), substepped as the contacts need. ``substeps`` forces a count, unchecked
+    (for experiments on the stability limit)."""
+    B, P = model.batch, model.n_spheres
     substeps = substeps or required_substeps(model, params)
     threads = numba.get_num_threads()
     # one thread unless asked: the threaded kernel is a compile of its own (about a minute) for
     # a solver that is there to compare against
     parallel = bool(parallel) and threads > 1
     lanes = chunk_lanes(B, threads if parallel else 1)
+    spheres = Spheres(*contact_arrays(model))
+    ground = bool(params.ground)
+    self_collision = bool(params.self_collision and spheres.pair_a.shape[0] > 0)
+    arena = bool(params.arena_collision and B > 1)
+    batch = (np.zeros((B, P, 2)), np.zeros((B, P, 2)), np.zeros((B, P, 2))) + tuple(spheres)
+    settings = (float(params.dt), int(substeps), int(params.iterations), float(params.gravity), float(params.damping),
+                float(params.contact_slop), ground, self_collision, arena, float(params.dem_stiffness),
+                float(params.dem_damping), float(params.dem_shear))
+    return Plan(_pbd_dem_parallel if parallel else _pbd_dem_serial, tuple(packed_hot_of(model)),
+                tuple(packed_workspace_of(model, lanes)), batch, spheres, settings, ground, float(params.contact_slop))
+
+
+def advance(plan: Plan, model, state, cmd, terrain, dt: float):
+    """``state`` one step of ``dt`` on by ``plan``: :func:`physics.step` for ``solver="pbd"``,
+    ``contacts="dem"``, the PBD stages with DEM contact forces instead of the ground and
+    collision stages."""
+    from .state import State
+    B, P = state.pos.shape[0], state.pos.shape[1]
     out_pos = np.empty_like(state.pos)
     out_vel = np.empty_like(state.vel)
     out_len = np.empty_like(state.muscle_len)
     out_contact = np.empty((B, P), dtype=np.bool_)
-    inv_mass, radius, mu, pair_a, pair_b = contact_arrays(model)
-    xb = scratch(model, "x", (B, P, 2))
-    vb = scratch(model, "v", (B, P, 2))
-    F = scratch(model, "F", (B, P, 2))
-    kernel = _pbd_dem_parallel if parallel else _pbd_dem_serial
-    ground = bool(params.ground)
-    self_collision = bool(params.self_collision and pair_a.shape[0] > 0)
-    arena = bool(params.arena_collision and B > 1)
-    kernel((state.pos, state.vel, state.muscle_len), (out_pos, out_vel, out_len, out_contact), cmd,
-           tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)),
-           (xb, vb, F, inv_mass, radius, mu, pair_a, pair_b), (terrain.table, terrain.blocks),
-           (float(params.dt), int(substeps), int(params.iterations), float(params.gravity), float(params.damping),
-            float(params.contact_slop), ground, self_collision, arena, float(params.dem_stiffness),
-            float(params.dem_damping), float(params.dem_shear)))
-    if ground:
-        ground_touching(out_pos, out_contact, inv_mass, radius, terrain.table, terrain.blocks,
-                        float(params.contact_slop))
+    plan.kernel((state.pos, state.vel, state.muscle_len), (out_pos, out_vel, out_len, out_contact), cmd, plan.hot,
+                plan.work, plan.batch, (terrain.table, terrain.blocks), plan.settings)
+    if plan.ground:
+        ground_touching(out_pos, out_contact, plan.spheres.inv_mass, plan.spheres.radius, terrain.table, terrain.blocks,
+                        plan.slop)
     else:
         out_contact[:] = False
-    return State(out_pos, out_vel, out_len, out_contact, state.time + params.dt)
+    return State(out_pos, out_vel, out_len, out_contact, state.time + dt)
+
+
+def step(model, state, cmd, params, terrain, parallel, substeps=None):
+    """:func:`physics.step` for DEM contacts with a forced count of ``substeps``, unchecked (for
+    experiments on the stability limit): :func:`advance` by a :func:`prepare` of its own, kept
+    with the model's plans."""
+    key = ("dem", params, bool(parallel), substeps)
+    plan = model.prepared.plans.get(key)
+    if plan is None:
+        plan = model.prepared.plans[key] = prepare(model, params, parallel, substeps)
+    return advance(plan, model, state, cmd, terrain, params.dt)

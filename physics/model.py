@@ -239,10 +239,10 @@ class Prepared:
 
     - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/hot.py);
     - ``work``: the PBD kernels' workspace, per chunk size (lanes);
-    - ``plans``: per (settings, parallel, threads), what a step needs (:func:`physics.prepare_step`),
-      and ``last``: the one used last, with what it was asked for (found by identity, first);
-    - ``witkin``, ``witkin_work``: the Witkin solver's arrays and scratch (physics/witkin.py);
-    - ``dem``, ``scratch``: the DEM contacts' arrays and scratch (physics/dem.py).
+    - ``plans``: per (settings, parallel, threads), what a step needs (:func:`physics.prepare_step`:
+      every solver's plan, its scratch with it), and ``last``: the one used last, with what it
+      was asked for (found by identity, first);
+    - ``witkin``: the model's arrays as the Witkin solver reads them (physics/witkin.py).
     """
 
     hot: object = None
@@ -251,9 +251,6 @@ class Prepared:
     plans: dict = field(default_factory=dict)
     last: tuple | None = None
     witkin: object = None
-    witkin_work: object = None
-    dem: tuple | None = None
-    scratch: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

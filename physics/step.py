@@ -320,19 +320,23 @@ def step_args(params: SimParams) -> StepArgs:
 
 class StepPlan(NamedTuple):
     """Everything a step of one model with one SimParams on some threads needs, made once
-    (:func:`prepare_step`): ``hot``, the model's packed arrays
-    (:func:`physics.hot.packed_hot_of`) and ``work``, the workspace for its chunks, packed too
-    (:func:`physics.hot.packed_workspace_of`), both as plain tuples for the kernels;
-    ``solver``, the :class:`Settings` after the time step and the substeps (iterations,
-    gravity, damping, bounce, push, slop, ground, self-collision where the model has pairs, the
-    medium's coefficients). They are None for the Witkin and DEM solvers, which keep their own
-    (``model.prepared``)."""
+    (:func:`prepare_step`). Every solver has the same two halves: a plan made once, and an
+    advance of a state by it. For the PBD solver with its own contacts (this module's): ``hot``,
+    the model's packed arrays (:func:`physics.hot.packed_hot_of`) and ``work``, the workspace
+    for its chunks, packed too (:func:`physics.hot.packed_workspace_of`), both as plain tuples
+    for the kernels; ``solver``, the :class:`Settings` after the time step and the substeps
+    (iterations, gravity, damping, bounce, push, slop, ground, self-collision where the model
+    has pairs, the medium's coefficients). For the Witkin solver and DEM contacts those are None
+    and ``own`` is the solver's plan (``physics.witkin.prepare``, ``physics.dem.prepare``),
+    ``advance`` its advance."""
 
     args: StepArgs
     parallel: bool
     hot: tuple | None
     work: tuple | None
     solver: tuple | None
+    own: object
+    advance: object
     #: the batch's creatures, spheres and muscles
     sizes: tuple
 
@@ -349,7 +353,10 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
     last = prepared.last
     if last is not None and last[0] is params and last[1] is parallel and last[2] == threads:
         return last[3]
-    use = threads > 1 and model.batch >= 16 * threads if parallel is None else bool(parallel)
+    if params.solver == "pbd" and params.contacts == "pbd":
+        use = threads > 1 and model.batch >= 16 * threads if parallel is None else bool(parallel)
+    else:   # the other solvers: one thread unless asked (physics/dem.py says why)
+        use = bool(parallel) and threads > 1
     key = (params, use, threads if use else 1)
     plan = prepared.plans.get(key)
     if plan is None:
@@ -359,9 +366,11 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
                       args.self_collision and model.pair_a.shape[0] > 0, args.fluid)
             plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
-                            (model.batch, model.n_spheres, model.n_muscles))
+                            None, None, (model.batch, model.n_spheres, model.n_muscles))
         else:
-            plan = StepPlan(args, use, None, None, None, (model.batch, model.n_spheres, model.n_muscles))
+            other = witkin if params.solver == "witkin" else dem
+            plan = StepPlan(args, use, None, None, None, other.prepare(model, params, use), other.advance,
+                            (model.batch, model.n_spheres, model.n_muscles))
         prepared.plans[key] = plan
     prepared.last = (params, parallel, threads, plan)
     return plan
@@ -418,9 +427,7 @@ def step(model: Model, state: State, commands, params: SimParams | None = None,
             raise ValueError(f"commands must have shape {(B, M)}, not {cmd.shape}")
     a = plan.args
     if not a.pbd:
-        if params.solver == "witkin":
-            return witkin.step(model, state, cmd, params, terrain, parallel)
-        return dem.step(model, state, cmd, params, terrain, parallel)
+        return plan.advance(plan.own, model, state, cmd, terrain, a.dt)
     dt, substeps = a.dt, a.substeps
     kernel = _rollout_parallel if plan.parallel else _rollout_serial
     table, blocks = _writable(terrain.table), _writable(terrain.blocks)

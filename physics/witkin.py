@@ -172,20 +172,16 @@ def arrays_of(model) -> Arrays:
 
 
 def work_of(model, arrays: Arrays) -> Work:
-    """Scratch arrays for the per-creature solves, allocated once per model."""
-    work = model.prepared.witkin_work
-    if work is None:
-        B, P = model.batch, model.n_spheres
-        # bones, cluster pairs, both limits of every joint, a contact per sphere
-        R = max(1, model.n_bones + arrays.cp_i.shape[0] + 2 * model.n_joints + P)
-        f = lambda *s: np.zeros((B,) + s)  # noqa: E731
-        work = Work(f(P, 2), np.zeros((B, R, 3), np.int64), f(R, 3, 2), np.zeros((B, R), np.int64),
-                    f(R), f(R), f(R), np.zeros((B, R), np.int64), f(R, R), f(R, R), f(R), f(R),
-                    np.zeros((B, R), np.bool_), f(R), np.zeros((B, R), np.int64), f(R),
-                    np.zeros((B, R), np.bool_), np.zeros((B, R), np.bool_), np.zeros((B, R), np.int64),
-                    f(P), np.zeros((B, R), np.int64), np.zeros(B, np.int64))
-        model.prepared.witkin_work = work
-    return work
+    """Scratch arrays for the per-creature solves (a :class:`Plan` keeps them)."""
+    B, P = model.batch, model.n_spheres
+    # bones, cluster pairs, both limits of every joint, a contact per sphere
+    R = max(1, model.n_bones + arrays.cp_i.shape[0] + 2 * model.n_joints + P)
+    f = lambda *s: np.zeros((B,) + s)  # noqa: E731
+    return Work(f(P, 2), np.zeros((B, R, 3), np.int64), f(R, 3, 2), np.zeros((B, R), np.int64),
+                f(R), f(R), f(R), np.zeros((B, R), np.int64), f(R, R), f(R, R), f(R), f(R),
+                np.zeros((B, R), np.bool_), f(R), np.zeros((B, R), np.int64), f(R),
+                np.zeros((B, R), np.bool_), np.zeros((B, R), np.bool_), np.zeros((B, R), np.int64),
+                f(P), np.zeros((B, R), np.int64), np.zeros(B, np.int64))
 
 
 def spring_substep(model, arrays: Arrays | None = None) -> float:
@@ -811,42 +807,67 @@ def _witkin_serial(x, v, muscles, F, touching, a, wk, terrain, settings):
             _move(b, x, v, s.h)
 
 
-def step(model, state, cmd, params, terrain, parallel, substeps=None):
-    """:func:`physics.step` for ``solver="witkin"`` (with either contact model). ``substeps``
-    forces a count, unchecked (for experiments on the stability limit)."""
-    from .state import State
+#: what :func:`advance` needs, made once per (model, settings, threads) (:func:`prepare`): the
+#: model's arrays and scratch, the substeps, the kernel and the settings it takes, the stages
+#: (``use_dem``, ``ground``, ``arena``), the contact slop, and DEM's force scratch
+Plan = namedtuple("Plan", "arrays work substeps kernel settings use_dem ground arena slop force")
+
+
+def prepare(model, params, parallel, substeps=None) -> Plan:
+    """The :class:`Plan` for stepping ``model`` with ``params`` (one thread unless ``parallel``,
+    as DEM: physics/dem.py). ``substeps`` forces a count, unchecked (for experiments on the
+    stability limit)."""
     a = arrays_of(model)
     wk = work_of(model, a)
-    B, P = state.pos.shape[0], state.pos.shape[1]
+    B, P = model.batch, model.n_spheres
     substeps = substeps or dem.required_substeps(model, params, spring_substep(model, a))
     h = params.dt / substeps
-    out_len = np.empty_like(state.muscle_len)
-    ldot = np.empty_like(state.muscle_len)
-    _drive_muscles(state.muscle_len, cmd, out_len, ldot, a, float(params.dt))
-    x = np.array(state.pos, order="C", copy=True)
-    v = np.array(state.vel, order="C", copy=True)
-    touching = np.zeros((B, P), np.bool_)
     use_dem = params.contacts == "dem"
-    F = dem.scratch(model, "F", (B, P, 2)) if use_dem else x
-    threads = numba.get_num_threads()
-    # one thread unless asked (as DEM: physics/dem.py)
-    parallel = bool(parallel) and threads > 1
-    kernel = _witkin_parallel if parallel else _witkin_serial
+    parallel = bool(parallel) and numba.get_num_threads() > 1
     ground = bool(params.ground)
     self_collision = bool(params.self_collision and model.pair_a.shape[0] > 0)
     arena = bool(params.arena_collision and B > 1)
-    kernel(x, v, (state.muscle_len, ldot), F, touching, a, wk, (terrain.table, terrain.blocks),
-           (float(h), int(substeps), float(params.gravity), float(params.damping),
-            float(params.witkin_alpha / (h * h)), float(params.witkin_beta / h),
-            float(params.bounce_speed), float(params.contact_slop), ground, self_collision, use_dem,
-            arena and use_dem, float(params.dem_stiffness), float(params.dem_damping),
-            float(params.dem_shear)))
-    if arena and not use_dem:
+    settings = (float(h), int(substeps), float(params.gravity), float(params.damping),
+                float(params.witkin_alpha / (h * h)), float(params.witkin_beta / h),
+                float(params.bounce_speed), float(params.contact_slop), ground, self_collision, use_dem,
+                arena and use_dem, float(params.dem_stiffness), float(params.dem_damping),
+                float(params.dem_shear))
+    force = np.zeros((B, P, 2)) if use_dem else None
+    return Plan(a, wk, substeps, _witkin_parallel if parallel else _witkin_serial, settings, use_dem, ground,
+                arena, float(params.contact_slop), force)
+
+
+def advance(plan: Plan, model, state, cmd, terrain, dt: float):
+    """``state`` one step of ``dt`` on by ``plan`` (:func:`physics.step` for ``solver="witkin"``,
+    with either contact model)."""
+    from .state import State
+    a = plan.arrays
+    B, P = state.pos.shape[0], state.pos.shape[1]
+    out_len = np.empty_like(state.muscle_len)
+    ldot = np.empty_like(state.muscle_len)
+    _drive_muscles(state.muscle_len, cmd, out_len, ldot, a, float(dt))
+    x = np.array(state.pos, order="C", copy=True)
+    v = np.array(state.vel, order="C", copy=True)
+    touching = np.zeros((B, P), np.bool_)
+    F = plan.force if plan.use_dem else x
+    plan.kernel(x, v, (state.muscle_len, ldot), F, touching, a, plan.work, (terrain.table, terrain.blocks),
+                plan.settings)
+    if plan.arena and not plan.use_dem:
         collide_arena(x, v, model.mass, model.inv_mass, model.radius, ARENA_PASSES)
-    if use_dem:
-        if ground:
-            dem.ground_touching(x, touching, a.inv_mass, a.radius, terrain.table, terrain.blocks,
-                                float(params.contact_slop))
+    if plan.use_dem:
+        if plan.ground:
+            dem.ground_touching(x, touching, a.inv_mass, a.radius, terrain.table, terrain.blocks, plan.slop)
         else:
             touching[:] = False
-    return State(x, v, out_len, touching, state.time + params.dt)
+    return State(x, v, out_len, touching, state.time + dt)
+
+
+def step(model, state, cmd, params, terrain, parallel, substeps=None):
+    """:func:`physics.step` for ``solver="witkin"`` with a forced count of ``substeps``, unchecked
+    (for experiments on the stability limit): :func:`advance` by a :func:`prepare` of its own,
+    kept with the model's plans."""
+    key = ("witkin", params, bool(parallel), substeps)
+    plan = model.prepared.plans.get(key)
+    if plan is None:
+        plan = model.prepared.plans[key] = prepare(model, params, parallel, substeps)
+    return advance(plan, model, state, cmd, terrain, params.dt)
