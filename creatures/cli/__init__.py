@@ -13,8 +13,8 @@ import sys
 import evolution
 
 from .. import __version__
-from . import (bench, card, challenge, challenges, designs, edit, evolve, export, play, plot, plugins, preview, record, replay, resume,
-               simulate, validate, watch)
+from . import (bench, card, challenge, challenges, designs, edit, evolve, export, play, plot, plugins, preview, random_designs,
+               record, replay, resume, simulate, validate, watch)
 from .args import Terminated, stop_on_sigterm
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
@@ -24,6 +24,7 @@ COMMANDS = [
     ("sensors", plugins.sensors, "list the sensors a brain can read"),
     ("terrains", plugins.terrains, "list the terrains, check terrain files"),
     ("validate", validate, "check design and terrain files, print every problem"),
+    ("random", random_designs, "write random creatures as design files, each valid and able to stand"),
     ("simulate", simulate, "run a creature headless and report what happened"),
     ("evolve", evolve, "evolve brains for a creature on a task"),
     ("resume", resume, "go on with a stopped run, exactly where it stopped"),

@@ -133,7 +133,7 @@ def test_the_readme_names_no_internal_issue_numbers():
 DETERMINISTIC = ("creatures designs", "creatures designs walker",
                  "creatures simulate walker --muscles random --seconds 20",
                  "creatures tasks", "creatures tasks --check my_task.py:Upright",
-                 "creatures challenge board sprint saves")
+                 "creatures challenge board sprint saves", "creatures random --count 3 --seed 1 --out zoo")
 
 
 def _shown_commands() -> dict:
