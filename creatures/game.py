@@ -4,6 +4,7 @@ the window that shows the start screen and the evolution screen (:class:`Game`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from pathlib import Path
 
@@ -34,6 +35,8 @@ NOISE_VALUES = (0.0, 1e-4, 1e-3, 1e-2)
 MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
                ("water", "water (1000 kg/m^3): buoyancy and drag; swimmers push against it"),
                ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
+#: random creatures the start screen shows after the designs (``creatures random``'s, by name)
+RANDOM_ON_START = 3
 #: seconds to wait for the background run to stop cleanly before it is killed
 
 
@@ -68,8 +71,8 @@ def gallery_item(name: str, origin: str = "built-in", task: str | None = None) -
 
 
 class PlayMenu:
-    """The start screen's choices (``render.game.Menu``): the built-in designs and this
-    directory's design files, the tasks and terrains there are (built-in and installed), and
+    """The start screen's choices (``render.game.Menu``): the built-in designs, this
+    directory's design files and a few random creatures (``creatures random``'s), the tasks and terrains there are (built-in and installed), and
     ``creatures evolve``'s defaults."""
 
     population_range = POPULATION_RANGE
@@ -78,7 +81,8 @@ class PlayMenu:
     trials_range = TRIALS_RANGE
     noise_values = NOISE_VALUES
 
-    def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs"):
+    def __init__(self, setup: Setup | None = None, directory: str = ".", out_dir: str = "runs",
+                 random_seed: int | None = None):
         from evolution.plugins import available
         from evolution.sensors import DEFAULT_SENSORS
         self.setup = setup or dataclasses.replace(DEFAULT_SETUP)
@@ -88,6 +92,11 @@ class PlayMenu:
         for path in sorted(Path(directory).glob("*.y*ml")):
             if path.suffix.lower() in (".yaml", ".yml") and path.is_file() and not _is_terrain(path):
                 self.designs.append(gallery_item(str(path), "this directory"))
+        # a few random creatures, new ones each time (``random_seed`` fixes them): by name, so a
+        # run of one says which (``creatures evolve random-S-N`` grows the same body)
+        if random_seed is None:
+            random_seed = int.from_bytes(os.urandom(4), "little") % 100_000
+        self.designs += [gallery_item(f"random-{random_seed}-{k + 1:03d}", "random") for k in range(RANDOM_ON_START)]
         self.tasks = [Pick(p.name, _one_line(p.description)) for p in available("task") if p.problem is None]
         self.terrains = [Pick("", "the ground the task is made for", "the task's own")]
         self.terrains += [Pick(p.name, _one_line(p.description)) for p in available("terrain") if p.problem is None]

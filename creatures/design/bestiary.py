@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from evolution.yamlread import did_you_mean
@@ -11,6 +12,9 @@ from .loader import Design, DesignError, Problem, load_design
 __all__ = ["DESIGN_DIR", "builtin_names", "design_error", "resolve_design"]
 
 DESIGN_DIR = Path(__file__).resolve().parents[1] / "designs"
+#: the name of a random creature (``creatures random``): creature N of seed S, grown anew from
+#: its name wherever a design is asked for
+RANDOM_NAME = re.compile(r"random-(\d{1,9})-0*([1-9]\d{0,5})")
 
 
 def builtin_names() -> list[str]:
@@ -19,16 +23,23 @@ def builtin_names() -> list[str]:
 
 
 def resolve_design(name_or_path: str) -> Design:
-    """A built-in design by name, or a design file by path. Raises :class:`DesignError`."""
+    """A built-in design by name, a design file by path, or a random creature by its name
+    (``random-S-N``: creature N of seed S, as ``creatures random`` writes it). Raises
+    :class:`DesignError`."""
     if name_or_path in builtin_names():
         return load_design(DESIGN_DIR / f"{name_or_path}.yaml")
     path = Path(name_or_path)
     if path.suffix.lower() in (".yaml", ".yml") or path.exists():
         return load_design(path)
+    match = RANDOM_NAME.fullmatch(name_or_path)
+    if match:
+        from .random_design import random_design
+        return random_design(int(match[1]), int(match[2]) - 1)[0]
     names = builtin_names()
     raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file"
                                                    f"{did_you_mean(name_or_path, names)} "
-                                                   f"(built-in: {', '.join(names)})")])
+                                                   f"(built-in: {', '.join(names)}; or random-SEED-N, a random "
+                                                   f"creature)")])
 
 
 def design_error(command: str, exc: DesignError) -> str:

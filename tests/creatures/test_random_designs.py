@@ -99,3 +99,20 @@ def test_bad_arguments_get_one_line(tmp_path, capsys, argv, says):
     assert cli.main(["random", *argv, "--out", str(tmp_path / "z")]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1 and not (tmp_path / "z").exists()
+
+
+def test_a_random_creatures_name_is_a_design_wherever_one_is_asked_for():
+    """``random-S-N`` resolves to creature N of seed S (the file ``creatures random`` writes,
+    leading zeros or not); ``random-S-0`` is no creature and says what names there are."""
+    from creatures.design import DesignError, resolve_design
+    assert resolve_design("random-1-003").body == resolve_design("random-1-3").body == rd.random_design(1, 2)[0].body
+    with pytest.raises(DesignError, match="random-SEED-N"):
+        resolve_design("random-1-0")
+
+
+def test_the_start_screen_shows_random_creatures_after_the_designs(tmp_path):
+    from creatures.game import RANDOM_ON_START, PlayMenu
+    menu = PlayMenu(directory=str(tmp_path), random_seed=4)
+    shown = menu.designs[-RANDOM_ON_START:]
+    assert [d.name for d in shown] == [f"random-4-{k:03d}" for k in range(1, RANDOM_ON_START + 1)]
+    assert all(d.origin == "random" and d.problem is None and d.shape is not None for d in shown)
