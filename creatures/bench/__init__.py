@@ -4,7 +4,8 @@ The command (:mod:`creatures.cli.bench`) runs the physics table (:mod:`.engine`,
 of :mod:`.pymunk_baseline`, both driven as :mod:`.common` says), whole generations
 (:mod:`.generation`: against neat-python + pymunk, bodies that evolve, water and air), and on
 request the solvers (:mod:`.solvers`), plug-in tasks (:mod:`.tasks`), the Gymnasium environment
-(:mod:`.envs`) and the viewer, the game and the editor (:mod:`.viewer`).
+(:mod:`.envs`), many body shapes against one (:mod:`.shapes`) and the viewer, the game and the
+editor (:mod:`.viewer`).
 
 The physics table measures the engine against pymunk on the reference walker, twice: pymunk at
 its default (``pymunk``: one ``space.step`` a 1/60 s step, 10 iterations), and near the rigidity ours

@@ -36,6 +36,7 @@ EXAMPLES = """examples:
   creatures bench --tasks                      what a task written in pure numpy costs a generation
   creatures bench --bodies                     a generation of evolving bodies against fixed ones
   creatures bench --medium                     a generation in water or air against the ground
+  creatures bench --shapes                     150 bodies of 20 random shapes against 150 of one shape
   creatures bench --env                        env-steps/s of the Gymnasium environment
   creatures bench --predictable                starts 1e-6 m apart, ours and pymunk; bodies under random muscles
 """
@@ -97,6 +98,9 @@ def add_arguments(parser) -> None:
                         help="instead: whole generations of the eel and the fish swimming, the bird flying and the "
                              "glider flying far against the same creatures running on the ground (end to "
                              "end, alternating rounds)")
+    parser.add_argument("--shapes", action="store_true",
+                        help="instead: the physics of 150 bodies of 20 random shapes (a batch per shape) "
+                             "against 150 of one shape (--quick: 5 s, one repetition)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows instead")
     parser.add_argument("--markdown", action="store_true",
                         help="print the physics rows as docs/performance.md's markdown table instead (no "
@@ -150,6 +154,14 @@ def run(args) -> int:
                 r.update(info)
             print(json.dumps(rows, indent=2) if args.json else fmt(rows))
             return 0
+    if getattr(args, "shapes", False):
+        from ..bench.shapes import format_shapes, run_shapes
+        rows = run_shapes(args.quick)
+        info = machine()
+        for r in rows:
+            r.update(info)
+        print(json.dumps(rows, indent=2) if args.json else format_shapes(rows))
+        return 0
     if getattr(args, "tasks", False):
         from ..bench.tasks import format_tasks, run_tasks
         rows = run_tasks(args.quick)

@@ -287,3 +287,18 @@ def test_the_generation_table_has_a_baseline_rigid_row_and_both_ratios(generatio
     assert f"{ours['vs_baseline_rigid']:.1f}x baseline-rigid" in text
     assert f"{ours['vs_baseline']:.1f}x the baseline" in text
     json.dumps(generation_rows)
+
+
+def test_the_shapes_row_times_many_shapes_against_one_and_says_the_ratio(capsys):
+    """``creatures bench --shapes --quick``: the same population both ways, the ratio computed
+    from the two timings, the verdict against the 2x target printed (no timing asserted)."""
+    from creatures import cli
+    from creatures.bench.shapes import POPULATION, SHAPES, TARGET, format_shapes, run_shapes
+    many, one = run_shapes(quick=True)
+    assert many["population"] == one["population"] == POPULATION and many["shapes"] == SHAPES
+    assert many["seconds"] > 0 and one["seconds"] > 0
+    assert many["vs_one_shape"] == many["seconds"] / one["seconds"] and many["target"] == TARGET
+    text = format_shapes([many, one])
+    assert f"{many['vs_one_shape']:.2f}x one shape" in text and ("meets" in text or "MISSES" in text)
+    assert cli.main(["bench", "--shapes", "--quick", "--json"]) == 0
+    assert '"work": "shapes"' in capsys.readouterr().out

@@ -1,0 +1,83 @@
+"""Many shapes in one generation (``creatures bench --shapes``): what bodies of different shapes
+cost against as many bodies of one shape.
+
+Every creature of a batch shares one topology (the skeleton's plan is per topology), so a
+generation of bodies that differ in their parts is stepped today as one batch per shape. This
+times the physics of such a generation: 150 random creatures (``creatures random``'s, seed
+:data:`SEED`) of :data:`SHAPES` shapes, 7 or 8 of each, every group one ``physics.rollout`` call,
+against 150 copies of the shape whose sphere count is nearest the mean, in one call; 20 s of
+random muscles (a new command every 0.2 s), one thread both sides, the best of
+:data:`REPEATS`. Target (bodies that grow): at most 2x.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import physics
+
+from ..design.random_design import random_design
+
+SEED = 11
+SHAPES = 20
+POPULATION = 150
+SECONDS = 20.0
+REPEATS = 3
+#: the most a generation of many shapes may cost against one shape
+TARGET = 2.0
+
+
+def _rollout_seconds(model: physics.Model, steps: int, seed: int) -> float:
+    params, flat = physics.SimParams(), physics.Terrain.flat()
+    state = physics.initial_state(model, params, offset=physics.standing_offset(model, flat))
+    hold = 12
+    pick = np.random.default_rng(seed).uniform(-1.0, 1.0, (-(-steps // hold), model.batch, model.n_muscles))
+    commands = np.ascontiguousarray(np.repeat(pick, hold, axis=0)[:steps])
+    t0 = time.perf_counter()
+    end = physics.rollout(model, state, commands, params, flat, parallel=False)
+    seconds = time.perf_counter() - t0
+    if not np.all(np.isfinite(end.pos)):
+        raise RuntimeError("a random creature went non-finite in the shapes benchmark")
+    return seconds
+
+
+def run_shapes(quick: bool = False) -> list[dict]:
+    """Two rows: ``many shapes`` and ``one shape`` (seconds for the generation's physics), the
+    first with its ratio to the second."""
+    import numba
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        bodies = [random_design(SEED, k)[0].body for k in range(SHAPES)]
+        counts = [POPULATION // SHAPES + (1 if k < POPULATION % SHAPES else 0) for k in range(SHAPES)]
+        sizes = [len(b.spheres) for b in bodies]
+        mean = float(np.average(sizes, weights=counts))
+        nearest = int(np.argmin([abs(s - mean) for s in sizes]))
+        groups = [physics.build_model(b, n) for b, n in zip(bodies, counts)]
+        one = physics.build_model(bodies[nearest], POPULATION)
+        seconds = 5.0 if quick else SECONDS
+        steps = int(round(seconds / physics.SimParams().dt))
+        for m in groups + [one]:      # the kernels loaded, the models' plans made
+            _rollout_seconds(m, 10, 0)
+        repeats = 1 if quick else REPEATS
+        many = min(sum(_rollout_seconds(m, steps, k) for k, m in enumerate(groups)) for _ in range(repeats))
+        same = min(_rollout_seconds(one, steps, 0) for _ in range(repeats))
+    finally:
+        numba.set_num_threads(before)
+    common = {"work": "shapes", "population": POPULATION, "simulated_s": seconds, "threads": 1}
+    return [{**common, "engine": "many shapes", "shapes": SHAPES, "mean_spheres": mean, "seconds": many,
+             "vs_one_shape": many / same, "target": TARGET},
+            {**common, "engine": "one shape", "shapes": 1, "mean_spheres": float(sizes[nearest]), "seconds": same}]
+
+
+def format_shapes(rows: list[dict]) -> str:
+    many, one = rows
+    verdict = "meets" if many["vs_one_shape"] <= TARGET else "MISSES"
+    lines = [(f"{many['shapes']} shapes (mean {many['mean_spheres']:.2f} spheres), a call per shape", many["seconds"]),
+             (f"one shape ({one['mean_spheres']:.0f} spheres), one call", one["seconds"])]
+    width = max(len(text) for text, _ in lines)
+    return "\n".join([f"{POPULATION} bodies x {many['simulated_s']:g} s of random muscles, physics only, one thread:"]
+                     + [f"  {text:<{width}}  {seconds:.2f} s" for text, seconds in lines]
+                     + [f"  many shapes cost {many['vs_one_shape']:.2f}x one shape ({verdict} <= {TARGET:g}x)"])
