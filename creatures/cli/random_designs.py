@@ -55,7 +55,11 @@ def run(args) -> int:
         return 2
     refused = 0
     for k, path in enumerate(names):
-        design, text, tried = random_design(args.seed, k)
+        try:
+            design, text, tried = random_design(args.seed, k)
+        except RuntimeError as exc:
+            print(f"creatures random: {exc} ({k} written)", file=sys.stderr)
+            return 2
         refused += tried
         try:
             write_atomic(path, text)

@@ -34,7 +34,10 @@ def resolve_design(name_or_path: str) -> Design:
     match = RANDOM_NAME.fullmatch(name_or_path)
     if match:
         from .random_design import random_design
-        return random_design(int(match[1]), int(match[2]) - 1)[0]
+        try:
+            return random_design(int(match[1]), int(match[2]) - 1)[0]
+        except RuntimeError as exc:
+            raise DesignError(name_or_path, [Problem(0, 0, str(exc))]) from None
     names = builtin_names()
     raise DesignError(name_or_path, [Problem(0, 0, f"no built-in design of that name and no such file"
                                                    f"{did_you_mean(name_or_path, names)} "

@@ -77,6 +77,19 @@ def test_a_body_that_cannot_stand_is_refused(monkeypatch):
     monkeypatch.setattr(rd, "TRIES", 2)
     with pytest.raises(RuntimeError, match="no body of 2 grown could stand"):
         rd.random_design(1, 0)
+    from creatures.design import DesignError, resolve_design
+    with pytest.raises(DesignError, match="no body of 2 grown could stand"):
+        resolve_design("random-1-1")
+
+
+def test_a_creature_that_cannot_be_grown_is_one_line_and_what_was_written_stays(tmp_path, capsys, monkeypatch):
+    real = rd.random_design
+    monkeypatch.setattr("creatures.cli.random_designs.random_design",
+                        lambda seed, k: real(seed, k) if k < 2 else (_ for _ in ()).throw(RuntimeError("x: no body")))
+    assert cli.main(["random", "--count", "4", "--seed", "2", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == "creatures random: x: no body (2 written)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["random-2-001.yaml", "random-2-002.yaml"]
 
 
 def test_the_command_writes_the_files_and_overwrites_nothing(tmp_path, capsys):
