@@ -72,7 +72,7 @@ def hot_of(model: Model) -> Hot:
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the buffers and the layout and rebuild
-        # the record inside (physics.layout.unpack_hot), since handing numba 76 arrays costs
+        # the record inside (physics.layout.unpack_hot), since handing numba 77 arrays costs
         # ~0.2 us each at every call to type and unbox them, a quarter of a one-creature step.
         packed, views = pack(HOT, arrays, align=64)
         hot = Hot(*views)
