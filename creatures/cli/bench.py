@@ -11,7 +11,7 @@ import importlib
 import json
 import sys
 
-from ..bench import generation
+from ..bench import generation, shapes
 from ..bench.common import (BUDGET, POPULATIONS, PYMUNK_SUBSTEPS, QUICK_BUDGET, QUICK_REPEATS, REPEATS, STEPS,
                             machine)
 from ..bench.engine import (creatures_walk, first_call, format_markdown, format_table, layouts, physics_rows, sanity,
@@ -146,22 +146,15 @@ def run(args) -> int:
             print(format_env_speed(result))
         return 0
     for flag, measure, fmt in (("bodies", generation.run_bodies, generation.format_bodies),
-                               ("medium", generation.run_media, generation.format_media)):
-        if getattr(args, flag, False):  # whole generations side by side, with the machine
+                               ("medium", generation.run_media, generation.format_media),
+                               ("shapes", shapes.run_shapes, shapes.format_shapes)):
+        if getattr(args, flag, False):  # side by side, with the machine
             rows = measure(args.quick)
             info = machine()
             for r in rows:
                 r.update(info)
             print(json.dumps(rows, indent=2) if args.json else fmt(rows))
             return 0
-    if getattr(args, "shapes", False):
-        from ..bench.shapes import format_shapes, run_shapes
-        rows = run_shapes(args.quick)
-        info = machine()
-        for r in rows:
-            r.update(info)
-        print(json.dumps(rows, indent=2) if args.json else format_shapes(rows))
-        return 0
     if getattr(args, "tasks", False):
         from ..bench.tasks import format_tasks, run_tasks
         rows = run_tasks(args.quick)
