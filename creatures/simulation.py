@@ -20,6 +20,13 @@ SINE_HZ = 1.0
 RANDOM_HOLD_S = 0.25
 
 
+def random_commands(rng: np.random.Generator, steps: int, batch: int, n_muscles: int, hold: int) -> np.ndarray:
+    """Random commands, C-contiguous (steps, batch, M): each uniform in [-1, 1], a new one for
+    every muscle of every creature every ``hold`` steps."""
+    levels = rng.uniform(-1.0, 1.0, (-(-steps // hold), batch, n_muscles))
+    return np.ascontiguousarray(np.repeat(levels, hold, axis=0)[:steps])
+
+
 def muscle_commands(pattern: str, steps: int, n_muscles: int, dt: float, seed: int = 0) -> np.ndarray:
     """Commands of shape (steps, M) for a named pattern."""
     t = np.arange(steps)[:, None] * dt
@@ -29,10 +36,7 @@ def muscle_commands(pattern: str, steps: int, n_muscles: int, dt: float, seed: i
         phase = 2.0 * np.pi * np.arange(n_muscles)[None, :] / n_muscles
         return np.sin(2.0 * np.pi * SINE_HZ * t + phase)
     if pattern == "random":
-        hold = max(1, round(RANDOM_HOLD_S / dt))
-        rng = np.random.default_rng(seed)
-        levels = rng.uniform(-1.0, 1.0, ((steps + hold - 1) // hold, n_muscles))
-        return np.repeat(levels, hold, axis=0)[:steps]
+        return random_commands(np.random.default_rng(seed), steps, 1, n_muscles, max(1, round(RANDOM_HOLD_S / dt)))[:, 0]
     raise ValueError(f"unknown muscle pattern {pattern!r} (choose from {', '.join(MUSCLE_PATTERNS)})")
 
 

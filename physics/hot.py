@@ -29,9 +29,9 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from .bones import ROWS, muscle_omega
-from .layout import HOT, WORK, Hot, Packed, Work, pack, unpack_hot, unpack_work, work_shapes
+from .layout import HOT, WORK, Hot, Packed, Work, pack, work_shapes
 from .model import Model
-from .skeleton import SKELETON_FIELDS, frames_of, plan_skeleton
+from .skeleton import frames_of, plan_skeleton
 
 #: the widest chunk of creatures; one chunk is one unit of parallel work
 MAX_LANES = 128
@@ -60,7 +60,7 @@ def hot_of(model: Model) -> Hot:
         plan = plan_skeleton(model.bone_a, model.bone_b, arrays["rigid_bones"], arrays["soft_bones"],
                              model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres,
                              model.cluster_start, model.cluster_sphere, model.muscle_bone)
-        arrays.update({name: plan[name] for name in SKELETON_FIELDS + ("row_muscle",)})
+        arrays.update(plan)   # (its every array is a field of the table: physics/layout.py)
         anchors = frames_of(plan, model.cluster_start, model.cluster_sphere, model.cluster_rest)
         arrays.update(zip(("anchor_a", "anchor_b", "frame_member", "frame_rest"), anchors))
         arrays.update(rod_inv_rest=1.0 / model.bone_rest[:, plan["rod_bone"]].T, joint_degree=joint_degree(model).T,

@@ -69,7 +69,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 
-__all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "SKELETON_FIELDS", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
+__all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
 #: every rigid row's diagonal gets this fraction of itself (unheld) added: A is singular for a
 #: braced body (see the module). It also leaves a loaded row that much short of its length: at
@@ -92,13 +92,6 @@ _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 #: components along the normals, the factor below its diagonal, the pivots and their inverses,
 #: the hinge rows' errors, the multipliers and their correction for clamped muscles
 Scratch = namedtuple("Scratch", "mass normal leg leg_n factor pivot inv_pivot error lam dlam")
-
-SKELETON_FIELDS = ("sk_col_start", "sk_ent_row", "rod_row", "rod_bone", "rod_a", "rod_b", "rod_leg",
-                   "hinge_row", "hinge_joint", "hinge_leg", "leg_row", "leg_sphere", "row_leg_start",
-                   "asm_entry", "asm_leg1", "asm_leg2", "asm_sphere", "pair_start", "pair_entry", "pair_j",
-                   "pair_op_start", "op_target", "op_source", "soft_row", "soft_bone", "soft_a", "soft_b",
-                   "soft_leg", "sk_lead", "frame_row", "frame_cluster", "frame_r", "frame_leg")
-
 
 def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
     """Each creature's frames of its rigid clusters, from its own rest shapes (``cluster_rest :

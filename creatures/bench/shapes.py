@@ -19,6 +19,7 @@ import numpy as np
 import physics
 
 from ..design.random_design import random_design
+from ..simulation import random_commands
 
 SEED = 11
 SHAPES = 20
@@ -32,9 +33,7 @@ TARGET = 2.0
 def _rollout_seconds(model: physics.Model, steps: int, seed: int) -> float:
     params, flat = physics.SimParams(), physics.Terrain.flat()
     state = physics.initial_state(model, params, offset=physics.standing_offset(model, flat))
-    hold = 12
-    pick = np.random.default_rng(seed).uniform(-1.0, 1.0, (-(-steps // hold), model.batch, model.n_muscles))
-    commands = np.ascontiguousarray(np.repeat(pick, hold, axis=0)[:steps])
+    commands = random_commands(np.random.default_rng(seed), steps, model.batch, model.n_muscles, 12)
     t0 = time.perf_counter()
     end = physics.rollout(model, state, commands, params, flat, parallel=False)
     seconds = time.perf_counter() - t0

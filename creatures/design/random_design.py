@@ -29,6 +29,7 @@ import numpy as np
 import physics
 from physics.integrity import frame_of, measure
 
+from ..simulation import random_commands
 from .loader import Design, parse_design
 
 __all__ = ["random_design", "stands", "SPHERES", "TRIES", "STAND_STRAIN"]
@@ -80,8 +81,7 @@ def stands(body: physics.Body, rng: np.random.Generator) -> bool:
     hold = max(1, int(round(0.2 / params.dt)))
     commands = np.zeros((rest + driven, 1, model.n_muscles))
     if model.n_muscles:
-        pick = rng.uniform(-1.0, 1.0, (-(-driven // hold), 1, model.n_muscles))
-        commands[rest:] = np.repeat(pick, hold, axis=0)[:driven]
+        commands[rest:] = random_commands(rng, driven, 1, model.n_muscles, hold)
     state, frames = physics.rollout(model, state, commands, params, flat, every=1, parallel=False)
     if not np.all(np.isfinite(frames)):
         return False

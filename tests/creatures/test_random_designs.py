@@ -8,6 +8,7 @@ import physics
 from creatures import cli
 from creatures.design import parse_design
 from creatures.design import random_design as rd
+from creatures.simulation import random_commands
 from physics.integrity import STRAIN_LIMIT, frame_of, measure
 
 FLAT = physics.Terrain.flat()
@@ -20,8 +21,7 @@ def _worst_strain_under_random_muscles(body, seed: int, seconds: float = 20.0, h
     model = physics.build_model(body, 1)
     state = physics.initial_state(model, params, offset=physics.standing_offset(model, FLAT))
     steps = int(seconds / params.dt)
-    pick = np.random.default_rng(seed).uniform(-1.0, 1.0, (-(-steps // hold), 1, model.n_muscles))
-    commands = np.ascontiguousarray(np.repeat(pick, hold, axis=0)[:steps])
+    commands = random_commands(np.random.default_rng(seed), steps, 1, model.n_muscles, hold)
     state, frames = physics.rollout(model, state, commands, params, FLAT, every=1, parallel=False)
     if not np.all(np.isfinite(frames)):
         return np.inf

@@ -100,3 +100,14 @@ def test_every_field_is_named_once_and_no_kernel_reads_a_record_by_number():
                 if isinstance(index, ast.Constant) or isinstance(index, ast.Slice):
                     offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+def test_every_array_of_the_skeletons_plan_is_a_field_of_the_table():
+    """physics/hot.py hands the plan's arrays to the table whole: none may go unnamed."""
+    from physics.skeleton import plan_skeleton
+    model = physics.build_model(cluster_walker(), batch=2)
+    soft = model.bone_soft
+    plan = plan_skeleton(model.bone_a, model.bone_b, np.flatnonzero(~soft), np.flatnonzero(soft), model.joint_a,
+                         model.joint_c, model.joint_b, model.joint_limited, model.n_spheres, model.cluster_start,
+                         model.cluster_sphere, model.muscle_bone)
+    assert set(plan) <= {f.name for f in HOT}
