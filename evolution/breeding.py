@@ -161,6 +161,7 @@ class DefaultGenome(neat.DefaultGenome):
         super().__init__(key)
         self.body_values = []
         self.body_parts = []
+        self.body_plan = None   # a grown body's genes (evolution.growth.Plan), in a growing run
 
     @classmethod
     def parse_config(cls, param_dict):
@@ -184,6 +185,8 @@ class DefaultGenome(neat.DefaultGenome):
         # object and nothing else, so it is the only per-run channel to them; anything else (a
         # class attribute, a module registry) would be global, shared by every run in a process.
         config.body_genes = None
+        # likewise a growing run's body genetics (evolution.growth.Growth), set by the run
+        config.growth = None
         return config
 
     def configure_new(self, config):
@@ -192,6 +195,9 @@ class DefaultGenome(neat.DefaultGenome):
         if genes:
             self.body_values = genes.start_values()
             self.body_parts = genes.start_parts()
+        growth = getattr(config, "growth", None)
+        if growth is not None:
+            self.body_plan = growth.seed_plan()
 
     # --- crossover -----------------------------------------------------------------------------
 
@@ -205,6 +211,10 @@ class DefaultGenome(neat.DefaultGenome):
                                 for a, b in zip(parent1.body_values, parent2.body_values)]
             self.body_parts = [a if random() > 0.5 else b
                                for a, b in zip(parent1.body_parts, parent2.body_parts)]
+        growth = getattr(config, "growth", None)
+        if growth is not None:
+            parent1, parent2 = (genome1, genome2) if genome1.fitness > genome2.fitness else (genome2, genome1)
+            self.body_plan = growth.crossover(parent1.body_plan, parent2.body_plan)
 
     def brain_crossover(self, genome1, genome2, config):
         """The crossover of the brain's genes alone (neat-python's, drawing the same random numbers)."""
@@ -300,6 +310,9 @@ class DefaultGenome(neat.DefaultGenome):
             for k in range(len(parts)):
                 if random() < flip:
                     parts[k] = not parts[k]
+        growth = getattr(config, "growth", None)
+        if growth is not None:
+            self.body_plan = growth.mutate(self.body_plan)
 
     def brain_mutate(self, config):
         """The mutation of the brain's genes alone (neat-python's, drawing the same random numbers)."""
@@ -344,6 +357,9 @@ class DefaultGenome(neat.DefaultGenome):
         genes = getattr(config, "body_genes", None)
         if genes:
             d += config.compatibility_body_coefficient * self.body_distance(other, genes)
+        growth = getattr(config, "growth", None)
+        if growth is not None:
+            d += config.compatibility_body_coefficient * growth.distance(self.body_plan, other.body_plan)
         return d
 
     def body_distance(self, other, genes) -> float:

@@ -26,6 +26,7 @@ import physics
 
 from . import limits, lineage
 from .bodygenes import NO_GENES, BodyGenes
+from .growth import Grown
 from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
 from .jsonread import JsonFileError, loads, read_bytes, read_text
 from .plugins import PluginError, PluginRef, load_ref, resolve
@@ -38,11 +39,12 @@ __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-#: the newest format version: 5 for a champion scored over trials (their starts, which older
+#: the newest format version: 6 for a grown body (its wiring to its brain, which older software
+#: would not replay), 5 for a champion scored over trials (their starts, which older
 #: software would not replay), 4 for one whose muscles share brain outputs (muscle groups, which
 #: older software would drive one output per muscle), 3 for one whose body evolved (its design's
 #: ranges and its body genes, which older software could not replay), 2 otherwise
-VERSION = 5
+VERSION = 6
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 #: an author's name is at most this long
@@ -109,14 +111,30 @@ class Champion:
     #: post-evaluation from fresh starts (None: not made)
     trials: TrialRecord = LEGACY
     post: PostEvaluation | None = None
+    #: a grown body's wiring to its brain and sphere slots (:class:`evolution.growth.Grown`;
+    #: None: a design's body): ``body`` is the grown body, the genome's ``body`` holds its plan
+    grown: Grown | None = None
     _episode: object = field(default=None, init=False, repr=False, compare=False)
 
-    def bodies(self):
-        """The champion's body genes as :meth:`Episode.model` takes them (None: a fixed body)."""
+    def bodies(self, count: int = 1):
+        """The bodies of ``count`` copies of the champion as :meth:`Episode.model` takes them:
+        its body genes (None: a fixed body), or a grown body itself."""
+        if self.grown is not None:
+            return [self.body] * count
         if not self.genes:
             return None
         body = self.genome.get("body") or {}
-        return [body.get("values", [])], [body.get("parts", [])]
+        return [body.get("values", [])] * count, [body.get("parts", [])] * count
+
+    def offsets(self, offsets):
+        """Starts made for the run's spheres ((K, S, 2): a grown body's run's sphere slots) as
+        the champion's ((K, P, 2))."""
+        return self.grown.offsets(offsets) if self.grown is not None else offsets
+
+    @property
+    def sphere_slots(self) -> int:
+        """How many spheres its trials' starts move (its run's sphere slots, for a grown body)."""
+        return self.grown.slot_count if self.grown is not None else len(self.body.spheres)
 
     def switched_off(self) -> list[str]:
         """The labels of the optional parts the champion has switched off."""
@@ -148,7 +166,7 @@ class Champion:
         if not 0 <= trial < self.trials.spec.count:
             raise ChampionError(f"it has {self.trials.spec.count} trial{'s' if self.trials.spec.count > 1 else ''}, "
                                 f"not a trial {trial + 1}")
-        starts = self.trials.offsets(len(self.body.spheres))[trial:trial + 1]
+        starts = self.offsets(self.trials.offsets(self.sphere_slots)[trial:trial + 1])
         try:
             return EpisodeRun(self.episode(), self.brains(), 1, parallel, self.bodies(), starts)
         except PluginError as exc:
@@ -163,8 +181,10 @@ class Champion:
                 sensors = tuple(load_ref(r, self.trusted, self.named) for r in self.sensors)
             except PluginError as exc:
                 raise ChampionError(str(exc)) from None
+            grown = self.grown
             self._episode = Episode(self.body, task, self.terrain, sensors, self.seconds, self.sim,
-                                    self.clock_hz, genes=self.genes)
+                                    self.clock_hz, genes=self.genes, part_names=grown.names if grown else {},
+                                    wiring=grown.wiring if grown else None, varied=grown is not None)
         return self._episode
 
     def n_inputs(self) -> int:
@@ -218,7 +238,7 @@ class Champion:
         it; its fitness, the trials' statistic. ``on_step(t, state, inputs, outputs)`` after every
         step (of the batch of its trials). A plug-in that raises is a :class:`ChampionError`
         naming it."""
-        fitness, failed = self._score_from(self.trials.offsets(len(self.body.spheres)), on_step)
+        fitness, failed = self._score_from(self.trials.offsets(self.sphere_slots), on_step)
         return float(score(fitness[None], failed[None], self.trials.spec.statistic)[0][0])
 
     def trial_fitness(self, trial: int = 0) -> float:
@@ -233,7 +253,7 @@ class Champion:
 
     def replay_trials(self) -> list[float]:
         """Each trial's fitness, replayed."""
-        return [float(f) for f in self._score_from(self.trials.offsets(len(self.body.spheres)))[0]]
+        return [float(f) for f in self._score_from(self.trials.offsets(self.sphere_slots))[0]]
 
     def rescore(self, starts: int, noise: float | None = None, seed: int = 0) -> dict:
         """The champion from ``starts`` fresh starts that anyone can repeat
@@ -242,18 +262,17 @@ class Champion:
         "fitness", "mean", "worst", "sd"}``."""
         from .trials import DEFAULT_NOISE
         noise = (self.trials.spec.noise or DEFAULT_NOISE) if noise is None else float(noise)
-        fitness, _ = self._score_from(start_offsets(check_seeds(starts, seed), noise, len(self.body.spheres)))
+        fitness, _ = self._score_from(start_offsets(check_seeds(starts, seed), noise, self.sphere_slots))
         return {"starts": starts, "noise": noise, "seed": seed, "fitness": [float(f) for f in fitness],
                 **spread_of(fitness)}
 
     def _score_from(self, offsets, on_step=None):
-        """The champion run from each start of ``offsets`` (K, P, 2), in one batch: ``(fitness
-        (K,), failed (K,))``."""
+        """The champion run from each start of ``offsets`` (K, S, 2: by its run's sphere slots),
+        in one batch: ``(fitness (K,), failed (K,))``."""
         from .chunks import make_brains
         K = len(offsets)
-        bodies = self.bodies()
-        if bodies is not None:
-            bodies = (bodies[0] * K, bodies[1] * K)
+        offsets = self.offsets(offsets)
+        bodies = self.bodies(K)
         config = self.neat_config()   # (the genome checked against the creature first)
         try:
             brains = make_brains([genome_from_dict(self.genome)], config, self.network, np.zeros(K, int))
@@ -270,9 +289,11 @@ class Champion:
         if self.genes:  # the design's ranges, and what the champion switched off (for people)
             creature["evolve"] = self.genes.to_dict()
             creature["switched_off"] = self.switched_off()
+        if self.grown is not None:
+            creature["grown"] = self.grown.to_dict()
         # (one exact start, as every champion was scored before trials: written as then)
         trials = self.trials.recorded and not self.trials.spec.exact
-        version = 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
+        version = 6 if self.grown is not None else 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
         extra = {"trials": self.trials.to_dict()} if trials else {}
         if self.post is not None:
             extra["post"] = self.post.to_dict()
@@ -416,6 +437,11 @@ def champion_from_dict(data) -> Champion:
         if "evolve" in data["creature"]:
             genes = BodyGenes.from_dict(data["creature"]["evolve"])
             genes.check(body)
+        grown = None
+        if "grown" in data["creature"]:
+            if genes:
+                raise ChampionError("a grown body has no design ranges ('evolve')")
+            grown = Grown.from_dict(data["creature"]["grown"], body)
         sim = physics.SimParams.from_dict(_get(data, "physics", kind=dict))
         limits.check_sim(sim, seconds)
     except (ChampionError, PluginError) as exc:
@@ -450,7 +476,7 @@ def champion_from_dict(data) -> Champion:
         sim=sim, network=network, genome=genome, fitness=_number(data, "recorded", "fitness"),
         generation=int(_get(data, "recorded", "generation", kind=int)), seed=int(seed),
         software=software, name=str(data.get("name", "")), genes=genes, author=data.get("author", ""),
-        settings_hash=settings_hash, parent=parent, trials=trials, post=post)
+        settings_hash=settings_hash, parent=parent, trials=trials, post=post, grown=grown)
 
 
 def _trials(data, version: int) -> tuple:
@@ -553,7 +579,8 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     try:
         records = [read_best(p) for p in paths]
         record = champion_record(records)
-        check_genome(record["genome"], None, len(body.command_map()[2]), settings.network)
+        outputs = settings.grow_settings.muscles if settings.grow is not None else len(body.command_map()[2])
+        check_genome(record["genome"], None, outputs, settings.network)
         check_body(record["genome"].get("body"), genes)
     except JsonFileError as exc:
         raise ChampionError(str(exc)) from None
@@ -576,6 +603,12 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
     if genes:  # the champion's own body: the design's with its genes
         genome_body = record["genome"]["body"]
         body = genes.body(body, genome_body["values"], genome_body["parts"])
+    grown = None
+    if settings.grow is not None:   # a grown body: its plan's, wired as the run recorded
+        try:
+            body, grown = _grown_of(body, settings, record)
+        except ValueError as exc:
+            raise ChampionError(f"{paths[records.index(record)]}: {exc}") from None
     return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,
                     terrain_ref=terrain_ref, sensors=sensor_refs, measures=measures,
                     seconds=settings.seconds, clock_hz=settings.clock_hz,
@@ -585,7 +618,21 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     software=software_versions(), trusted=True,
                     name=f"{settings.design_name} {task_ref.short} gen {record['generation']}",
                     genes=genes, settings_hash=lineage.settings_hash(asdict(settings)), parent=settings.parent,
+                    grown=grown,
                     **_trials_of_record(record, paths[records.index(record)]))
+
+
+def _grown_of(seed: physics.Body, settings, record: dict) -> tuple:
+    """A growing run's best-genome record's body and :class:`Grown` record. ValueError (one line)."""
+    from .growth import Growth, Plan
+    plan = (record["genome"].get("body") or {}).get("plan")
+    if plan is None or "grown" not in record:
+        raise ValueError("the run grows its bodies, but this genome has no body plan or wiring")
+    growth = Growth(seed, settings.grow_settings)
+    plan = Plan.from_dict(plan)
+    growth.check(plan)
+    body = growth.body(plan)[0]
+    return body, Grown.from_dict(record["grown"], body)
 
 
 def _trials_of_record(record: dict, path) -> dict:

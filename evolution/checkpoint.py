@@ -81,6 +81,13 @@ def _genome_from_row(data: dict, config=None):
         g = config.genome_config
         try:
             check_body(data.get("body"), getattr(g, "body_genes", None))
+            growth = getattr(g, "growth", None)
+            if growth is not None:
+                from .growth import Plan
+                plan = (data.get("body") or {}).get("plan")
+                if plan is None:
+                    raise ValueError("it has no body plan, and the run grows its bodies")
+                growth.check(Plan.from_dict(plan))
         except ValueError as exc:
             raise CheckpointError(f"genome {genome['key']}: {exc}") from None
         if not (isinstance(genome["key"], int) and not isinstance(genome["key"], bool)):
@@ -126,9 +133,11 @@ def population_state(population: neat.Population) -> dict:
             "fitness_history": list(s.fitness_history)})
     best = population.best_genome
     genes = getattr(gconf, "body_genes", None)
+    growth = getattr(gconf, "growth", None)
     return {
         "format": FORMAT, "version": VERSION,
         **({"body_genes": genes.to_dict()} if genes else {}),
+        **({"growth": {"settings": growth.settings.to_dict(), **growth.state()}} if growth is not None else {}),
         "generation": int(population.generation),
         "random": {"version": version, "state": list(mt), "gauss_next": gauss},
         "numpy_random": {"name": np_name, "keys": np_keys.tolist(), "pos": int(np_pos),
@@ -192,6 +201,17 @@ def _restore(config, state: dict) -> neat.Population:
     if (recorded or None) != (genes.to_dict() if genes else None):
         raise CheckpointError("the run's design evolves other values or optional parts than its checkpoint "
                               "was made with (its ranges changed): it cannot be resumed; start a new run")
+    growth = getattr(config.genome_config, "growth", None)
+    recorded = state.get("growth")
+    if (recorded is None) != (growth is None) or (growth is not None
+                                                 and recorded.get("settings") != growth.settings.to_dict()):
+        raise CheckpointError("the run grows its bodies otherwise than its checkpoint was made with (its growth "
+                              "settings changed): it cannot be resumed; start a new run")
+    if growth is not None:
+        try:
+            growth.set_state(recorded)
+        except ValueError as exc:
+            raise CheckpointError(str(exc)) from None
     genomes = {}
     if len(state["population"]) > limits.MAX_POPULATION:
         raise CheckpointError(f"the checkpoint holds {len(state['population'])} genomes; at most "

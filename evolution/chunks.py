@@ -56,12 +56,14 @@ def pack_genome(genome) -> tuple:
     ``(key, bias, response, activation, aggregation, time_constant)`` by key, the connections
     ``(in, out, weight, enabled, innovation)`` in the genome's order. :func:`unpack_genome`
     makes of it the genome ``genome_from_dict(genome_to_dict(genome))`` makes, without its
-    fitness (a network does not read it), in a third of the time, and it pickles smaller."""
+    fitness (a network does not read it), in a third of the time, and it pickles smaller. A
+    grown body's plan (:class:`evolution.growth.Plan`) goes as it is."""
     return (genome.key,
             [(k, n.bias, n.response, n.activation, n.aggregation, getattr(n, "time_constant", 1.0))
              for k, n in sorted(genome.nodes.items())],
             [(k[0], k[1], c.weight, c.enabled, c.innovation) for k, c in genome.connections.items()],
-            (tuple(getattr(genome, "body_values", ())), tuple(getattr(genome, "body_parts", ()))))
+            (tuple(getattr(genome, "body_values", ())), tuple(getattr(genome, "body_parts", ()))),
+            getattr(genome, "body_plan", None))
 
 
 def unpack_genome(data: tuple):
@@ -71,6 +73,8 @@ def unpack_genome(data: tuple):
     genome = DefaultGenome(int(key))
     if len(data) > 3:
         genome.body_values, genome.body_parts = list(data[3][0]), list(data[3][1])
+    if len(data) > 4:
+        genome.body_plan = data[4]
     genome_nodes, genome_connections = genome.nodes, genome.connections
     new = object.__new__  # the genes' constructors only check the key's and innovation's types
     for k, bias, response, activation, aggregation, time_constant in nodes:
@@ -140,6 +144,15 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     with a :class:`evolution.PluginError`."""
     genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     index, starts = creatures if creatures is not None else (None, None)
+    if episode.growth is not None:   # bodies of many shapes: shape by shape (evolution.growth)
+        from .growth import score_grown
+        from .network import compile_networks
+        index = np.arange(len(genomes)) if index is None else np.asarray(index)
+        for i in set(index.tolist()):
+            if getattr(genomes[i], "body_plan", None) is None:
+                raise ValueError("a genome of a growing run has no body plan")
+        return score_grown(episode, episode.growth, [genomes[i].body_plan for i in index],
+                           compile_networks(genomes, config, kind).take(index), starts, report, PROGRESS_EVERY)
     brains = make_brains(genomes, config, kind, index)
     B = len(genomes) if index is None else len(index)
     bodies = bodies_of(episode, genomes if index is None else [genomes[i] for i in index])

@@ -70,9 +70,13 @@ def body_of_genome(genome) -> dict | None:
     """A genome's body genes as plain data, ``{"values": [...], "parts": [...]}`` (None for a
     genome without any: a fixed design's)."""
     values, parts = getattr(genome, "body_values", None), getattr(genome, "body_parts", None)
-    if not values and not parts:
+    plan = getattr(genome, "body_plan", None)
+    if not values and not parts and plan is None:
         return None
-    return {"values": [float(v) for v in values or ()], "parts": [bool(p) for p in parts or ()]}
+    body = {"values": [float(v) for v in values or ()], "parts": [bool(p) for p in parts or ()]}
+    if plan is not None:   # a grown body (evolution.growth)
+        body["plan"] = plan.to_dict()
+    return body
 
 
 def check_body(body, genes) -> None:
@@ -84,8 +88,11 @@ def check_body(body, genes) -> None:
         if n_values or n_parts:
             raise ValueError(f"it has no body genes; the design evolves {n_values} values and {n_parts} parts")
         return
-    if not isinstance(body, dict) or set(body) - {"values", "parts"}:
+    if not isinstance(body, dict) or set(body) - {"values", "parts", "plan"}:
         raise ValueError("'body' must be an object with 'values' and 'parts'")
+    if "plan" in body:
+        from .growth import Plan
+        Plan.from_dict(body["plan"])
     values, parts = body.get("values", []), body.get("parts", [])
     if not isinstance(values, list) or not isinstance(parts, list):
         raise ValueError("the body's 'values' and 'parts' must be lists")
@@ -105,6 +112,11 @@ def set_body(genome, body: dict | None) -> None:
     body = body or {}
     genome.body_values = [float(v) for v in body.get("values", ())]
     genome.body_parts = [bool(p) for p in body.get("parts", ())]
+    if body.get("plan") is not None:
+        from .growth import Plan
+        genome.body_plan = Plan.from_dict(body["plan"])
+    else:
+        genome.body_plan = None
 
 
 def genome_from_dict(data: dict, genome_config=None):

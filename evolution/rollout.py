@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 import physics
-from physics.integrity import frame_of, measure, rigid_bones, within_limits
+from physics.integrity import MEASURES, frame_of, measure, rigid_bones, within_limits
 from physics.sensors import creature_com
 
 from .bodygenes import NO_GENES, BodyGenes
@@ -29,7 +29,7 @@ from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
 from .tasks import DEFAULT_TASK, WORST_FITNESS, Task, task_sim
 
-__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
+__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "Wiring", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
 
 #: an episode's simulated seconds, and its brains' clock (Hz), when none are given: a run's
 #: defaults too (``evolution.run.RunSettings``, which every front end asks for its defaults)
@@ -152,6 +152,62 @@ class Clock:
         self.time[which] = 0.0
 
 
+@dataclass(frozen=True)
+class Wiring:
+    """How a body's sensors and muscles meet a brain made for more of them: a grown body's
+    (:mod:`evolution.growth`), whose brain has an input for every input any body of its run may
+    have and an output for every muscle it may have. Input ``k`` of the body's sensors is the
+    brain's input ``inputs[k]`` (the brain's other inputs read 0); the body's command ``k``
+    (its muscle ``k``) is the brain's output ``outputs[k]``."""
+
+    n_inputs: int
+    n_outputs: int
+    inputs: tuple
+    outputs: tuple
+
+    def to_dict(self) -> dict:
+        return {"n_inputs": self.n_inputs, "n_outputs": self.n_outputs, "inputs": list(self.inputs),
+                "outputs": list(self.outputs)}
+
+    @classmethod
+    def from_dict(cls, data) -> "Wiring":
+        """The wiring of :meth:`to_dict`'s dict; ValueError (one line) for anything else."""
+        try:
+            n_in, n_out = data["n_inputs"], data["n_outputs"]
+            inputs, outputs = tuple(data["inputs"]), tuple(data["outputs"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the wiring must have n_inputs, n_outputs, inputs and outputs ({exc})") from None
+        for n, where in ((n_in, "n_inputs"), (n_out, "n_outputs")):
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= 100_000:
+                raise ValueError(f"the wiring's {where} must be a whole number from 1 to 100000")
+        for items, n, where in ((inputs, n_in, "inputs"), (outputs, n_out, "outputs")):
+            if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n for i in items) \
+                    or len(set(items)) != len(items):
+                raise ValueError(f"the wiring's {where} must be different whole numbers from 0 to {n - 1}")
+        return cls(n_in, n_out, inputs, outputs)
+
+
+class _Wired:
+    """Brains seen through a :class:`Wiring`: ``activate`` takes the body's inputs and answers
+    its commands. Anything else is the brains' own."""
+
+    def __init__(self, brains, wiring: Wiring, batch: int):
+        self.brains, self.wiring = brains, wiring
+        self._inputs = np.zeros((batch, wiring.n_inputs))
+        self._in = np.asarray(wiring.inputs, dtype=np.int64)
+        self._out = np.asarray(wiring.outputs, dtype=np.int64)
+
+    def reset(self) -> None:
+        self.brains.reset()
+
+    def activate(self, inputs):
+        self._inputs[:, self._in] = inputs
+        return np.take(self.brains.activate(self._inputs), self._out, axis=1)
+
+    def __getattr__(self, name):
+        return getattr(self.brains, name)
+
+
 def _default_sensors() -> tuple:
     return tuple(resolve("sensor", name) for name in DEFAULT_SENSORS)
 
@@ -173,6 +229,14 @@ class Episode:
     #: the design's evolvable values and optional parts (:mod:`evolution.bodygenes`): each
     #: creature's body is made of its genome's body genes (empty: every creature is ``body``)
     genes: BodyGenes = NO_GENES
+    #: the brain's inputs and outputs when they are not the body's own (a grown body's)
+    wiring: Wiring | None = None
+    #: creatures have bodies of their own, of ``body``'s topology: :meth:`model` takes them as
+    #: :class:`physics.Body` s (a grown body's episode: :mod:`evolution.growth`)
+    varied: bool = False
+    #: a run that grows bodies (:class:`evolution.growth.Growth`): its chunks are scored body
+    #: shape by body shape (:func:`evolution.chunks.evaluate_chunk`)
+    growth: object = None
 
     @classmethod
     def make(cls, body: physics.Body, task=DEFAULT_TASK, terrain=None, sensors=None, seed: int = 0,
@@ -207,6 +271,9 @@ class Episode:
         return max(1, int(round(self.seconds / self.sim.dt)))
 
     def context(self, model: physics.Model) -> Context:
+        if self.varied:
+            return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names,
+                              varied=True)
         if not self.genes:
             return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names)
         return Context.of(model, self.terrain, self.sim, self.steps, self.clock_hz, self.part_names,
@@ -215,7 +282,13 @@ class Episode:
     def model(self, batch: int, bodies=None) -> tuple[physics.Model, np.ndarray]:
         """The model of ``batch`` creatures and which of them have a refused body (bool (B,)):
         ``bodies`` is ``(values (B, V), parts (B, S))`` of the design's body genes (None: the
-        design's start body for all)."""
+        design's start body for all); for a :attr:`varied` episode, ``bodies`` is
+        one :class:`physics.Body` per creature, of :attr:`body`'s topology."""
+        if self.varied and bodies is not None:
+            if len(bodies) != batch:
+                raise ValueError(f"{len(bodies)} bodies for {batch} creatures")
+            return (physics.stack_models([physics.build_model(b, 1) for b in bodies]),
+                    np.zeros(batch, dtype=np.bool_))
         if not self.genes:
             if bodies is not None and (np.size(bodies[0]) or np.size(bodies[1])):
                 raise ValueError("body genes given for a design that has none")
@@ -238,12 +311,13 @@ class Episode:
         return names
 
     def n_inputs(self) -> int:
-        return len(self.input_names())
+        """The brain's inputs: the sensors' (or as :attr:`wiring` says)."""
+        return self.wiring.n_inputs if self.wiring is not None else len(self.input_names())
 
     def n_outputs(self) -> int:
         """The brain's outputs: one per muscle group and per muscle of no group
-        (``physics.Body.command_map``)."""
-        return len(self.body.command_map()[2])
+        (``physics.Body.command_map``), or as :attr:`wiring` says."""
+        return self.wiring.n_outputs if self.wiring is not None else len(self.body.command_map()[2])
 
     def output_names(self) -> list[str]:
         """What each output drives: a group's name, or a muscle of its own by its name in
@@ -300,6 +374,8 @@ class EpisodeRun:
 
     def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False, bodies=None,
                  starts=None):
+        if episode.wiring is not None:
+            brains = _Wired(brains, episode.wiring, batch)
         self.episode, self.brains, self.parallel = episode, brains, parallel
         self.model, self.refused = episode.model(batch, bodies)
         self.terrain = episode.terrain
@@ -327,11 +403,11 @@ class EpisodeRun:
         # the brains' outputs to the muscles' commands, when muscles share them (groups): into
         # one buffer, not an array a step
         self._expand = (channel, sign, np.zeros((batch, channel.size))) if episode.body.grouped else None
-        self._measures = np.zeros((batch, 3))
+        self._measures = np.zeros((batch, len(MEASURES)))
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
         self.warnings: list[str] = []
-        offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes
+        offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes or episode.varied
                   else physics.standing_offset(self.model, self.terrain))
         self.start_state = self._design_start = physics.initial_state(self.model, episode.sim, offset=offset)
         if starts is not None:

@@ -74,6 +74,7 @@ from .breeding import SpeciationScope, distance_scope
 from .backends import BACKENDS, make_evaluator
 from .chunks import pack_genome
 from .files import WriteError, make_directory, write_atomic
+from .growth import GrowSettings, Growth, grown_episode, grown_record
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
@@ -165,6 +166,10 @@ class RunSettings:
     trials: int = DEFAULT_TRIALS
     noise: float = DEFAULT_NOISE
     statistic: str = DEFAULT_STATISTIC
+    #: a run whose bodies grow (``creatures evolve --grow``): its limits and mutation rates
+    #: (:class:`evolution.growth.GrowSettings` as a dict; missing keys: defaults); None: the
+    #: design's body, evolving only as its ranges and optional parts say
+    grow: dict | None = None
 
     def __post_init__(self):
         for name in ("task", "design_name", "design_text"):
@@ -227,6 +232,13 @@ class RunSettings:
         if self.address is not None and self.backend != "ray":
             raise ValueError("an address is for the ray backend")
         self.trial_spec   # checked (a ValueError that says which)
+        if self.grow is not None:
+            GrowSettings.from_dict(self.grow)   # checked (one line)
+
+    @property
+    def grow_settings(self) -> GrowSettings | None:
+        """:attr:`grow` as :class:`evolution.growth.GrowSettings` (None: the body does not grow)."""
+        return None if self.grow is None else GrowSettings.from_dict(self.grow)
 
     @classmethod
     def defaults(cls) -> dict:
@@ -484,6 +496,14 @@ class Run:
             terrain = maker.make(settings.seed)
         self.episode = Episode(body, task, terrain, tuple(sensors), settings.seconds, sim,
                                settings.clock_hz, genes=genes)
+        self.growth = None
+        if settings.grow is not None:   # a growing body: the brain is wired to the body's slots
+            if genes:
+                raise ValueError("a design with evolvable ranges or optional parts cannot grow (--grow): growth "
+                                 "evolves every part itself; take the ranges out, or evolve it without --grow")
+            self.growth = Growth(body, settings.grow_settings)
+            seed, _, _ = grown_episode(self.episode, self.growth, self.growth.seed_plan())
+            self.episode = replace(self.episode, wiring=seed.wiring, growth=self.growth)
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
         if n_out == 0:
             raise ValueError("the design has no muscles: there is nothing for a brain to drive")
@@ -498,6 +518,7 @@ class Run:
         # its genomes' body genes: on the genome config, the one object neat-python hands the
         # genome's methods (evolution.breeding.DefaultGenome.parse_config says why)
         self.config.genome_config.body_genes = genes or None
+        self.config.genome_config.growth = self.growth
         sizes = (self.config.genome_config.num_inputs, self.config.genome_config.num_outputs)
         if sizes != (n_in, n_out):
             raise ValueError(f"{source}: num_inputs and num_outputs are {sizes[0]} and {sizes[1]}, but the "
@@ -694,8 +715,13 @@ class Run:
         None for one exact start}`` (:mod:`evolution.trials`)."""
         spec = self.settings.trial_spec
         seeds = trial_seeds(spec, self.settings.seed, generation)
-        starts = None if spec.exact else start_offsets(seeds, spec.noise, len(self.body.spheres))
+        starts = None if spec.exact else start_offsets(seeds, spec.noise, self.sphere_slots)
         return {"seeds": seeds, "starts": starts}
+
+    @property
+    def sphere_slots(self) -> int:
+        """How many spheres a start moves: the design's, or a growing body's sphere slots."""
+        return self.growth.settings.spheres if self.growth is not None else len(self.body.spheres)
 
     def _post_evaluate(self, evaluator, packed_genome) -> tuple[dict, float, int]:
         """The generation's best genome scored again from :data:`~evolution.trials.POST_STARTS`
@@ -710,7 +736,7 @@ class Run:
             return self._posts[known], 0.0, 0
         noise = self.settings.noise or DEFAULT_NOISE
         seeds = post_seeds(self.settings.seed)
-        result = evaluator.evaluate([packed_genome], None, start_offsets(seeds, noise, len(self.body.spheres)))
+        result = evaluator.evaluate([packed_genome], None, start_offsets(seeds, noise, self.sphere_slots))
         fitness = [float(f) for f in result.trials[0]]
         post = {"starts": len(seeds), "noise": noise, "seeds": seeds, "fitness": fitness, **spread_of(fitness)}
         self._posts = {known: post, **dict(list(self._posts.items())[:15])}   # the 16 newest
@@ -856,6 +882,9 @@ class Run:
                   "post": post}
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
+        if self.growth is not None:   # the best's wiring; each grown body's size, for charts
+            record["grown"] = grown_record(self.episode, self.growth, best.body_plan)
+            record["population_sizes"] = [list(g.body_plan.size()) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))
         self._append(self.dir / "stats.csv", [stats.row(self._stats_fields)])
         self._append(self.dir / "species.csv",

@@ -4,7 +4,7 @@ A creature can score by making the solver fail rather than by doing its task: a 
 than its skeleton can hold stretches the rigid bones, a hinge driven hard enough passes its limit
 (a body folding through itself), a foot pushed hard enough ends inside the ground. Real bodies do
 none of these, so a creature that does has left the physics behind, and nothing it does from then
-on counts. Three measures of one creature's state, each its worst part:
+on counts. Four measures of one creature's state, each its worst part:
 
 ==============  ==================================================================  ==========
 measure         what                                                                limit
@@ -12,7 +12,14 @@ measure         what                                                            
 strain          a rigid bone's length off its rest length (relative)                3 %
 overshoot       a hinge's angle beyond its limits (radians, the short way round)    0.1 rad
 penetration     a sphere's depth inside the ground, as a fraction of its radius     25 %
+stretch         a muscle's length past its range, relative to its rest length        100 %
 ==============  ==================================================================  ==========
+
+A muscle is a spring toward a length within its range, but not a stop: a skeleton may pull it
+well past its range (every built-in design kicking at random as below: 4-63 % of its rest
+length past it, the eel the most). A muscle past its range by its whole rest length, though, is
+not pulled by a body any more but torn apart by the solver: the skeleton's exact solve of a
+flat triangle of bones and muscles can blow up, which growing bodies found (docs/evolving.md).
 
 A rigid bone is a bone with no compliance that is not a muscle. Honest bodies stay within the
 limits: every built-in land design and the reference walker kicking at random, new signs every
@@ -41,7 +48,7 @@ from .model import Model
 from .state import State
 from .terrain import Terrain, closest_on_terrain, is_straight, terrain_top
 
-__all__ = ["STRAIN_LIMIT", "OVERSHOOT_LIMIT", "PENETRATION_LIMIT", "MEASURES", "integrity",
+__all__ = ["STRAIN_LIMIT", "OVERSHOOT_LIMIT", "PENETRATION_LIMIT", "STRETCH_LIMIT", "MEASURES", "integrity",
            "rigid_bones", "verdict", "measure", "within_limits"]
 
 #: a rigid bone this far off its rest length (relative) means the skeleton did not hold
@@ -50,11 +57,14 @@ STRAIN_LIMIT = 0.03
 OVERSHOOT_LIMIT = 0.1
 #: a sphere this deep inside the ground, relative to its radius, means the ground did not hold
 PENETRATION_LIMIT = 0.25
+#: a muscle this far past its range, relative to its rest length, means it was torn
+STRETCH_LIMIT = 1.0
 
 #: the measures in the order :func:`integrity` returns them, with their limits and units
 MEASURES = (("strain", STRAIN_LIMIT, "rigid bone strain"),
             ("overshoot", OVERSHOOT_LIMIT, "hinge overshoot"),
-            ("penetration", PENETRATION_LIMIT, "ground penetration"))
+            ("penetration", PENETRATION_LIMIT, "ground penetration"),
+            ("stretch", STRETCH_LIMIT, "muscle stretch past its range"))
 
 
 def rigid_bones(model: Model) -> np.ndarray:
@@ -66,9 +76,10 @@ def rigid_bones(model: Model) -> np.ndarray:
 
 #: what the measures read of a batch's bodies (:func:`frame_of`): the spheres' radii (B, P), the
 #: bones' spheres (E,) and rest lengths (B, E), which bones are rigid (B, E), the hinges' spheres
-#: (J,), which are limited (J,) and their limits (B, J)
+#: (J,), which are limited (J,) and their limits (B, J), the muscles' bones (M,), their rest
+#: lengths and ranges (B, M)
 Frame = namedtuple("Frame", "radius bone_a bone_b bone_rest rigid joint_a joint_c joint_b joint_limited joint_min "
-                            "joint_max")
+                            "joint_max muscle_bone muscle_rest muscle_range")
 
 
 def frame_of(model: Model, rigid: np.ndarray | None = None) -> tuple:
@@ -76,13 +87,14 @@ def frame_of(model: Model, rigid: np.ndarray | None = None) -> tuple:
     types a plain tuple faster than a named one); ``rigid`` defaults to :func:`rigid_bones`."""
     m = model
     return (m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m) if rigid is None else rigid, m.joint_a,
-            m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max)
+            m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max, m.muscle_bone, m.muscle_rest,
+            np.where(m.bone_on[:, m.muscle_bone], m.muscle_range, np.inf))
 
 
 @njit(cache=True, error_model="numpy")
 def measure(pos, frame, terrain, ground, skip, out):
-    """The three measures (strain, overshoot, penetration) of every creature ``b`` not in
-    ``skip`` into ``out[b]`` (``out : (B, 3)``) for the bodies ``frame`` (a :class:`Frame`'s
+    """The four measures (strain, overshoot, penetration, stretch) of every creature ``b`` not
+    in ``skip`` into ``out[b]`` (``out : (B, 4)``) for the bodies ``frame`` (a :class:`Frame`'s
     values) at ``pos`` on ``terrain`` (its table and blocks); penetration relative to each
     sphere's radius, 0 without ground. A NaN anywhere makes its measure NaN."""
     f = Frame(*frame)
@@ -133,29 +145,38 @@ def measure(pos, frame, terrain, ground, skip, out):
                 depth = (r - d) / r
                 if not depth <= penetration:
                     penetration = depth
+        stretch = 0.0
+        for m in range(f.muscle_bone.shape[0]):
+            e = f.muscle_bone[m]
+            dx = pos[b, bone_a[e], 0] - pos[b, bone_b[e], 0]
+            dy = pos[b, bone_a[e], 1] - pos[b, bone_b[e], 1]
+            s = abs(np.sqrt(dx * dx + dy * dy) / f.muscle_rest[b, m] - 1.0) - f.muscle_range[b, m]
+            if not s <= stretch:   # NaN wins (a muscle switched off: -inf)
+                stretch = s
         out[b, 0] = strain
         out[b, 1] = overshoot
         out[b, 2] = penetration
+        out[b, 3] = stretch
 
 
 @njit(cache=True, error_model="numpy")
 def within_limits(m):
     """Whether measures ``m`` (one creature's row) are all within their limits (False for NaN)."""
-    return m[0] <= STRAIN_LIMIT and m[1] <= OVERSHOOT_LIMIT and m[2] <= PENETRATION_LIMIT
+    return m[0] <= STRAIN_LIMIT and m[1] <= OVERSHOOT_LIMIT and m[2] <= PENETRATION_LIMIT and m[3] <= STRETCH_LIMIT
 
 
 def integrity(model: Model, state: State, terrain: Terrain | None = None, ground: bool = True) -> np.ndarray:
-    """Every creature's (strain, overshoot, penetration) now, shape (B, 3) (see the module's
-    table; NaN positions give NaN measures). ``terrain`` defaults to flat ground at 0."""
+    """Every creature's (strain, overshoot, penetration, stretch) now, shape (B, 4) (see the
+    module's table; NaN positions give NaN measures). ``terrain`` defaults to flat ground at 0."""
     terrain = terrain or Terrain.flat()
-    out = np.zeros((model.batch, 3))
+    out = np.zeros((model.batch, len(MEASURES)))
     measure(state.pos, frame_of(model), (terrain.table, terrain.blocks), bool(ground),
             np.zeros(model.batch, dtype=np.bool_), out)
     return out
 
 
 def verdict(worst) -> str | None:
-    """None if measures ``worst`` (strain, overshoot, penetration) are all within their limits,
+    """None if measures ``worst`` (strain, overshoot, penetration, stretch) are all within their limits,
     else why not, in words (``rigid bone strain 7.2 % (limit 3 %)``)."""
     worst = np.asarray(worst, dtype=np.float64)
     for (name, limit, words), value in zip(MEASURES, worst):

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
-__all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model",
+__all__ = ["Sphere", "Bone", "Muscle", "Joint", "Cluster", "Body", "Model", "build_model", "stack_models",
            "MAX_MUSCLE_RANGE", "SETTABLE", "MASKS", "WING_WIDTH", "MUSCLE_STRETCH", "MUSCLE_DAMPING"]
 
 #: A muscle's length stays within rest * (1 +- range); beyond this the bone could invert.
@@ -578,6 +578,34 @@ class Model:
         object.__setattr__(model, "bone_soft", np.array(self.bone_soft | ~np.all(_rigid(model), axis=0)))
         model.bone_soft.flags.writeable = False
         return model
+
+
+#: the fields of a :class:`Model` that describe its topology (shared by the batch); every other
+#: array field is per creature, with the batch axis first
+TOPOLOGY = ("bone_a", "bone_b", "muscle_bone", "joint_a", "joint_c", "joint_b", "joint_limited", "cluster_start",
+            "cluster_sphere", "pair_a", "pair_b", "bone_soft", "bone_wing")
+
+
+def stack_models(models) -> Model:
+    """One model of the creatures of ``models`` (models of one topology, each of any batch),
+    in order: every per-creature array the rows of theirs, so that each creature is the same,
+    bit for bit, as in its own model (a creature is stepped the same whatever shares its batch).
+    Raises ValueError for models of different topologies or with parts switched off."""
+    models = list(models)
+    if not models:
+        raise ValueError("no models to stack")
+    first = models[0]
+    if len(models) == 1:
+        return first
+    for m in models:
+        if m.unmasked is not None:
+            raise ValueError("models with parts switched off cannot be stacked")
+        for name in TOPOLOGY:
+            if not np.array_equal(getattr(m, name), getattr(first, name)):
+                raise ValueError(f"models of different topologies cannot be stacked ({name} differs)")
+    stacked = {f.name: np.concatenate([getattr(m, f.name) for m in models])
+               for f in fields(Model) if f.name not in TOPOLOGY and isinstance(getattr(first, f.name), np.ndarray)}
+    return replace(first, **stacked)
 
 
 def _rigid(model: Model) -> np.ndarray:

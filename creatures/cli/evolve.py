@@ -17,6 +17,7 @@ from pathlib import Path
 import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.evaluator import worker_count
+from evolution.growth import GrowSettings
 from evolution.genomes import NETWORK_KINDS, NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, GenerationStats, Run, RunError, RunSettings, WriteError
 from evolution.rundir import champion_record
@@ -81,11 +82,39 @@ def add_arguments(parser) -> None:
     add_backend_arguments(parser)
     parser.add_argument("--out", metavar="RUN_DIR", default=None,
                         help="run directory (default runs/DESIGN-TASK-DATE-TIME)")
+    add_grow_arguments(parser)
     parser.add_argument("--challenge", metavar="CHALLENGE", default=None,
                         help="evolve an entry to a challenge (a built-in's name, creatures challenges lists "
                              "them, or a challenge file): its task, ground, seconds, medium and sensors, the "
                              "design checked against its body rules first; the champion is written to "
                              "RUN_DIR/entry.json, verified")
+
+
+def add_grow_arguments(parser) -> None:
+    """--grow and its limits: bodies that grow (:mod:`evolution.growth`)."""
+    g = GrowSettings()
+    parser.add_argument("--grow", action="store_true",
+                        help="let evolution add and remove spheres, bones and muscles, starting from the design "
+                             "(sprout, two spheres and a muscle, grows from scratch)")
+    parser.add_argument("--max-spheres", type=int, default=None, metavar="N",
+                        help=f"with --grow: the most spheres a body may have (default {g.spheres})")
+    parser.add_argument("--max-muscles", type=int, default=None, metavar="N",
+                        help=f"with --grow: the most muscles a body may have, the brain's outputs (default {g.muscles})")
+    parser.add_argument("--max-bones", type=int, default=None, metavar="N",
+                        help=f"with --grow: the most bones, muscles included (default {g.bones})")
+
+
+def grow_settings(args) -> tuple[dict | None, str | None]:
+    """``creatures evolve``'s growth settings (None: no --grow), or what is wrong with them."""
+    limits_ = {"spheres": args.max_spheres, "muscles": args.max_muscles, "bones": args.max_bones}
+    if not args.grow:
+        given = [f"--max-{k}" for k, v in limits_.items() if v is not None]
+        return None, (f"{given[0]} is for --grow" if given else None)
+    for name, value in limits_.items():
+        low = 2 if name == "spheres" else 1
+        if value is not None and not low <= value <= 64:
+            return None, f"--max-{name} must be a whole number from {low} to 64, not {value}"
+    return {k: v for k, v in limits_.items() if v is not None}, None
 
 
 def add_trial_arguments(parser) -> None:
@@ -195,9 +224,12 @@ def run(args) -> int:
         sensors = list(challenge.sensors) if challenge else sensor_list(args.sensors)
     except ValueError as exc:
         return _fail(f"--sensors: {exc}")
+    grow, wrong = grow_settings(args)
+    if wrong:
+        return _fail(wrong)
     out = Path(args.out or default_out(design.name, args.task))
     try:
-        run_ = create_run(out, design, task=args.task, terrain=args.terrain, sensors=sensors,
+        run_ = create_run(out, design, grow=grow, task=args.task, terrain=args.terrain, sensors=sensors,
                           seconds=args.seconds, generations=args.generations, population=args.population,
                           seed=args.seed, workers=args.workers, network=args.network, neat_config=neat_text,
                           backend=args.backend, address=args.address, medium=args.medium, trials=args.trials,
@@ -217,6 +249,10 @@ def run(args) -> int:
     muscles = count(len(design.muscle_ids), "muscle")
     if design.body.grouped:  # muscles sharing brain outputs
         muscles += f" on {count(ep.n_outputs(), 'output')}"
+    if run_.growth is not None:
+        limit = run_.growth.settings
+        muscles = (f"{muscles}, growing to at most {count(limit.spheres, 'sphere')}, {count(limit.bones, 'bone')} "
+                   f"and {count(limit.muscles, 'muscle')}")
     print(f"evolving {design.name} ({count(ep.n_inputs(), 'input')}, {muscles}"
           f"{evolving}) to {ep.task.ref.short} {where}{senses}: {count(settings.generations, 'generation')} "
           f"of {settings.population}, {settings.seconds:g} s each, {settings.trial_spec.describe()}, "

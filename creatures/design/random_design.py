@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 import physics
-from physics.integrity import frame_of, measure
+from physics.integrity import MEASURES, frame_of, measure
 
 from ..simulation import random_commands
 from .loader import Design, parse_design
@@ -85,8 +85,8 @@ def stands(body: physics.Body, rng: np.random.Generator) -> bool:
     state, frames = physics.rollout(model, state, commands, params, flat, every=1, parallel=False)
     if not np.all(np.isfinite(frames)):
         return False
-    frame, out, skip = frame_of(model), np.zeros((1, 3)), np.zeros(1, np.bool_)
-    worst = np.zeros(3)
+    frame, out, skip = frame_of(model), np.zeros((1, len(MEASURES))), np.zeros(1, np.bool_)
+    worst = np.zeros(len(MEASURES))
     for pos in frames[1:]:
         measure(pos, frame, (flat.table, flat.blocks), True, skip, out)
         worst = np.maximum(worst, out[0])

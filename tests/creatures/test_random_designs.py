@@ -25,7 +25,7 @@ def _worst_strain_under_random_muscles(body, seed: int, seconds: float = 20.0, h
     state, frames = physics.rollout(model, state, commands, params, FLAT, every=1, parallel=False)
     if not np.all(np.isfinite(frames)):
         return np.inf
-    frame, out, worst = frame_of(model), np.zeros((1, 3)), 0.0
+    frame, out, worst = frame_of(model), np.zeros((1, 4)), 0.0
     for pos in frames[1:]:
         measure(pos, frame, (FLAT.table, FLAT.blocks), True, np.zeros(1, np.bool_), out)
         worst = max(worst, out[0, 0])

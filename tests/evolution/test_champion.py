@@ -74,8 +74,9 @@ def test_champion_file_is_json_with_format_and_version(champion_file, document):
     text = champion_file.read_text(encoding="utf-8")
     assert text.endswith("\n")
     assert document["format"] == FORMAT == "creatures-champion"
-    # 3: a champion whose body evolved, 4: muscle groups, 5: scored over trials (their starts recorded)
-    assert document["version"] == (5 if "trials" in document else 2) and VERSION == 5
+    # 3: a champion whose body evolved, 4: muscle groups, 5: scored over trials (their starts recorded),
+    # 6: a grown body
+    assert document["version"] == (5 if "trials" in document else 2) and VERSION == 6
     assert set(document) - {"trials"} == {"format", "version", "name", "creature", "task", "terrain", "sensors",
                                           "episode", "physics", "brain", "recorded", "post", "lineage", "software"}
 

@@ -8,7 +8,7 @@ import pytest
 
 import physics
 from physics import Body, Bone, Joint, Sphere, Terrain
-from physics.integrity import OVERSHOOT_LIMIT, PENETRATION_LIMIT, STRAIN_LIMIT
+from physics.integrity import MEASURES, OVERSHOOT_LIMIT, PENETRATION_LIMIT, STRAIN_LIMIT, STRETCH_LIMIT
 from physics_helpers import bang_bang
 
 PARAMS = physics.SimParams()
@@ -66,11 +66,12 @@ def test_honest_bodies_kicking_hard_stay_within_the_limits(kind, rng):
         x = np.linspace(-2.0, 2.0, model.batch) + (3.0 if kind == "steps" else 0.0)
         lift = np.array([terrain.height(np.linspace(a - 1.5, a + 1.5, 301)).max() for a in x]) + 0.3
         state = physics.initial_state(model, PARAMS, offset=np.stack([x, lift], axis=-1))
-        worst = np.zeros(3)
+        worst = np.zeros(len(MEASURES))
         for cmd in bang_bang(rng, 300, model.batch, model.n_muscles, hold=2):
             state = physics.step(model, state, cmd, PARAMS, terrain)
             worst = np.maximum(worst, physics.integrity(model, state, terrain).max(axis=0))
-        assert worst[0] < STRAIN_LIMIT and worst[1] < OVERSHOOT_LIMIT and worst[2] < PENETRATION_LIMIT, \
+        assert worst[0] < STRAIN_LIMIT and worst[1] < OVERSHOOT_LIMIT and worst[2] < PENETRATION_LIMIT \
+            and worst[3] < STRETCH_LIMIT, \
             f"{body.name} on {kind}: {worst}"
 
 

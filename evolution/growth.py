@@ -1,0 +1,698 @@
+"""Bodies that grow: evolution adds and removes spheres, bones and muscles (``creatures evolve
+DESIGN --grow``).
+
+A genome of a growing run carries a :class:`Plan` beside its brain: its spheres and bones as
+genes, each with an *innovation number*, as NEAT numbers its connections, so that crossover lines
+up the parts two bodies share by history and speciation counts the parts they do not. A sphere
+gene is ``(innovation, slot, x, y, radius, mass)``, a bone gene ``(innovation, a, b, muscle)``: the
+innovations of its two spheres, and the muscle's slot (-1 for a rigid bone). The design a run
+starts from (the *seed*) is the first plan: its spheres are innovations ``0..P-1`` in slots
+``0..P-1``, its bones ``P..P+E-1``; a part a mutation makes gets the number its structure has
+had in the run (the sphere grown on bone 7's left side is the same innovation in every genome
+that grows it), new numbers counting on from the seed's (:class:`Growth` keeps the table; the
+checkpoint keeps it, so a resumed run numbers as the uninterrupted one does).
+
+**The brain follows the body through slots.** A growing run's brains have one output per muscle
+slot (``--max-muscles``) and one input per input any body of the run may have: the sensors'
+inputs of a body with every sphere slot and muscle slot filled (the muscles sensor's ``muscle 3
+length``, the contacts sensor's ``sphere 5 contact``...). A body's own sensors and muscles are
+wired to the brain by their names (:class:`evolution.rollout.Wiring`): a new muscle takes the
+lowest free muscle slot and is driven by that slot's output, its length read by that slot's
+input; the inputs of empty slots read 0. Parts keep their slots for life, so a brain's
+connections keep meaning the same part through the generations.
+
+**Mutations** (each child, after its brain's, each with its rate of :class:`GrowSettings`): add a
+sphere (the apex of a fat triangle on a bone, joined to both its ends: a Henneberg step, which
+keeps a rigid body rigid), remove a sphere (with its bones), add a bone between two spheres,
+remove one, turn a bone into a muscle or back, split a bone (a sphere in its middle, moved
+aside), and move spheres and change their size and mass. A mutation whose body is not valid is
+not made (:meth:`Growth.valid`: within the limits the user set, one piece, no sphere inside
+another, no triangle flatter than about 6 degrees, and no freer than the seed: a body that
+could fold where no muscle or hinge lets it is never made). Every body is valid by
+construction, so none is refused at evaluation and none costs a rollout to be found wanting.
+Hinges the seed has stay while their sphere and both bones do.
+
+**Crossover** takes the structure of the fitter parent (as NEAT takes its disjoint genes) and the
+values of each sphere the parents share from either; **speciation** adds the body's distance:
+the parts not shared, over the larger body's part count, plus the shared spheres' mean
+difference (:meth:`Growth.distance`).
+
+Scoring a generation groups its creatures by body shape (:func:`score_grown`): each group is one
+batched rollout of its bodies (each creature its own values, ``physics.stack_models``), so each
+creature is stepped, bit for bit, as it would be alone: results are the same whatever the
+workers and however the generation is cut into chunks, and a champion replays alone exactly
+(:func:`grown_episode`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+import physics
+
+from .bodygenes import NO_GENES, pieces
+from .plugins import PluginError
+from .rollout import Episode, Wiring, run_episode
+
+__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "score_grown", "part_names",
+           "RANK_TOL"]
+
+#: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
+#: triangle flatter than about 6 degrees is not rigid (well conditioned skeletons only)
+RANK_TOL = 0.15
+#: the shortest bone a mutation makes (m), and the most a sphere pair not joined by a bone may
+#: overlap (as a fraction of the sum of their radii; none with self-collision)
+MIN_BONE = 0.05
+#: the smallest angle of a triangle of bones (radians): the engine's exact solve of a flatter one
+#: driven by its muscles can blow up (measured: docs/evolving.md, "Bodies that grow")
+MIN_ANGLE = math.radians(20.0)
+#: sphere sizes and masses stay within these factors of the seed's smallest and largest
+VALUE_SPREAD = 2.0
+
+
+@dataclass(frozen=True)
+class GrowSettings:
+    """What a growing run may make (the user's limits) and how often each mutation happens (per
+    child). ``size`` (m, the body's widest rest extent) and ``mass`` (kg, in all) of 0 are
+    2.5 times the seed's size (at least 2 m) and 4 times its mass."""
+
+    spheres: int = 8
+    muscles: int = 8
+    bones: int = 20
+    size: float = 0.0
+    mass: float = 0.0
+    add_sphere: float = 0.1
+    remove_sphere: float = 0.05
+    add_bone: float = 0.08
+    remove_bone: float = 0.05
+    toggle_muscle: float = 0.05
+    split_bone: float = 0.03
+    move: float = 0.2
+    power: float = 0.1
+
+    RATES = ("add_sphere", "remove_sphere", "add_bone", "remove_bone", "toggle_muscle", "split_bone", "move")
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data) -> "GrowSettings":
+        """The settings of :meth:`to_dict`'s dict (missing keys: defaults); ValueError (one
+        line) for anything else."""
+        if not isinstance(data, dict):
+            raise ValueError("the growth settings must be an object")
+        known = {f.name: f for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ValueError(f"unknown growth setting {key!r}")
+        values = {}
+        for key, value in data.items():
+            if key in ("spheres", "muscles", "bones"):
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
+                    raise ValueError(f"the growth setting {key} must be a whole number from 1 to 64")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value < 0 or (key in cls.RATES and value > 1):
+                raise ValueError(f"the growth setting {key} must be a number >= 0"
+                                 + (" and <= 1" if key in cls.RATES else ""))
+            values[key] = value
+        settings = cls(**values)
+        if settings.spheres < 2:
+            raise ValueError("a growing body needs room for 2 spheres at least")
+        return settings
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A grown body's genes: ``spheres`` ``(innovation, slot, x, y, radius, mass)`` and ``bones``
+    ``(innovation, a, b, muscle)`` (``a < b`` the spheres' innovations, ``muscle`` the muscle's
+    slot or -1), in the order they were made."""
+
+    spheres: tuple
+    bones: tuple
+
+    def to_dict(self) -> dict:
+        return {"spheres": [list(s) for s in self.spheres], "bones": [list(b) for b in self.bones]}
+
+    @classmethod
+    def from_dict(cls, data) -> "Plan":
+        """The plan of :meth:`to_dict`'s dict; ValueError (one line) for anything else (the body
+        it makes is checked by :meth:`Growth.check`)."""
+        try:
+            spheres = tuple((_int(s[0]), _int(s[1]), *(_num(v) for v in s[2:6])) for s in data["spheres"]
+                            if len(s) == 6 or _bad("a sphere gene has 6 numbers"))
+            bones = tuple(tuple(_int(v) for v in b) for b in data["bones"]
+                          if len(b) == 4 or _bad("a bone gene has 4 whole numbers"))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"the body plan must have lists 'spheres' and 'bones' ({exc})") from None
+        return cls(spheres, bones)
+
+    @property
+    def n_muscles(self) -> int:
+        return sum(1 for b in self.bones if b[3] >= 0)
+
+    def size(self) -> tuple[int, int, int]:
+        """(spheres, bones, muscles)."""
+        return len(self.spheres), len(self.bones), self.n_muscles
+
+
+def _bad(message: str):
+    raise ValueError(message)
+
+
+def _int(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError("a body plan's innovations, slots and ends are whole numbers")
+    return v
+
+
+def _num(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ValueError("a body plan's values are finite numbers")
+    return float(v)
+
+
+def part_names(body_slots: tuple, muscle_slots: tuple, joints: tuple) -> dict:
+    """The part names of a grown body: its spheres and muscles by slot (``sphere 3``, ``muscle
+    2``), its hinges by the seed's joint numbers (``joint 0``)."""
+    return {"sphere": [f"sphere {s}" for s in body_slots], "muscle": [f"muscle {m}" for m in muscle_slots],
+            "joint": [f"joint {j}" for j in joints]}
+
+
+class Growth:
+    """A growing run's body genetics: the seed design, the settings, and the table of
+    innovation numbers (which grows as the run makes new parts)."""
+
+    def __init__(self, seed: physics.Body, settings: GrowSettings = GrowSettings()):
+        if seed.clusters:
+            raise ValueError("a body with rigid clusters cannot grow (--grow): clusters are not part of a "
+                             "body plan")
+        if seed.grouped:
+            raise ValueError("a body whose muscles share commands (groups, invert) cannot grow (--grow): each "
+                             "muscle of a grown body is driven on its own")
+        if any(s.optional for s in seed.spheres) or any(b.optional for b in seed.bones) \
+                or any(j.optional for j in seed.joints):
+            raise ValueError("a body with optional parts cannot grow (--grow): growth adds and removes parts "
+                             "itself")
+        P, E = len(seed.spheres), len(seed.bones)
+        muscles = [b.muscle for b in seed.bones if b.muscle is not None]
+        if not muscles:
+            raise ValueError("the design has no muscles: there is nothing for a brain to drive")
+        if P > settings.spheres or len(muscles) > settings.muscles or E > settings.bones:
+            raise ValueError(f"the design has {P} spheres, {E} bones and {len(muscles)} muscles: more than a "
+                             f"grown body may have ({settings.spheres}, {settings.bones}, {settings.muscles}; "
+                             f"raise the limits)")
+        self.seed, self.settings = seed, settings
+        pos = np.array([s.pos for s in seed.spheres], dtype=np.float64)
+        radius = np.array([s.radius for s in seed.spheres])
+        mass = np.array([s.mass for s in seed.spheres])
+        extent = float(np.ptp(pos, axis=0).max()) + 2.0 * float(radius.max())
+        self.max_size = settings.size or max(2.0, 2.5 * extent)
+        self.max_mass = settings.mass or 4.0 * float(mass.sum())
+        self.radius_range = (float(radius.min()) / VALUE_SPREAD, float(radius.max()) * VALUE_SPREAD)
+        self.mass_range = (float(mass.min()) / VALUE_SPREAD, float(mass.max()) * VALUE_SPREAD)
+        self.new_radius, self.new_mass = float(radius.mean()), float(mass.mean())
+        lengths = [math.dist(seed.spheres[b.a].pos, seed.spheres[b.b].pos) for b in seed.bones]
+        self.scale = float(np.mean(lengths)) if lengths else 0.3
+        self.template_sphere = next((s for s in seed.spheres if not s.fixed), seed.spheres[0])
+        self.template_muscle = muscles[0]
+        self.n_seed_spheres, self.n_seed_bones = P, E
+        # the innovation table: a structure's key -> its number (the seed's parts first)
+        self.table: dict = {}
+        for e, b in enumerate(seed.bones):
+            self.table[("bone", min(b.a, b.b), max(b.a, b.b))] = P + e
+        self.next = P + E
+        self.freedom = self._freedom(self.seed_plan())
+        self._vocabulary: dict = {}
+        self._bodies: dict = {}
+
+    def __getstate__(self):   # (to a worker: without what it makes for itself)
+        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}}
+
+    # --- the table of innovations ---------------------------------------------------------------
+    def innovation(self, key: tuple) -> int:
+        """The number of the part whose structure is ``key`` (a new one the first time)."""
+        number = self.table.get(key)
+        if number is None:
+            number = self.table[key] = self.next
+            self.next += 1
+        return number
+
+    def state(self) -> dict:
+        """The table as plain data (for checkpoints)."""
+        return {"next": self.next, "table": [[*k, v] for k, v in self.table.items()]}
+
+    def set_state(self, data: dict) -> None:
+        """The table of :meth:`state`'s data. ValueError for anything else."""
+        try:
+            table = {tuple(row[:-1]): int(row[-1]) for row in data["table"]}
+            nxt = int(data["next"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValueError(f"the growth innovations are damaged ({exc})") from None
+        self.table, self.next = table, nxt
+
+    # --- plans ---------------------------------------------------------------------------------
+    def seed_plan(self) -> Plan:
+        """The seed design as a plan."""
+        spheres = tuple((i, i, float(s.pos[0]), float(s.pos[1]), float(s.radius), float(s.mass))
+                        for i, s in enumerate(self.seed.spheres))
+        bones, m = [], 0
+        for e, b in enumerate(self.seed.bones):
+            slot = -1
+            if b.muscle is not None:
+                slot, m = m, m + 1
+            bones.append((self.n_seed_spheres + e, min(b.a, b.b), max(b.a, b.b), slot))
+        return Plan(spheres, tuple(bones))
+
+    def body(self, plan: Plan) -> tuple[physics.Body, tuple, dict]:
+        """The body of ``plan`` (spheres in slot order, bones in the order of their spheres'
+        slots), its shape (a key: bodies of one shape share a batch) and its part names. The
+        same plan always makes the same body, to the bit."""
+        cached = self._bodies.get(plan)
+        if cached is not None:
+            return cached
+        seed = self.seed
+        spheres = sorted(plan.spheres, key=lambda s: s[1])
+        index = {s[0]: k for k, s in enumerate(spheres)}
+        slot_of = {s[0]: s[1] for s in spheres}
+        out_spheres = []
+        for innovation, _, x, y, radius, mass in spheres:
+            t = seed.spheres[innovation] if innovation < self.n_seed_spheres else self.template_sphere
+            out_spheres.append(physics.Sphere((x, y), radius, mass, t.friction, t.kinetic_friction, t.restitution,
+                                              t.fixed and innovation < self.n_seed_spheres))
+        bones = sorted(plan.bones, key=lambda b: (slot_of[b[1]], slot_of[b[2]]) if slot_of[b[1]] < slot_of[b[2]]
+                       else (slot_of[b[2]], slot_of[b[1]]))
+        out_bones, shape_bones, muscle_slots = [], [], []
+        for innovation, a, b, m in bones:
+            own = seed.bones[innovation - self.n_seed_spheres] if self.n_seed_spheres <= innovation < \
+                self.n_seed_spheres + self.n_seed_bones else None
+            muscle = None
+            if m >= 0:
+                t = own.muscle if own is not None and own.muscle is not None else self.template_muscle
+                muscle = physics.Muscle(t.range, t.strength, t.speed, None, False, t.stretch, t.damping)
+                muscle_slots.append(m)
+            compliance = own.compliance if own is not None and m < 0 else 0.0
+            width, wing = (own.width, own.wing) if own is not None else (None, False)
+            ia, ib = sorted((index[a], index[b]))
+            out_bones.append(physics.Bone(ia, ib, None, compliance, muscle, False, width, wing))
+            shape_bones.append((slot_of[a], slot_of[b], m, compliance > 0, wing))
+        linked = {(min(a, b), max(a, b)) for _, a, b, _ in plan.bones}
+        joints, joint_ids = [], []
+        pos = {s[0]: (s[2], s[3]) for s in spheres}
+        for j, jt in enumerate(seed.joints):
+            c, a, b = jt.c, jt.a, jt.b
+            if not all(k in index for k in (c, a, b)) or (min(c, a), max(c, a)) not in linked \
+                    or (min(c, b), max(c, b)) not in linked:
+                continue
+            lo, hi = jt.min_angle, jt.max_angle
+            if jt.kind == "hinge":   # the limits widened to hold the rest angle the positions set
+                u = np.subtract(pos[a], pos[c])
+                v = np.subtract(pos[b], pos[c])
+                rest = math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1])
+                lo, hi = max(min(lo, rest), -math.pi), min(max(hi, rest), math.pi)
+            joints.append(physics.Joint(index[c], index[a], index[b], jt.kind, lo, hi, jt.stiffness))
+            joint_ids.append(j)
+        slots = tuple(s[1] for s in spheres)
+        body = physics.Body(out_spheres, out_bones, joints, [], seed.self_collision, f"{seed.name} (grown)")
+        shape = (slots, tuple(shape_bones), tuple(joint_ids),
+                 tuple(bool(s.fixed) for s in out_spheres))
+        result = (body, shape, part_names(slots, tuple(muscle_slots), tuple(joint_ids)))
+        if len(self._bodies) > 4096:
+            self._bodies.clear()
+        self._bodies[plan] = result
+        return result
+
+    # --- validity ------------------------------------------------------------------------------
+    def _freedom(self, plan: Plan) -> int:
+        """How many ways the body can fold with every bone and muscle held at its length (the
+        rigidity matrix's nullity less the 3 rigid motions), a fold under :data:`RANK_TOL`
+        counted as free."""
+        n = len(plan.spheres)
+        if n < 2:
+            return 0
+        col = {s[0]: k for k, s in enumerate(plan.spheres)}
+        pos = {s[0]: (s[2], s[3]) for s in plan.spheres}
+        R = np.zeros((max(1, len(plan.bones)), 2 * n))
+        for e, (_, a, b, _) in enumerate(plan.bones):
+            d = np.subtract(pos[a], pos[b])
+            u = d / max(math.hypot(*d), 1e-12)
+            R[e, 2 * col[a]:2 * col[a] + 2] = u
+            R[e, 2 * col[b]:2 * col[b] + 2] = -u
+        s = np.linalg.svd(R, compute_uv=False)
+        return 2 * n - 3 - int(np.count_nonzero(s > RANK_TOL))
+
+    def why_invalid(self, plan: Plan) -> str | None:
+        """None for a valid plan, else why not (one line)."""
+        g = self.settings
+        n, E, M = plan.size()
+        if not 2 <= n <= g.spheres:
+            return f"{n} spheres (2 to {g.spheres})"
+        if not 1 <= M <= g.muscles or E > g.bones:
+            return f"{E} bones and {M} muscles (at most {g.bones}, 1 to {g.muscles})"
+        innovations = [s[0] for s in plan.spheres]
+        slots = [s[1] for s in plan.spheres]
+        if len(set(innovations)) != n or len(set(slots)) != n or not all(0 <= s < g.spheres for s in slots):
+            return "spheres share an innovation or a slot"
+        muscle_slots = [b[3] for b in plan.bones if b[3] >= 0]
+        if len(set(muscle_slots)) != M or not all(m < g.muscles for m in muscle_slots) \
+                or any(b[3] < -1 for b in plan.bones):
+            return "muscles share a slot"
+        at = {s[0]: s for s in plan.spheres}
+        pairs = set()
+        for innovation, a, b, _ in plan.bones:
+            if a not in at or b not in at or not a < b:
+                return f"bone {innovation} joins spheres the body does not have"
+            pairs.add((a, b))
+        if len(pairs) != E or len({b[0] for b in plan.bones} | set(innovations)) != n + E:
+            return "two bones join the same spheres, or parts share an innovation"
+        lo_r, hi_r = self.radius_range
+        lo_m, hi_m = self.mass_range
+        for s in plan.spheres:
+            if not (lo_r <= s[4] <= hi_r and lo_m <= s[5] <= hi_m):
+                return "a sphere's size or mass is out of range"
+        pos = np.array([(s[2], s[3]) for s in plan.spheres])
+        radius = np.array([s[4] for s in plan.spheres])
+        extent = float(np.ptp(pos, axis=0).max()) + 2.0 * float(radius.max())
+        if extent > self.max_size or sum(s[5] for s in plan.spheres) > self.max_mass:
+            return "too large or too heavy"
+        row = {s[0]: k for k, s in enumerate(plan.spheres)}
+        for i in range(n):
+            for k in range(i + 1, n):
+                d = math.dist(pos[i], pos[k])
+                a, b = sorted((plan.spheres[i][0], plan.spheres[k][0]))
+                if (a, b) in pairs:
+                    if d < max(MIN_BONE, 0.5 * (radius[i] + radius[k])):
+                        return "a bone too short"
+                elif d < (radius[i] + radius[k]) * (1.0 if self.seed.self_collision else 0.5):
+                    return "spheres inside each other"
+        if len(set(pieces(n, [(row[a], row[b]) for _, a, b, _ in plan.bones]))) > 1:
+            return "in pieces"
+        if _flattest(pos, [(row[a], row[b]) for _, a, b, _ in plan.bones]) < MIN_ANGLE:
+            return "a triangle too flat"
+        if self._freedom(plan) > self.freedom:
+            return "it can fold where no muscle or hinge lets it"
+        return None
+
+    def valid(self, plan: Plan) -> bool:
+        return self.why_invalid(plan) is None
+
+    def check(self, plan: Plan) -> None:
+        """Raise ValueError (one line) unless ``plan`` is a valid body of this run."""
+        why = self.why_invalid(plan)
+        if why is not None:
+            raise ValueError(f"the body plan is not a valid body: {why}")
+
+    # --- breeding (draws from the global random, as neat-python does) ---------------------------
+    def crossover(self, fitter: Plan, other: Plan) -> Plan:
+        """A child of two plans: the fitter parent's structure; each sphere both have, its values
+        from either."""
+        theirs = {s[0]: s for s in other.spheres}
+        spheres = []
+        for s in fitter.spheres:
+            t = theirs.get(s[0])
+            spheres.append(s if t is None or random.random() > 0.5 else (s[0], s[1], *t[2:]))
+        child = Plan(tuple(spheres), fitter.bones)
+        return child if child == fitter or self.valid(child) else fitter
+
+    def mutate(self, plan: Plan) -> Plan:
+        """``plan`` mutated: each structural mutation with its rate, then the spheres' values;
+        a mutation that would make an invalid body is not made."""
+        g = self.settings
+        for name, op in (("add_sphere", self._add_sphere), ("remove_sphere", self._remove_sphere),
+                         ("add_bone", self._add_bone), ("remove_bone", self._remove_bone),
+                         ("toggle_muscle", self._toggle_muscle), ("split_bone", self._split_bone)):
+            if random.random() < getattr(g, name):
+                child = op(plan)
+                if child is not None and self.valid(child):
+                    plan = child
+        if g.move > 0:
+            spheres = list(plan.spheres)
+            gauss, step = random.gauss, g.power * self.scale
+            for k, (innovation, slot, x, y, radius, mass) in enumerate(plan.spheres):
+                if random.random() < g.move:
+                    lo_r, hi_r = self.radius_range
+                    lo_m, hi_m = self.mass_range
+                    moved = (innovation, slot, x + gauss(0.0, step), y + gauss(0.0, step),
+                             min(hi_r, max(lo_r, radius * math.exp(gauss(0.0, g.power)))),
+                             min(hi_m, max(lo_m, mass * math.exp(gauss(0.0, g.power)))))
+                    before, spheres[k] = spheres[k], moved
+                    if not self.valid(Plan(tuple(spheres), plan.bones)):
+                        spheres[k] = before
+            plan = Plan(tuple(spheres), plan.bones)
+        return plan
+
+    @staticmethod
+    def _free(used, limit: int) -> int | None:
+        used = set(used)
+        return next((k for k in range(limit) if k not in used), None)
+
+    def _new_muscle(self, plan: Plan, extra=()) -> int:
+        """A muscle slot for a new bone (half the time, if one is free), else -1."""
+        if random.random() < 0.5:
+            slot = self._free([b[3] for b in plan.bones] + list(extra), self.settings.muscles)
+            if slot is not None:
+                return slot
+        return -1
+
+    def _apex(self, plan: Plan, bone: tuple, key: str, height: tuple):
+        """A new sphere on ``bone``'s left or right, as the apex of a fat triangle: ``(innovation,
+        slot, x, y)``, or None when it cannot be made."""
+        at = {s[0]: s for s in plan.spheres}
+        side = 1 if random.random() < 0.5 else -1
+        t = 0.25 + 0.5 * random.random()
+        h = height[0] + (height[1] - height[0]) * random.random()
+        innovation = self.innovation((key, bone[0], side))
+        slot = self._free([s[1] for s in plan.spheres], self.settings.spheres)
+        if innovation in at or slot is None:
+            return None
+        a, b = np.array(at[bone[1]][2:4]), np.array(at[bone[2]][2:4])
+        base = b - a
+        length = math.hypot(*base)
+        normal = np.array([-base[1], base[0]]) / length * side
+        p = a + t * base + h * length * normal
+        return innovation, slot, float(p[0]), float(p[1])
+
+    def _add_sphere(self, plan: Plan) -> Plan | None:
+        bone = plan.bones[int(random.random() * len(plan.bones))]
+        apex = self._apex(plan, bone, "sphere", (0.45, 1.1))
+        if apex is None:
+            return None
+        innovation, slot, x, y = apex
+        first = self._new_muscle(plan)
+        second = self._new_muscle(plan, [first] if first >= 0 else [])
+        new = [(self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
+                max(e, innovation), m) for e, m in ((bone[1], first), (bone[2], second))]
+        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),),
+                    plan.bones + tuple(new))
+
+    def _remove_sphere(self, plan: Plan) -> Plan | None:
+        if len(plan.spheres) <= 2:
+            return None
+        gone = plan.spheres[int(random.random() * len(plan.spheres))][0]
+        return Plan(tuple(s for s in plan.spheres if s[0] != gone),
+                    tuple(b for b in plan.bones if gone not in (b[1], b[2])))
+
+    def _add_bone(self, plan: Plan) -> Plan | None:
+        linked = {(b[1], b[2]) for b in plan.bones}
+        ids = [s[0] for s in plan.spheres]
+        free = [(min(a, b), max(a, b)) for i, a in enumerate(ids) for b in ids[i + 1:]
+                if (min(a, b), max(a, b)) not in linked]
+        if not free:
+            return None
+        a, b = free[int(random.random() * len(free))]
+        return Plan(plan.spheres, plan.bones + ((self.innovation(("bone", a, b)), a, b, self._new_muscle(plan)),))
+
+    def _remove_bone(self, plan: Plan) -> Plan | None:
+        gone = int(random.random() * len(plan.bones))
+        return Plan(plan.spheres, plan.bones[:gone] + plan.bones[gone + 1:])
+
+    def _toggle_muscle(self, plan: Plan) -> Plan | None:
+        k = int(random.random() * len(plan.bones))
+        innovation, a, b, m = plan.bones[k]
+        if m < 0:
+            m = self._free([e[3] for e in plan.bones], self.settings.muscles)
+            if m is None:
+                return None
+        else:
+            m = -1
+        return Plan(plan.spheres, plan.bones[:k] + ((innovation, a, b, m),) + plan.bones[k + 1:])
+
+    def _split_bone(self, plan: Plan) -> Plan | None:
+        k = int(random.random() * len(plan.bones))
+        bone = plan.bones[k]
+        apex = self._apex(plan, bone, "split", (0.25, 0.5))
+        if apex is None:
+            return None
+        innovation, slot, x, y = apex
+        second = self._new_muscle(plan, [bone[3]] if bone[3] >= 0 else [])
+        new = [(self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
+                max(e, innovation), m) for e, m in ((bone[1], bone[3]), (bone[2], second))]
+        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),),
+                    plan.bones[:k] + plan.bones[k + 1:] + tuple(new))
+
+    def distance(self, a: Plan, b: Plan) -> float:
+        """Two bodies' distance: the parts one has and the other not, and the muscles one has
+        where the other has a bone, over the larger body's part count; plus the mean difference
+        of the spheres both have (positions in the seed's bone lengths, sizes and masses as
+        log ratios)."""
+        if a is b or a == b:
+            return 0.0
+        sa, sb = {s[0]: s for s in a.spheres}, {s[0]: s for s in b.spheres}
+        ba, bb = {e[0]: e[3] >= 0 for e in a.bones}, {e[0]: e[3] >= 0 for e in b.bones}
+        disjoint = len(sa.keys() ^ sb.keys()) + len(ba.keys() ^ bb.keys())
+        disjoint += sum(1 for k in ba.keys() & bb.keys() if ba[k] != bb[k])
+        shared = sa.keys() & sb.keys()
+        values = 0.0
+        for k in shared:
+            p, q = sa[k], sb[k]
+            values += (math.hypot(p[2] - q[2], p[3] - q[3]) / self.scale + abs(math.log(p[4] / q[4]))
+                       + abs(math.log(p[5] / q[5])))
+        parts = max(len(a.spheres) + len(a.bones), len(b.spheres) + len(b.bones))
+        return disjoint / parts + (values / len(shared) if shared else 0.0)
+
+    # --- the brain's inputs and outputs ---------------------------------------------------------
+    def vocabulary(self, episode: Episode) -> list[str]:
+        """The brain's inputs, by name: the sensors' inputs of a body with every slot filled.
+        Raises PluginError for sensors whose inputs are not named one by one."""
+        known = self._vocabulary.get(id(episode.sensors))
+        if known is not None and known[0] is episode.sensors:
+            return known[1]
+        g, S = self.settings, self.settings.spheres
+        angle = [2.0 * math.pi * k / S for k in range(S)]
+        R = max(0.5, 0.2 * S / math.pi)
+        spheres = [physics.Sphere((R * math.cos(t), R + 1.0 + R * math.sin(t)), 0.05, 1.0) for t in angle]
+        pairs = [(k, k + 1) for k in range(S - 1)] + [(i, k) for i in range(S) for k in range(i + 2, S)]
+        bones = [physics.Bone(a, b, None, 0.0, physics.Muscle() if e < g.muscles else None)
+                 for e, (a, b) in enumerate(pairs[:max(g.muscles, S - 1)])]
+        joints = [physics.Joint(j.c, j.a, j.b, "free") for j in self.seed.joints]
+        full = physics.Body(spheres, bones, joints)
+        names = part_names(tuple(range(S)), tuple(range(g.muscles)), tuple(range(len(joints))))
+        labels = replace(episode, body=full, part_names=names, wiring=None, growth=None, genes=NO_GENES
+                         ).input_names()
+        if len(set(labels)) != len(labels):
+            raise PluginError("the sensors name some of their inputs alike: a growing body's brain wires its "
+                              "inputs by name (--grow needs sensors that name each input)")
+        self._vocabulary[id(episode.sensors)] = (episode.sensors, labels)
+        return labels
+
+    def wiring(self, episode: Episode, body: physics.Body, names: dict) -> Wiring:
+        """How ``body`` (with part ``names``, :meth:`body`) meets the brain of ``episode``'s run."""
+        vocabulary = {label: k for k, label in enumerate(self.vocabulary(episode))}
+        labels = replace(episode, body=body, part_names=names, wiring=None, growth=None,
+                         genes=NO_GENES).input_names()
+        missing = [label for label in labels if label not in vocabulary]
+        if missing:
+            raise PluginError(f"a grown body has the input {missing[0]!r}, which the brain has not: a growing "
+                              f"body's brain wires its inputs by name (--grow needs sensors that name each input "
+                              f"after the part it reads)")
+        outputs = tuple(int(name.split()[-1]) for name in names["muscle"])
+        return Wiring(len(vocabulary), self.settings.muscles, tuple(vocabulary[label] for label in labels), outputs)
+
+
+def _flattest(pos: np.ndarray, links: list) -> float:
+    """The smallest angle (radians) of any triangle of spheres joined pairwise by ``links``
+    (pi when there is none)."""
+    near: dict = {}
+    for a, b in links:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    worst = math.pi
+    for a, b in links:
+        for c in near[a] & near[b]:
+            if c > max(a, b):
+                for p, q, r in ((a, b, c), (b, c, a), (c, a, b)):
+                    u, v = pos[q] - pos[p], pos[r] - pos[p]
+                    worst = min(worst, abs(math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1])))
+    return worst
+
+
+def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode, tuple, physics.Body]:
+    """The episode that scores ``plan``'s body in ``episode``'s run (a growing one): its body,
+    part names and wiring; with its shape (bodies of one shape share a batch) and the body."""
+    body, shape, names = growth.body(plan)
+    wiring = growth.wiring(episode, body, names)
+    grown = replace(episode, body=body, part_names=names, wiring=wiring, varied=True, growth=None,
+                    genes=NO_GENES)
+    return grown, shape, body
+
+
+def grown_record(episode: Episode, growth: Growth, plan: Plan) -> dict:
+    """What a champion of ``plan``'s body carries besides it (:class:`Grown`), as plain data."""
+    grown, shape, _ = grown_episode(episode, growth, plan)
+    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names).to_dict()
+
+
+def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=None, report=None, every: int = 30):
+    """Score creatures of grown bodies: creature ``c`` has body ``plans[c]`` and brain ``c`` of
+    ``networks`` (:class:`evolution.network.CompiledNetworks`), from the start moved by
+    ``starts[c]`` ((C, S, 2) by sphere slot; None: the exact start). Creatures of one shape are
+    one batched rollout. ``report(creature_steps)`` every ``every`` steps, if given. Returns ``(fitness, failed, nonfinite, warnings)`` in creature order."""
+    from .network import NetworkBatch
+    C = len(plans)
+    groups: dict = {}
+    for c, plan in enumerate(plans):
+        grown, shape, body = grown_episode(episode, growth, plan)
+        groups.setdefault(shape, (grown, [], []))
+        groups[shape][1].append(c)
+        groups[shape][2].append(body)
+    fitness, failed, nonfinite = np.zeros(C), np.zeros(C, dtype=np.bool_), np.zeros(C, dtype=np.bool_)
+    warnings: list = []
+    for shape, (grown, members, bodies) in groups.items():
+        idx = np.asarray(members, dtype=np.int64)
+        B = len(members)
+        offsets = None if starts is None else np.ascontiguousarray(np.asarray(starts)[idx][:, list(shape[0])])
+
+        def on_step(t, state, inputs, outputs, B=B):
+            if (t + 1) % every == 0:
+                report(every * B)
+
+        f, run = run_episode(grown, NetworkBatch(networks.take(idx)), B,
+                             on_step=None if report is None else on_step, parallel=False, bodies=bodies,
+                             starts=offsets)
+        fitness[idx], failed[idx], nonfinite[idx] = f, run.failed, run.nonfinite
+        warnings += [w for w in run.warnings if w not in warnings]
+    return fitness, failed, nonfinite, warnings
+
+
+@dataclass(frozen=True)
+class Grown:
+    """What a grown champion carries besides its body (a fixed body, to the bit the one it was
+    scored with): how its brain is wired to it, which sphere slot each of its spheres is (a
+    trial's start moves spheres by slot), how many slots its run had, and its parts' names."""
+
+    wiring: Wiring
+    slots: tuple
+    slot_count: int
+    names: dict
+
+    def offsets(self, offsets) -> np.ndarray:
+        """Starts made for every slot ((K, slot_count, 2)) as this body's ((K, P, 2))."""
+        return np.ascontiguousarray(np.asarray(offsets)[:, list(self.slots)])
+
+    def to_dict(self) -> dict:
+        return {"wiring": self.wiring.to_dict(), "slots": list(self.slots), "slot_count": self.slot_count,
+                "names": {k: list(v) for k, v in self.names.items()}}
+
+    @classmethod
+    def from_dict(cls, data, body: physics.Body) -> "Grown":
+        """The record of :meth:`to_dict`'s dict for ``body``; ValueError (one line) otherwise."""
+        if not isinstance(data, dict):
+            raise ValueError("'grown' must be an object")
+        wiring = Wiring.from_dict(data.get("wiring"))
+        slots, count = data.get("slots"), data.get("slot_count")
+        if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 64:
+            raise ValueError("the grown body's slot_count must be a whole number from 2 to 64")
+        if not isinstance(slots, list) or len(slots) != len(body.spheres) or len(set(slots)) != len(slots) \
+                or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < count for s in slots):
+            raise ValueError("the grown body's slots must be one different slot per sphere")
+        names = data.get("names")
+        if not isinstance(names, dict) or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                                  for v in names.values()):
+            raise ValueError("the grown body's names must be lists of names")
+        muscles = sum(1 for b in body.bones if b.muscle is not None)
+        if len(wiring.outputs) != muscles:
+            raise ValueError(f"the grown body's wiring drives {len(wiring.outputs)} muscles; it has {muscles}")
+        return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()})
