@@ -1,7 +1,7 @@
 """A run's charts: its fitness percentiles and species sizes over generations, as PNG pictures
 (``creatures plot`` writes them; the play window draws the same series live).
 
-Two files, and a third for a run whose body evolves:
+Two files, and more for a run whose body evolves or grows:
 
 - ``fitness.png``: the best, 90th percentile, median, 10th percentile and worst fitness of each
   generation (after carykh's percentile graph), with the 10th..90th and 25th..75th percentile
@@ -14,9 +14,23 @@ Two files, and a third for a run whose body evolves:
   with its label, in its units, angles in degrees) with the population's median and middle
   80 % per generation, the generation's champion marked and the design's start dashed; and a
   panel per optional part with the share of the population that has it on.
+- ``body_size.png``, only for a run whose body grows (``creatures evolve --grow``): a panel each
+  for the number of spheres, bones and muscles, with the population's mean and middle 80 % per
+  generation and the generation's champion marked (each panel's title says the run's limit).
+- ``lineage.png``, only for a run whose body grows and whose best files record ``body_history``:
+  the bodies along the run's champion's ancestry (carykh's family tree in one picture), from the
+  seed to the champion's own, left to right, each as it was the generation its structure changed
+  (spheres as circles of their radius, rigid bones and muscles as lines, all at one scale),
+  titled with that generation and its size, an arrow from each to the next; at most
+  ``MAX_LINEAGE_PANELS`` of them (the first, the last, and evenly spaced between).
 
 A run still evolving can be plotted: the charts show the generations finished so far (the run
 writes its CSV files atomically, so a reader never sees half a row).
+
+This module reads a run and writes its charts, and draws the first three; a growing run's two
+(what they read of it, and how they are drawn) are in :mod:`creatures.growth_charts`, and what
+every chart is drawn with in :mod:`creatures.chart_base`. Every public name of both is
+importable from here too.
 """
 
 from __future__ import annotations
@@ -38,30 +52,32 @@ from evolution.files import make_directory, write_atomic
 from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
 
+from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, new_figure
 from .design.schema import unit
+from .growth_charts import (MAX_EXTENT, MAX_LINEAGE_PANELS, MAX_PART_COUNT, ROW_ARROW, SIZE_PARTS, LineageData,
+                            SizeData, body_size_figure, lineage_figure, lineage_label, lineage_panels,
+                            read_body_sizes, read_lineage)
 
-DEFAULT_SIZE = (1200, 700)   # pixels
+__all__ = [
+    # sizes, colours, limits
+    "DEFAULT_SIZE", "FULL_DPI_SIZE", "MIN_AUTO_DPI", "MIN_SIZE", "MAX_SIZE", "COLOURS", "MAX_BODY_PANELS",
+    "MAX_LINEAGE_PANELS", "ROW_ARROW", "SIZE_PARTS", "MAX_PART_COUNT", "MAX_EXTENT", "STATS_COLUMNS",
+    "FAILURE_COLUMNS", "FRESH_COLUMN", "SPECIES_COLUMNS", "RUN_FILES", "MAX_SPECIES", "MAX_SPECIES_CELLS",
+    "OK_QUANTILES",
+    # reading a run
+    "PlotError", "RunData", "BodyData", "SizeData", "LineageData", "read_run", "known_ok", "read_body_genes",
+    "read_body_sizes", "read_lineage", "in_units", "gene_unit",
+    # drawing and writing
+    "species_colour", "auto_dpi", "fitness_label", "fitness_figure", "species_figure", "body_figure",
+    "body_size_figure", "lineage_panels", "lineage_label", "lineage_figure", "check_size", "plot_run",
+]
+
 # The dpi sets the size of text and lines; the picture is --size pixels whatever it is. By default
 # it is 100 at 1200x700 and less for smaller pictures, so that their text leaves room for the chart.
 FULL_DPI_SIZE = (1100, 640)
 MIN_AUTO_DPI = 55.0
 MIN_SIZE = (400, 300)
 MAX_SIZE = (10000, 10000)
-
-#: the colours of the fitness chart (the tests look for them in the pixels)
-COLOURS = {
-    "best": "#1b9e4b",      # green, thin
-    "p90": "#4f7fbf",       # blue, thin (p10 too)
-    "median": "#0b2a5b",    # dark blue, bold
-    "worst": "#d1352b",     # red, thin
-    "band": "#d6e4f5",      # 10th..90th percentile
-    "band_inner": "#b3cbeb",  # 25th..75th percentile
-    "champion": "#e08a00",  # orange dots: each generation's champion (body chart)
-    "start": "#707070",     # dashed grey: the design's start (body chart)
-    "on": "#7fb07a",        # green-grey: the share with an optional part on (body chart)
-    "failed": "#e07b72",    # light red: the share of a generation that failed (its own panel)
-    "fresh": "#e08a00",     # orange, dashed: the best one scored again from fresh starts
-}
 
 #: the body chart draws at most this many panels (values first, then optional parts)
 MAX_BODY_PANELS = 64
@@ -93,10 +109,6 @@ MAX_SPECIES = 2000
 MAX_SPECIES_CELLS = 10_000_000
 
 
-class PlotError(ValueError):
-    """A run directory that cannot be plotted, or charts that cannot be written; one line."""
-
-
 @dataclass
 class RunData:
     """What the charts need from a run directory.
@@ -115,6 +127,10 @@ class RunData:
         members of each species in each generation; 0 while a species does not exist
     body : BodyData or None
         the body genes over generations, for a run whose body evolves (None otherwise)
+    body_sizes : SizeData or None
+        the body sizes over generations, for a run whose body grows (None otherwise)
+    lineage : LineageData or None
+        the champion's ancestors' bodies, for a run whose body grows and that recorded them
     """
 
     directory: Path
@@ -124,6 +140,8 @@ class RunData:
     species_ids: np.ndarray
     species_sizes: np.ndarray
     body: "BodyData | None" = None
+    body_sizes: "SizeData | None" = None
+    lineage: "LineageData | None" = None
 
     @property
     def design(self) -> str:
@@ -238,8 +256,10 @@ def read_run(run_dir) -> RunData:
     for _, row in rows:
         sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
     body = read_body_genes(directory, stats["generation"])
+    body_sizes = read_body_sizes(directory, settings, stats["generation"])
+    lineage = read_lineage(directory, settings, stats["generation"])
     _add_failures(stats, generations, sizes, settings)
-    return RunData(directory, settings, stats, generations, ids, sizes, body)
+    return RunData(directory, settings, stats, generations, ids, sizes, body, body_sizes, lineage)
 
 
 def _header(path: Path) -> set:
@@ -391,15 +411,6 @@ def species_colour(species_id: int) -> tuple[float, float, float]:
     return colorsys.hsv_to_rgb(hue, 0.55, value)
 
 
-def _figure(size, dpi):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def auto_dpi(size) -> float:
     """The dpi for a picture of ``size`` pixels when none is given: 100, or less for a small one."""
     return max(MIN_AUTO_DPI, 100.0 * min(1.0, size[0] / FULL_DPI_SIZE[0], size[1] / FULL_DPI_SIZE[1]))
@@ -434,7 +445,7 @@ def fitness_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     """The fitness percentile chart, a matplotlib Figure of ``size`` pixels."""
     from matplotlib.ticker import MaxNLocator
 
-    fig = _figure(size, dpi)
+    fig = new_figure(size, dpi)
     s = run.stats
     share = np.nan_to_num(s["failed_share"])
     failures = bool(share.max(initial=0.0) > 0.0)
@@ -518,7 +529,7 @@ def species_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     column one generation wide, centred on it."""
     from matplotlib.ticker import MaxNLocator
 
-    fig = _figure(size, dpi)
+    fig = new_figure(size, dpi)
     ax = fig.add_subplot()
     gens, ids, sizes = run.species_generations, run.species_ids, run.species_sizes
     totals = sizes.sum(axis=0)
@@ -568,7 +579,7 @@ def body_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     n = max(len(shown), 1)
     columns = max(1, min(n, round(math.sqrt(n * size[0] / size[1] / 1.3))))
     rows = math.ceil(n / columns)
-    fig = _figure(size, dpi)
+    fig = new_figure(size, dpi)
     axes = fig.subplots(rows, columns, squeeze=False, sharex=True).reshape(-1)
     g = body.generations
     marker = "o" if len(g) == 1 else None
@@ -614,19 +625,7 @@ def body_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
             ax.set_xlabel("generation", fontsize="x-small")
     more = f" (the first {MAX_BODY_PANELS} of {len(panels)})" if len(panels) > len(shown) else ""
     fig.suptitle(f"{run.title()}: body genes{more}", x=0.01, ha="left", fontweight="bold", fontsize="large")
-    handles, labels = [], []
-    for ax in axes[:len(shown)]:
-        for h, label in zip(*ax.get_legend_handles_labels()):
-            if label not in labels:
-                handles.append(h)
-                labels.append(label)
-    if handles:  # one row if it fits (as the fitness chart's legend), else two, else one column
-        em = 0.83 * 10 * dpi / 72
-        width = sum(0.6 * em * len(label) + 4.8 * em for label in labels)
-        columns = next((c for c in (len(labels), math.ceil(len(labels) / 2))
-                        if width * c / len(labels) < 0.95 * size[0]), 1)
-        fig.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False,
-                   fontsize="small")
+    add_panels_legend(fig, axes[:len(shown)], size, dpi)
     return fig
 
 
@@ -649,8 +648,9 @@ def _png(fig) -> bytes:
 
 def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None) -> list[Path]:
     """Write ``fitness.png`` and ``species.png`` of the run in ``run_dir`` (and ``body.png`` if
-    its body evolves) to ``out_dir`` (default: the run directory), each ``size`` = (width,
-    height) pixels; returns their paths. Raises :class:`PlotError` with a one-line reason."""
+    its body evolves, ``body_size.png`` and ``lineage.png`` if it grows) to ``out_dir``
+    (default: the run directory), each ``size`` = (width, height) pixels; returns their paths.
+    Raises :class:`PlotError` with a one-line reason."""
     size = (int(size[0]), int(size[1]))
     check_size(size)
     dpi = auto_dpi(size) if dpi is None else float(dpi)
@@ -669,7 +669,11 @@ def plot_run(run_dir, out_dir=None, size=DEFAULT_SIZE, dpi: float | None = None)
     charts = {"fitness.png": fitness_figure(run, size, dpi), "species.png": species_figure(run, size, dpi)}
     if run.body is not None:
         charts["body.png"] = body_figure(run, size, dpi)
-    images = {name: _png(fig) for name, fig in charts.items()}  # draw both before writing either
+    if run.body_sizes is not None:
+        charts["body_size.png"] = body_size_figure(run, size, dpi)
+    if run.lineage is not None:
+        charts["lineage.png"] = lineage_figure(run, size, dpi)
+    images = {name: _png(fig) for name, fig in charts.items()}  # draw them all before writing any
     paths = []
     try:
         for name, data in images.items():

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 import physics
+from evolution.growth import GrowSettings
 from evolution.sensors import sensor_list
 from evolution.trials import MAX_TRIALS
 from render.game import GalleryItem, GameError, Pick, Setup
@@ -37,7 +38,10 @@ MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
                ("air", "air (1.2 kg/m^3): a little drag; wings lift"))
 #: random creatures the start screen shows after the designs (``creatures random``'s, by name)
 RANDOM_ON_START = 3
-#: seconds to wait for the background run to stop cleanly before it is killed
+#: the design *grow from scratch* evolves, with growth on (the start screen's first card)
+SCRATCH_DESIGN = "sprout"
+#: the most spheres, bones or muscles a growing body may have (``GrowSettings.from_dict``'s)
+MAX_GROW_LIMIT = 64
 
 
 # --- the start screen's data --------------------------------------------------------------------
@@ -70,10 +74,31 @@ def gallery_item(name: str, origin: str = "built-in", task: str | None = None) -
                        shape=shape, pose=np.array(model.rest_pos[0], np.float64), origin=origin, task=task)
 
 
+def scratch_item() -> GalleryItem:
+    """*Grow from scratch*, as the start screen shows it: the sprout (two spheres and a muscle),
+    evolved with a body that grows whatever the growth toggle says (``GalleryItem.grow``)."""
+    item = gallery_item(SCRATCH_DESIGN)
+    return dataclasses.replace(item, title="grow from scratch", grow=True, description=(
+        f"Two spheres and a muscle (the {SCRATCH_DESIGN}); evolution grows the rest: spheres, bones and "
+        "muscles, added and removed as the generations go."))
+
+
+def grow_limits(body: physics.Body) -> dict:
+    """The growth settings (``RunSettings.grow``) of a run the start screen starts: the default
+    limits (``GrowSettings``'), raised to the design's own spheres, bones and muscles where it
+    has more (up to :data:`MAX_GROW_LIMIT`), so that a design bigger than the defaults (the eel's
+    13 spheres) grows from itself instead of being refused; ``{}`` for one within them."""
+    g = GrowSettings()
+    own = {"spheres": len(body.spheres), "bones": len(body.bones),
+           "muscles": sum(1 for b in body.bones if b.muscle is not None)}
+    return {k: min(n, MAX_GROW_LIMIT) for k, n in own.items() if n > getattr(g, k)}
+
+
 class PlayMenu:
-    """The start screen's choices (``render.game.Menu``): the built-in designs, this
-    directory's design files and a few random creatures (``creatures random``'s), the tasks and terrains there are (built-in and installed), and
-    ``creatures evolve``'s defaults."""
+    """The start screen's choices (``render.game.Menu``): *grow from scratch* (the sprout with a
+    body that grows), the built-in designs, this directory's design files and a few random
+    creatures (``creatures random``'s), the tasks and terrains there are (built-in and
+    installed), and ``creatures evolve``'s defaults."""
 
     population_range = POPULATION_RANGE
     generations_range = GENERATIONS_RANGE
@@ -88,7 +113,8 @@ class PlayMenu:
         self.setup = setup or dataclasses.replace(DEFAULT_SETUP)
         self.out_dir = out_dir
         shipped = _shipped_tasks()
-        self.designs = [gallery_item(n, "built-in", shipped.get(n)) for n in builtin_names()]
+        self.designs = [scratch_item()]
+        self.designs += [gallery_item(n, "built-in", shipped.get(n)) for n in builtin_names()]
         for path in sorted(Path(directory).glob("*.y*ml")):
             if path.suffix.lower() in (".yaml", ".yml") and path.is_file() and not _is_terrain(path):
                 self.designs.append(gallery_item(str(path), "this directory"))
@@ -142,11 +168,13 @@ class PlayMenu:
         except ValueError as exc:
             raise GameError(f"sensors: {exc}") from None
         out = new_run_dir(self.out_dir, design.name, setup.task)
-        # what the start screen does not offer (the trials' statistic, the network...) is the run's default
+        # what the start screen does not offer (the trials' statistic, the network...) is the run's
+        # default; a design that cannot grow (clusters, muscle groups, evolvable ranges) is refused
+        # by the run in one line
         start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
               seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),
               seed=int(setup.seed), workers=0, medium=setup.medium or None, trials=int(setup.trials),
-              noise=float(setup.noise))
+              noise=float(setup.noise), grow=grow_limits(design.body) if setup.grow else None)
         return session
 
 

@@ -27,8 +27,9 @@ from evolution.checkpoint import CheckpointError, generation_genomes
 from evolution.chunks import bodies_of, make_brains
 from evolution.evaluator import worker_count
 from evolution.genomes import genome_to_dict
+from evolution.growth import grown_episode
 from evolution.jsonread import JsonFileError
-from evolution.network import node_slots
+from evolution.network import NetworkBatch, compile_networks, node_slots
 from evolution.rollout import EpisodeRun
 from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, RunSettings, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
@@ -66,10 +67,18 @@ def _rgb(colour) -> tuple[int, int, int]:
 
 
 class Crowd:
-    """Every genome of one generation at once, stepped together in one batch by
-    ``evolution.EpisodeRun`` (the loop evolution scores with: creatures do not interact, so each
-    one's fitness is the one evolution gives it, whatever the batch). Each creature is coloured
-    by its species (the colours of ``creatures plot``); the scene is a crowd (``Scene.crowd``)."""
+    """Every genome of one generation at once, stepped together by ``evolution.EpisodeRun`` (the
+    loop evolution scores with: creatures do not interact, so each one's fitness is the one
+    evolution gives it, whatever the batch): one batch, or in a run whose bodies grow one batch
+    per body shape, as evolution scores them (``evolution.growth.score_grown``). Each creature
+    is coloured by its species (the colours of ``creatures plot``); the scene is a crowd
+    (``Scene.crowd``).
+
+    Attributes
+    ----------
+    runs : list of (EpisodeRun, ndarray of int, shape (B_k,))
+        The batches, each with the creatures (indices into ``genomes``) it steps, in its order.
+    """
 
     def __init__(self, run: Run, genomes: list, species: dict, generation: int):
         ep = run.episode
@@ -77,19 +86,21 @@ class Crowd:
         self.generation = generation
         self._kind = run.settings.network
         self._config = run.config
-        brains = make_brains(genomes, run.config, self._kind)
         # each from the generation's first trial's start (the same for all: evolution.trials)
         starts = run.trials_of(generation)["starts"]
-        self.run = EpisodeRun(ep, brains, len(genomes), False, bodies_of(ep, genomes),
-                              None if starts is None else starts[:1])
-        m = self.run.model
-        shapes = []
-        for b, g in enumerate(genomes):
-            sid = species.get(g.key, -1)
-            shape = creature_shape(m, f"genome {g.key}", {"design": run.settings.design_name,
-                                                          "task": ep.task.ref.short, "species": sid,
-                                                          "generation": generation}, b)
-            shapes.append(dataclasses.replace(shape, color=_rgb(species_colour(max(sid, 0)))))
+        self.runs = _batches(run, genomes, None if starts is None else starts[:1])
+        self._where = {}   # creature -> (its batch, its row in it)
+        for k, (_, index) in enumerate(self.runs):
+            self._where.update({int(c): (k, row) for row, c in enumerate(index)})
+        shapes = [None] * len(genomes)
+        for r, index in self.runs:
+            for row, c in enumerate(index):
+                g = genomes[c]
+                sid = species.get(g.key, -1)
+                shape = creature_shape(r.model, f"genome {g.key}", {"design": run.settings.design_name,
+                                                                    "task": ep.task.ref.short, "species": sid,
+                                                                    "generation": generation}, row)
+                shapes[c] = dataclasses.replace(shape, color=_rgb(species_colour(max(sid, 0))))
         self.species = [species.get(g.key, -1) for g in genomes]
         trial = " (trial 1 of {})".format(run.settings.trials) if run.settings.trials > 1 else ""
         after = " (bred after the run's last, not evaluated by it)" if generation > run.settings.generations else ""
@@ -98,50 +109,90 @@ class Crowd:
         scene = terrain_scene(ep.terrain, shapes, ep.sim.dt, ep.seconds, title, ep.task.sample.measures, ep.sim)
         self.scene = dataclasses.replace(scene, crowd=True)
         self.message = None
-        self._names = None
+        self._names = {}
         self._slots = {}
 
     def reset(self) -> None:
-        self.run.reset()
+        for r, _ in self.runs:
+            r.reset()
 
     def step(self) -> None:
-        if not self.run.done:
-            self.run.step()
+        for r, _ in self.runs:
+            if not r.done:
+                r.step()
 
     def fitness(self) -> np.ndarray:
         """Every creature's fitness so far (at the end: what evolution gives it)."""
-        return np.asarray(self.run.fitness(), np.float64)
+        fit = np.zeros(len(self.genomes))
+        for r, index in self.runs:
+            fit[index] = np.asarray(r.fitness(), np.float64)
+        return fit
 
     def frame(self) -> Frame:
-        r, m, s = self.run, self.run.model, self.run.state
-        e = m.muscle_bone
-        d = s.pos[:, m.bone_a[e]] - s.pos[:, m.bone_b[e]]
-        length = np.sqrt((d * d).sum(axis=2))
-        contraction = np.clip((length / m.muscle_rest - 1.0) / m.muscle_range, -1.0, 1.0)
-        angles = physics.joint_angles(m, s)
+        creatures = [None] * len(self.genomes)
+        failed = np.zeros(len(self.genomes), bool)
         fit = self.fitness()
-        failed = r.failed
-        creatures = [CreatureFrame(pos=s.pos[b].copy(), contraction=contraction[b], contact=s.contact[b].copy(),
-                                   joint_angle=angles[b], fitness=float(fit[b]), failed=bool(failed[b]))
-                     for b in range(len(self.genomes))]
+        for r, index in self.runs:
+            m, s = r.model, r.state
+            e = m.muscle_bone
+            d = s.pos[:, m.bone_a[e]] - s.pos[:, m.bone_b[e]]
+            length = np.sqrt((d * d).sum(axis=2))
+            contraction = np.clip((length / m.muscle_rest - 1.0) / m.muscle_range, -1.0, 1.0)
+            angles = physics.joint_angles(m, s)
+            failed[index] = r.failed
+            for row, c in enumerate(index):
+                creatures[c] = CreatureFrame(pos=s.pos[row].copy(), contraction=contraction[row],
+                                             contact=s.contact[row].copy(), joint_angle=angles[row],
+                                             fitness=float(fit[c]), failed=bool(r.failed[row]))
+        first = self.runs[0][0]
         ranked = np.where(failed | ~np.isfinite(fit), -np.inf, fit)
-        return Frame(time=r.t * self.scene.dt, step=r.t, creatures=creatures, leader=int(np.argmax(ranked)),
-                     done=r.done)
+        return Frame(time=first.t * self.scene.dt, step=first.t, creatures=creatures, leader=int(np.argmax(ranked)),
+                     done=all(r.done for r, _ in self.runs))
 
     def brain(self, creature: int):
-        if self._names is None:
-            self._names = self.run.episode.input_names()
-        return brain_graph(genome_to_dict(self.genomes[creature]), self._names, self.run.episode.output_names())
+        k, _ = self._where[creature]
+        if k not in self._names:
+            self._names[k] = self.runs[k][0].episode.brain_names()
+        inputs, outputs = self._names[k]
+        return brain_graph(genome_to_dict(self.genomes[creature]), inputs, outputs)
 
     def brain_values(self, creature: int) -> dict:
         if creature not in self._slots:
             self._slots[creature] = node_slots(self.genomes[creature], self._config, self._kind)
-        net = self.run.brains
-        values = net.values[creature, net.active]
+        k, row = self._where[creature]
+        net = self.runs[k][0].brains
+        values = net.values[row, net.active]
         return {key: float(values[slot]) for key, slot in self._slots[creature].items()}
 
     def poll(self) -> bool:
         return False
+
+
+def _batches(run: Run, genomes: list, starts) -> list[tuple]:
+    """``(EpisodeRun, creatures (B,) ints)`` for ``genomes`` of ``run``, each from the start
+    moved by ``starts`` ((1, S, 2); None: the exact start): all in one batch, or in a run whose
+    bodies grow one batch per body shape (each creature's body its plan's, its brain wired to
+    it, its start by sphere slot), as ``evolution.growth.score_grown`` scores them."""
+    ep = run.episode
+    if run.growth is None:
+        brains = make_brains(genomes, run.config, run.settings.network)
+        return [(EpisodeRun(ep, brains, len(genomes), False, bodies_of(ep, genomes), starts),
+                 np.arange(len(genomes)))]
+    networks = compile_networks(genomes, run.config, run.settings.network)
+    groups: dict = {}
+    for c, g in enumerate(genomes):
+        if getattr(g, "body_plan", None) is None:
+            raise GameError(f"genome {g.key} of a run whose bodies grow has no body plan")
+        grown, shape, body = grown_episode(ep, run.growth, g.body_plan)
+        groups.setdefault(shape, (grown, [], []))
+        groups[shape][1].append(c)
+        groups[shape][2].append(body)
+    out = []
+    for shape, (grown, members, bodies) in groups.items():
+        index = np.asarray(members, np.int64)
+        offsets = None if starts is None else np.ascontiguousarray(np.asarray(starts)[:, list(shape[0])])
+        out.append((EpisodeRun(grown, NetworkBatch(networks.take(index)), len(index), False, bodies, offsets), index))
+    return out
 
 
 # --- a run evolving in the background -----------------------------------------------------------
@@ -225,7 +276,8 @@ class PlaySession:
         self.total = settings.generations
         self.measures = settings.measures or "fitness"
         terrain = settings.terrain or "the task's own ground"
-        self.title = f"{settings.design_name} - {settings.task} on {terrain}"
+        grows = " (growing)" if settings.grow is not None else ""
+        self.title = f"{settings.design_name}{grows} - {settings.task} on {terrain}"
 
     def _read_progress(self) -> bool:
         """Read stats.csv and species.csv again if they changed; True if they did."""
@@ -452,6 +504,9 @@ class PlaySession:
         if self._champion is None:
             return
         c = self._champion
+        if c.grown is not None:   # its genome's body plan numbers its parts by its own run's history
+            raise GameError("a grown champion is not evolved further: its body's parts are numbered by the run "
+                            "that grew it; grow a new one from the start screen (grow from scratch)")
         refs = [c.task, c.terrain_ref, *c.sensors]
         foreign = [r for r in refs if r.source not in ("built-in", "registered", "entry point")]
         if foreign:

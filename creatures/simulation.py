@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 import physics
+from physics.integrity import MEASURES
 
 MUSCLE_PATTERNS = ("none", "sine", "random")
 #: the sine pattern: every muscle at this frequency, phases spread evenly over the muscles
@@ -67,7 +68,7 @@ def run_simulation(body: physics.Body, seconds: float = 10.0, muscles: str = "si
     vel0 = physics.com_velocity(model, state)[0]
     max_height = com0[1]
     max_strain = 0.0
-    worst = np.zeros(3)   # physics.integrity's measures, the rule evolution judges by
+    worst = np.zeros(len(MEASURES))   # physics.integrity's measures, the rule evolution judges by
     max_muscle_error = 0.0
     lowest = clearance(model, state, terrain) if params.ground else math.inf
     finite = True

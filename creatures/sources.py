@@ -216,7 +216,10 @@ def named_ends(champion: Champion, episode: Episode) -> tuple[list, list]:
     """A champion's brain inputs and outputs by the names its design gives its parts
     (``shin_hind``, ``foot_fore contact``), where its design can be read and its parts are the
     design's (not an evolved body that dropped some); ``muscle 3``, ``sphere 0 contact``
-    otherwise."""
+    otherwise. A grown body's parts are named by their slots, and its brain's inputs and outputs
+    for parts it does not have are ``unused``."""
+    if episode.wiring is not None:
+        return episode.brain_names()
     try:
         design = parse_design(champion.design_yaml)
     except DesignError:   # a design this version reads otherwise: numbered names

@@ -162,6 +162,7 @@ class DefaultGenome(neat.DefaultGenome):
         self.body_values = []
         self.body_parts = []
         self.body_plan = None   # a grown body's genes (evolution.growth.Plan), in a growing run
+        self.body_node = None   # and its latest change in the run's family tree of structures
 
     @classmethod
     def parse_config(cls, param_dict):
@@ -197,7 +198,7 @@ class DefaultGenome(neat.DefaultGenome):
             self.body_parts = genes.start_parts()
         growth = getattr(config, "growth", None)
         if growth is not None:
-            self.body_plan = growth.seed_plan()
+            self.body_plan, self.body_node = growth.seed_plan(), 0
 
     # --- crossover -----------------------------------------------------------------------------
 
@@ -215,6 +216,7 @@ class DefaultGenome(neat.DefaultGenome):
         if growth is not None:
             parent1, parent2 = (genome1, genome2) if genome1.fitness > genome2.fitness else (genome2, genome1)
             self.body_plan = growth.crossover(parent1.body_plan, parent2.body_plan)
+            self.body_node = parent1.body_node
 
     def brain_crossover(self, genome1, genome2, config):
         """The crossover of the brain's genes alone (neat-python's, drawing the same random numbers)."""
@@ -312,7 +314,8 @@ class DefaultGenome(neat.DefaultGenome):
                     parts[k] = not parts[k]
         growth = getattr(config, "growth", None)
         if growth is not None:
-            self.body_plan = growth.mutate(self.body_plan)
+            before, self.body_plan = self.body_plan, growth.mutate(self.body_plan)
+            self.body_node = growth.changed(self.body_node, before, self.body_plan)
 
     def brain_mutate(self, config):
         """The mutation of the brain's genes alone (neat-python's, drawing the same random numbers)."""

@@ -30,6 +30,7 @@ import neat
 import numpy as np
 
 from . import limits
+from .bodyplan import Plan
 from .genomes import body_of_genome, check_body, check_genome, genome_from_dict
 
 #: node genes as rows, in this order (rows, not objects: a checkpoint is rewritten every generation)
@@ -83,7 +84,6 @@ def _genome_from_row(data: dict, config=None):
             check_body(data.get("body"), getattr(g, "body_genes", None))
             growth = getattr(g, "growth", None)
             if growth is not None:
-                from .growth import Plan
                 plan = (data.get("body") or {}).get("plan")
                 if plan is None:
                     raise ValueError("it has no body plan, and the run grows its bodies")
@@ -137,7 +137,8 @@ def population_state(population: neat.Population) -> dict:
     return {
         "format": FORMAT, "version": VERSION,
         **({"body_genes": genes.to_dict()} if genes else {}),
-        **({"growth": {"settings": growth.settings.to_dict(), **growth.state()}} if growth is not None else {}),
+        **({"growth": {"settings": growth.settings.to_dict(), **growth.state(_living_nodes(population))}}
+           if growth is not None else {}),
         "generation": int(population.generation),
         "random": {"version": version, "state": list(mt), "gauss_next": gauss},
         "numpy_random": {"name": np_name, "keys": np_keys.tolist(), "pos": int(np_pos),
@@ -154,6 +155,15 @@ def population_state(population: neat.Population) -> dict:
                     **_threshold_state(species_set)},
         "best": None if best is None else _genome_row(best),
     }
+
+
+def _living_nodes(population) -> list:
+    """The family-tree nodes of every genome a checkpoint keeps (population, species'
+    representatives, the best)."""
+    genomes = list(population.population.values()) + [s.representative for s in population.species.species.values()]
+    if population.best_genome is not None:
+        genomes.append(population.best_genome)
+    return [g.body_node for g in genomes if getattr(g, "body_node", None) is not None]
 
 
 def restore_population(config, state: dict) -> neat.Population:

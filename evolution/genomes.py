@@ -23,6 +23,7 @@ from pathlib import Path
 import neat
 
 from . import limits
+from .bodyplan import Plan
 from .breeding import BODY_KEYS, DefaultGenome
 from .jsonread import is_int, is_number
 from .species import DefaultSpeciesSet, check_settings
@@ -74,8 +75,10 @@ def body_of_genome(genome) -> dict | None:
     if not values and not parts and plan is None:
         return None
     body = {"values": [float(v) for v in values or ()], "parts": [bool(p) for p in parts or ()]}
-    if plan is not None:   # a grown body (evolution.growth)
+    if plan is not None:   # a grown body (evolution.growth), and its place in the family tree
         body["plan"] = plan.to_dict()
+        if getattr(genome, "body_node", None) is not None:
+            body["node"] = int(genome.body_node)
     return body
 
 
@@ -88,10 +91,9 @@ def check_body(body, genes) -> None:
         if n_values or n_parts:
             raise ValueError(f"it has no body genes; the design evolves {n_values} values and {n_parts} parts")
         return
-    if not isinstance(body, dict) or set(body) - {"values", "parts", "plan"}:
+    if not isinstance(body, dict) or set(body) - {"values", "parts", "plan", "node"}:
         raise ValueError("'body' must be an object with 'values' and 'parts'")
     if "plan" in body:
-        from .growth import Plan
         Plan.from_dict(body["plan"])
     values, parts = body.get("values", []), body.get("parts", [])
     if not isinstance(values, list) or not isinstance(parts, list):
@@ -113,10 +115,11 @@ def set_body(genome, body: dict | None) -> None:
     genome.body_values = [float(v) for v in body.get("values", ())]
     genome.body_parts = [bool(p) for p in body.get("parts", ())]
     if body.get("plan") is not None:
-        from .growth import Plan
         genome.body_plan = Plan.from_dict(body["plan"])
+        node = body.get("node")
+        genome.body_node = node if isinstance(node, int) and not isinstance(node, bool) else None
     else:
-        genome.body_plan = None
+        genome.body_plan = genome.body_node = None
 
 
 def genome_from_dict(data: dict, genome_config=None):

@@ -55,6 +55,7 @@ import numpy as np
 import physics
 
 from .bodygenes import NO_GENES, pieces
+from .bodyplan import Plan
 from .plugins import PluginError
 from .rollout import Episode, Wiring, run_episode
 
@@ -78,13 +79,16 @@ VALUE_SPREAD = 2.0
 class GrowSettings:
     """What a growing run may make (the user's limits) and how often each mutation happens (per
     child). ``size`` (m, the body's widest rest extent) and ``mass`` (kg, in all) of 0 are
-    2.5 times the seed's size (at least 2 m) and 4 times its mass."""
+    2.5 times the seed's size (at least 2 m) and 4 times its mass; ``min_mass`` (kg) and
+    ``strength`` (N, every muscle's together; 0: no limit) are a challenge's rules."""
 
     spheres: int = 8
     muscles: int = 8
     bones: int = 20
     size: float = 0.0
     mass: float = 0.0
+    min_mass: float = 0.0
+    strength: float = 0.0
     add_sphere: float = 0.1
     remove_sphere: float = 0.05
     add_bone: float = 0.08
@@ -125,54 +129,9 @@ class GrowSettings:
         return settings
 
 
-@dataclass(frozen=True)
-class Plan:
-    """A grown body's genes: ``spheres`` ``(innovation, slot, x, y, radius, mass)`` and ``bones``
-    ``(innovation, a, b, muscle)`` (``a < b`` the spheres' innovations, ``muscle`` the muscle's
-    slot or -1), in the order they were made."""
-
-    spheres: tuple
-    bones: tuple
-
-    def to_dict(self) -> dict:
-        return {"spheres": [list(s) for s in self.spheres], "bones": [list(b) for b in self.bones]}
-
-    @classmethod
-    def from_dict(cls, data) -> "Plan":
-        """The plan of :meth:`to_dict`'s dict; ValueError (one line) for anything else (the body
-        it makes is checked by :meth:`Growth.check`)."""
-        try:
-            spheres = tuple((_int(s[0]), _int(s[1]), *(_num(v) for v in s[2:6])) for s in data["spheres"]
-                            if len(s) == 6 or _bad("a sphere gene has 6 numbers"))
-            bones = tuple(tuple(_int(v) for v in b) for b in data["bones"]
-                          if len(b) == 4 or _bad("a bone gene has 4 whole numbers"))
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"the body plan must have lists 'spheres' and 'bones' ({exc})") from None
-        return cls(spheres, bones)
-
-    @property
-    def n_muscles(self) -> int:
-        return sum(1 for b in self.bones if b[3] >= 0)
-
-    def size(self) -> tuple[int, int, int]:
-        """(spheres, bones, muscles)."""
-        return len(self.spheres), len(self.bones), self.n_muscles
-
-
-def _bad(message: str):
-    raise ValueError(message)
-
-
-def _int(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError("a body plan's innovations, slots and ends are whole numbers")
-    return v
-
-
-def _num(v) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise ValueError("a body plan's values are finite numbers")
-    return float(v)
+def _structure(plan: Plan) -> tuple:
+    """A plan's structure: which spheres and bones it has, and which bones are muscles."""
+    return (frozenset(s[0] for s in plan.spheres), frozenset((b[0], b[3] >= 0) for b in plan.bones))
 
 
 def part_names(body_slots: tuple, muscle_slots: tuple, joints: tuple) -> dict:
@@ -226,11 +185,40 @@ class Growth:
             self.table[("bone", min(b.a, b.b), max(b.a, b.b))] = P + e
         self.next = P + E
         self.freedom = self._freedom(self.seed_plan())
+        self.allowed = self._seed_allowances()
+        # the family tree of the bodies' structures: node -> (parent node, the generation it was
+        # bred for, its plan then); a genome's ``body_node`` is its body's latest change
+        self.history: dict = {0: (None, 0, self.seed_plan())}
+        self.next_node = 1
+        #: the generation last evaluated (set by the run before it breeds the next one)
+        self.generation = 0
+        self._menu: dict = {}        # this generation's recipes: (structure, change) -> recipe
+        self._menu_generation = None
         self._vocabulary: dict = {}
         self._bodies: dict = {}
 
-    def __getstate__(self):   # (to a worker: without what it makes for itself)
-        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}}
+    def __getstate__(self):   # (to a worker: without what it makes for itself, or the history)
+        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}, "history": {}, "_menu": {}}
+
+    # --- the family tree of structures ----------------------------------------------------------
+    def changed(self, node: int, before: Plan, after: Plan) -> int:
+        """The node of a genome's body after a mutation from ``before`` to ``after``: ``node``
+        if its structure is the same (only values moved), else a new node under it."""
+        if _structure(before) == _structure(after):
+            return node
+        new, self.next_node = self.next_node, self.next_node + 1
+        self.history[new] = (node, self.generation + 1, after)
+        return new
+
+    def lineage(self, node: int) -> list:
+        """``[(generation, plan), ...]``: the structures of a body's ancestry, the seed first,
+        each as it was when it changed (the generation it was bred for)."""
+        out = []
+        while node is not None and node in self.history:
+            parent, generation, plan = self.history[node]
+            out.append((generation, plan))
+            node = parent
+        return out[::-1]
 
     # --- the table of innovations ---------------------------------------------------------------
     def innovation(self, key: tuple) -> int:
@@ -241,18 +229,32 @@ class Growth:
             self.next += 1
         return number
 
-    def state(self) -> dict:
-        """The table as plain data (for checkpoints)."""
-        return {"next": self.next, "table": [[*k, v] for k, v in self.table.items()]}
+    def state(self, nodes=()) -> dict:
+        """The table, and the family tree of the bodies of ``nodes`` (what is still alive), as
+        plain data (for checkpoints)."""
+        kept = set()
+        for node in nodes:
+            while node is not None and node in self.history and node not in kept:
+                kept.add(node)
+                node = self.history[node][0]
+        return {"next": self.next, "table": [[*k, v] for k, v in self.table.items()],
+                "next_node": self.next_node, "generation": self.generation,
+                "history": [[n, p, g, self.history[n][2].to_dict()] for n, (p, g, _) in sorted(self.history.items())
+                            if n in kept]}
 
     def set_state(self, data: dict) -> None:
-        """The table of :meth:`state`'s data. ValueError for anything else."""
+        """The table and family tree of :meth:`state`'s data. ValueError for anything else."""
         try:
             table = {tuple(row[:-1]): int(row[-1]) for row in data["table"]}
             nxt = int(data["next"])
+            history = {int(n): (None if p is None else int(p), int(g), Plan.from_dict(plan))
+                       for n, p, g, plan in data.get("history", [])}
+            next_node, generation = int(data.get("next_node", 1)), int(data.get("generation", 0))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ValueError(f"the growth innovations are damaged ({exc})") from None
         self.table, self.next = table, nxt
+        self.history = history or {0: (None, 0, self.seed_plan())}
+        self.next_node, self.generation = next_node, generation
 
     # --- plans ---------------------------------------------------------------------------------
     def seed_plan(self) -> Plan:
@@ -344,6 +346,29 @@ class Growth:
         s = np.linalg.svd(R, compute_uv=False)
         return 2 * n - 3 - int(np.count_nonzero(s > RANK_TOL))
 
+    def _seed_allowances(self) -> dict:
+        """What the seed itself has that a body grown now may not: its flatter triangles (by
+        their spheres' innovations) and its closer sphere pairs (by pair), each with how far a
+        body may take it (three quarters of the seed's angle or distance). A design is grown
+        as it is: rules for new parts are not laws for the design's own."""
+        plan = self.seed_plan()
+        pos = np.array([(s[2], s[3]) for s in plan.spheres])
+        radius = [s[4] for s in plan.spheres]
+        pairs = {(b[1], b[2]) for b in plan.bones}
+        allowed: dict = {}
+        for i in range(len(pos)):
+            for k in range(i + 1, len(pos)):
+                d = math.dist(pos[i], pos[k])
+                linked = (i, k) in pairs
+                least = (max(MIN_BONE, 0.5 * (radius[i] + radius[k])) if linked else
+                         (radius[i] + radius[k]) * (1.0 if self.seed.self_collision else 0.5))
+                if d < least:
+                    allowed[(i, k)] = 0.75 * d
+        for triangle, angle in _triangles(pos, [(b[1], b[2]) for b in plan.bones]):
+            if angle < MIN_ANGLE:
+                allowed[frozenset(triangle)] = 0.75 * angle
+        return allowed
+
     def why_invalid(self, plan: Plan) -> str | None:
         """None for a valid plan, else why not (one line)."""
         g = self.settings
@@ -376,25 +401,38 @@ class Growth:
         pos = np.array([(s[2], s[3]) for s in plan.spheres])
         radius = np.array([s[4] for s in plan.spheres])
         extent = float(np.ptp(pos, axis=0).max()) + 2.0 * float(radius.max())
-        if extent > self.max_size or sum(s[5] for s in plan.spheres) > self.max_mass:
-            return "too large or too heavy"
+        total = sum(s[5] for s in plan.spheres)
+        if extent > self.max_size or not g.min_mass <= total <= self.max_mass:
+            return "too large, too heavy or too light"
+        if g.strength and sum(self._strength(b[0]) for b in plan.bones if b[3] >= 0) > g.strength:
+            return "its muscles are stronger together than the limit"
         row = {s[0]: k for k, s in enumerate(plan.spheres)}
         for i in range(n):
             for k in range(i + 1, n):
                 d = math.dist(pos[i], pos[k])
                 a, b = sorted((plan.spheres[i][0], plan.spheres[k][0]))
                 if (a, b) in pairs:
-                    if d < max(MIN_BONE, 0.5 * (radius[i] + radius[k])):
-                        return "a bone too short"
-                elif d < (radius[i] + radius[k]) * (1.0 if self.seed.self_collision else 0.5):
-                    return "spheres inside each other"
+                    least = max(MIN_BONE, 0.5 * (radius[i] + radius[k]))
+                else:
+                    least = (radius[i] + radius[k]) * (1.0 if self.seed.self_collision else 0.5)
+                if d < min(least, self.allowed.get((a, b), least)):
+                    return "a bone too short" if (a, b) in pairs else "spheres inside each other"
         if len(set(pieces(n, [(row[a], row[b]) for _, a, b, _ in plan.bones]))) > 1:
             return "in pieces"
-        if _flattest(pos, [(row[a], row[b]) for _, a, b, _ in plan.bones]) < MIN_ANGLE:
-            return "a triangle too flat"
+        ids = [s[0] for s in plan.spheres]
+        for triangle, angle in _triangles(pos, [(row[a], row[b]) for _, a, b, _ in plan.bones]):
+            if angle < min(MIN_ANGLE, self.allowed.get(frozenset(ids[k] for k in triangle), MIN_ANGLE)):
+                return "a triangle too flat"
         if self._freedom(plan) > self.freedom:
             return "it can fold where no muscle or hinge lets it"
         return None
+
+    def _strength(self, bone: int) -> float:
+        """The strength of the muscle bone ``bone`` (an innovation) is made with."""
+        own = bone - self.n_seed_spheres
+        if 0 <= own < self.n_seed_bones and self.seed.bones[own].muscle is not None:
+            return self.seed.bones[own].muscle.strength
+        return self.template_muscle.strength
 
     def valid(self, plan: Plan) -> bool:
         return self.why_invalid(plan) is None
@@ -417,15 +455,29 @@ class Growth:
         child = Plan(tuple(spheres), fitter.bones)
         return child if child == fitter or self.valid(child) else fitter
 
+    #: the structural mutations, in the order a child may take them
+    CHANGES = ("add_sphere", "remove_sphere", "add_bone", "remove_bone", "toggle_muscle", "split_bone")
+
     def mutate(self, plan: Plan) -> Plan:
         """``plan`` mutated: each structural mutation with its rate, then the spheres' values;
-        a mutation that would make an invalid body is not made."""
+        a mutation that would make an invalid body is not made.
+
+        Within a generation, every child of one structure that takes one kind of change takes
+        the same change (its *recipe*: which bone a sphere grows on and where, which bone goes,
+        which becomes a muscle...), drawn by the first of them: a new body is tried with as many
+        brains as happen to get it, not one, and creatures of one shape share a batch (a body
+        with a batch of its own costs as much as dozens in one: docs/evolving.md, "Bodies that
+        grow")."""
         g = self.settings
-        for name, op in (("add_sphere", self._add_sphere), ("remove_sphere", self._remove_sphere),
-                         ("add_bone", self._add_bone), ("remove_bone", self._remove_bone),
-                         ("toggle_muscle", self._toggle_muscle), ("split_bone", self._split_bone)):
+        if self._menu_generation != self.generation:
+            self._menu, self._menu_generation = {}, self.generation
+        for name in self.CHANGES:
             if random.random() < getattr(g, name):
-                child = op(plan)
+                key = (_structure(plan), name)
+                if key not in self._menu:
+                    self._menu[key] = getattr(self, "_draw_" + name)(plan)
+                recipe = self._menu[key]
+                child = None if recipe is None else getattr(self, "_" + name)(plan, recipe)
                 if child is not None and self.valid(child):
                     plan = child
         if g.move > 0:
@@ -444,27 +496,41 @@ class Growth:
             plan = Plan(tuple(spheres), plan.bones)
         return plan
 
+    # each change: _draw_NAME(plan) draws a recipe (or None: none can be made), _NAME(plan,
+    # recipe) makes it on a plan of the structure it was drawn for (None: it cannot be made there)
+
     @staticmethod
     def _free(used, limit: int) -> int | None:
         used = set(used)
         return next((k for k in range(limit) if k not in used), None)
 
-    def _new_muscle(self, plan: Plan, extra=()) -> int:
-        """A muscle slot for a new bone (half the time, if one is free), else -1."""
-        if random.random() < 0.5:
-            slot = self._free([b[3] for b in plan.bones] + list(extra), self.settings.muscles)
-            if slot is not None:
-                return slot
-        return -1
+    def _muscles(self, plan: Plan, wanted) -> list:
+        """Muscle slots for new bones that ``wanted`` one (the lowest free), else -1."""
+        used, out = [b[3] for b in plan.bones], []
+        for want in wanted:
+            slot = self._free(used, self.settings.muscles) if want else None
+            out.append(-1 if slot is None else slot)
+            used.append(out[-1])
+        return out
 
-    def _apex(self, plan: Plan, bone: tuple, key: str, height: tuple):
-        """A new sphere on ``bone``'s left or right, as the apex of a fat triangle: ``(innovation,
-        slot, x, y)``, or None when it cannot be made."""
-        at = {s[0]: s for s in plan.spheres}
+    @staticmethod
+    def _pick(items):
+        return items[int(random.random() * len(items))]
+
+    def _draw_apex(self, plan: Plan, height: tuple, muscles: int):
+        """Where a new sphere goes on a bone: ``(bone, side, along, height, wants a muscle...)``."""
+        bone = self._pick(plan.bones)[0]
         side = 1 if random.random() < 0.5 else -1
         t = 0.25 + 0.5 * random.random()
         h = height[0] + (height[1] - height[0]) * random.random()
-        innovation = self.innovation((key, bone[0], side))
+        return (bone, side, t, h, *(random.random() < 0.5 for _ in range(muscles)))
+
+    def _apex(self, plan: Plan, recipe: tuple, key: str):
+        """The new sphere of an apex ``recipe``: ``(bone, innovation, slot, x, y)``, or None."""
+        bone_id, side, t, h = recipe[:4]
+        at = {s[0]: s for s in plan.spheres}
+        bone = next(b for b in plan.bones if b[0] == bone_id)
+        innovation = self.innovation((key, bone_id, side))
         slot = self._free([s[1] for s in plan.spheres], self.settings.spheres)
         if innovation in at or slot is None:
             return None
@@ -473,65 +539,73 @@ class Growth:
         length = math.hypot(*base)
         normal = np.array([-base[1], base[0]]) / length * side
         p = a + t * base + h * length * normal
-        return innovation, slot, float(p[0]), float(p[1])
+        return bone, innovation, slot, float(p[0]), float(p[1])
 
-    def _add_sphere(self, plan: Plan) -> Plan | None:
-        bone = plan.bones[int(random.random() * len(plan.bones))]
-        apex = self._apex(plan, bone, "sphere", (0.45, 1.1))
+    def _joined(self, plan: Plan, ends, innovation: int, muscles) -> tuple:
+        return tuple((self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
+                      max(e, innovation), m) for e, m in zip(ends, muscles))
+
+    def _draw_add_sphere(self, plan: Plan):
+        return self._draw_apex(plan, (0.45, 1.1), 2)
+
+    def _add_sphere(self, plan: Plan, recipe) -> Plan | None:
+        apex = self._apex(plan, recipe, "sphere")
         if apex is None:
             return None
-        innovation, slot, x, y = apex
-        first = self._new_muscle(plan)
-        second = self._new_muscle(plan, [first] if first >= 0 else [])
-        new = [(self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
-                max(e, innovation), m) for e, m in ((bone[1], first), (bone[2], second))]
-        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),),
-                    plan.bones + tuple(new))
+        bone, innovation, slot, x, y = apex
+        new = self._joined(plan, bone[1:3], innovation, self._muscles(plan, recipe[4:]))
+        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),), plan.bones + new)
 
-    def _remove_sphere(self, plan: Plan) -> Plan | None:
-        if len(plan.spheres) <= 2:
-            return None
-        gone = plan.spheres[int(random.random() * len(plan.spheres))][0]
+    def _draw_remove_sphere(self, plan: Plan):
+        return self._pick(plan.spheres)[0] if len(plan.spheres) > 2 else None
+
+    def _remove_sphere(self, plan: Plan, gone) -> Plan | None:
         return Plan(tuple(s for s in plan.spheres if s[0] != gone),
                     tuple(b for b in plan.bones if gone not in (b[1], b[2])))
 
-    def _add_bone(self, plan: Plan) -> Plan | None:
+    def _draw_add_bone(self, plan: Plan):
         linked = {(b[1], b[2]) for b in plan.bones}
         ids = [s[0] for s in plan.spheres]
         free = [(min(a, b), max(a, b)) for i, a in enumerate(ids) for b in ids[i + 1:]
                 if (min(a, b), max(a, b)) not in linked]
-        if not free:
-            return None
-        a, b = free[int(random.random() * len(free))]
-        return Plan(plan.spheres, plan.bones + ((self.innovation(("bone", a, b)), a, b, self._new_muscle(plan)),))
+        return (*self._pick(free), random.random() < 0.5) if free else None
 
-    def _remove_bone(self, plan: Plan) -> Plan | None:
-        gone = int(random.random() * len(plan.bones))
-        return Plan(plan.spheres, plan.bones[:gone] + plan.bones[gone + 1:])
+    def _add_bone(self, plan: Plan, recipe) -> Plan | None:
+        a, b, want = recipe
+        return Plan(plan.spheres, plan.bones + ((self.innovation(("bone", a, b)), a, b,
+                                                 self._muscles(plan, [want])[0]),))
 
-    def _toggle_muscle(self, plan: Plan) -> Plan | None:
-        k = int(random.random() * len(plan.bones))
-        innovation, a, b, m = plan.bones[k]
-        if m < 0:
-            m = self._free([e[3] for e in plan.bones], self.settings.muscles)
-            if m is None:
-                return None
-        else:
-            m = -1
-        return Plan(plan.spheres, plan.bones[:k] + ((innovation, a, b, m),) + plan.bones[k + 1:])
+    def _draw_remove_bone(self, plan: Plan):
+        return self._pick(plan.bones)[0]
 
-    def _split_bone(self, plan: Plan) -> Plan | None:
-        k = int(random.random() * len(plan.bones))
-        bone = plan.bones[k]
-        apex = self._apex(plan, bone, "split", (0.25, 0.5))
+    def _remove_bone(self, plan: Plan, gone) -> Plan | None:
+        return Plan(plan.spheres, tuple(b for b in plan.bones if b[0] != gone))
+
+    def _draw_toggle_muscle(self, plan: Plan):
+        return self._pick(plan.bones)[0]
+
+    def _toggle_muscle(self, plan: Plan, bone_id) -> Plan | None:
+        bones = list(plan.bones)
+        k = next(k for k, b in enumerate(bones) if b[0] == bone_id)
+        innovation, a, b, m = bones[k]
+        m = self._muscles(plan, [True])[0] if m < 0 else -1
+        if m < 0 and bones[k][3] < 0:
+            return None   # no muscle slot free
+        bones[k] = (innovation, a, b, m)
+        return Plan(plan.spheres, tuple(bones))
+
+    def _draw_split_bone(self, plan: Plan):
+        return self._draw_apex(plan, (0.25, 0.5), 1)
+
+    def _split_bone(self, plan: Plan, recipe) -> Plan | None:
+        apex = self._apex(plan, recipe, "split")
         if apex is None:
             return None
-        innovation, slot, x, y = apex
-        second = self._new_muscle(plan, [bone[3]] if bone[3] >= 0 else [])
-        new = [(self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
-                max(e, innovation), m) for e, m in ((bone[1], bone[3]), (bone[2], second))]
-        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),),
-                    plan.bones[:k] + plan.bones[k + 1:] + tuple(new))
+        bone, innovation, slot, x, y = apex
+        kept = Plan(plan.spheres, tuple(b for b in plan.bones if b[0] != bone[0]))
+        new = self._joined(kept, bone[1:3], innovation, [bone[3]] + self._muscles(
+            Plan(plan.spheres, plan.bones), recipe[4:]))
+        return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),), kept.bones + new)
 
     def distance(self, a: Plan, b: Plan) -> float:
         """Two bodies' distance: the parts one has and the other not, and the muscles one has
@@ -592,21 +666,21 @@ class Growth:
         return Wiring(len(vocabulary), self.settings.muscles, tuple(vocabulary[label] for label in labels), outputs)
 
 
-def _flattest(pos: np.ndarray, links: list) -> float:
-    """The smallest angle (radians) of any triangle of spheres joined pairwise by ``links``
-    (pi when there is none)."""
+def _triangles(pos: np.ndarray, links: list):
+    """Each triangle of spheres joined pairwise by ``links`` (rows of ``pos``), with its smallest
+    angle (radians)."""
     near: dict = {}
     for a, b in links:
         near.setdefault(a, set()).add(b)
         near.setdefault(b, set()).add(a)
-    worst = math.pi
     for a, b in links:
         for c in near[a] & near[b]:
             if c > max(a, b):
+                worst = math.pi
                 for p, q, r in ((a, b, c), (b, c, a), (c, a, b)):
                     u, v = pos[q] - pos[p], pos[r] - pos[p]
                     worst = min(worst, abs(math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1])))
-    return worst
+                yield (a, b, c), worst
 
 
 def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode, tuple, physics.Body]:

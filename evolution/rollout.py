@@ -319,6 +319,22 @@ class Episode:
         (``physics.Body.command_map``), or as :attr:`wiring` says."""
         return self.wiring.n_outputs if self.wiring is not None else len(self.body.command_map()[2])
 
+    def brain_names(self) -> tuple[list[str], list[str]]:
+        """The names of the brain's inputs and outputs, by the brain's own numbering: the body's
+        (:meth:`input_names`, :meth:`output_names`), or through :attr:`wiring` the body's where
+        it has them and ``unused input K`` / ``unused output K`` where it does not."""
+        inputs, outputs = self.input_names(), self.output_names()
+        w = self.wiring
+        if w is None:
+            return inputs, outputs
+        brain_in = [f"unused input {k}" for k in range(w.n_inputs)]
+        brain_out = [f"unused output {k}" for k in range(w.n_outputs)]
+        for k, name in zip(w.inputs, inputs):
+            brain_in[k] = name
+        for k, name in zip(w.outputs, outputs):
+            brain_out[k] = name
+        return brain_in, brain_out
+
     def output_names(self) -> list[str]:
         """What each output drives: a group's name, or a muscle of its own by its name in
         :attr:`part_names` (``muscle K`` where they do not name every muscle)."""

@@ -665,6 +665,8 @@ class Run:
                     self._wait_for_checkpoint()  # a checkpoint that failed stops the run now
                 packed = [pack_genome(g) for _, g in genomes]
                 generation = population.generation + 1
+                if self.growth is not None:   # the children bred after it are of the next one
+                    self.growth.generation = generation
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
                     trials = self.trials_of(generation)
                     result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic)
@@ -884,6 +886,7 @@ class Run:
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         if self.growth is not None:   # the best's wiring; each grown body's size, for charts
             record["grown"] = grown_record(self.episode, self.growth, best.body_plan)
+            record["body_history"] = [[g, plan.to_dict()] for g, plan in self.growth.lineage(best.body_node)]
             record["population_sizes"] = [list(g.body_plan.size()) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))
         self._append(self.dir / "stats.csv", [stats.row(self._stats_fields)])

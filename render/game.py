@@ -67,6 +67,9 @@ class GalleryItem:
         column); the card shows it and cannot be started.
     task : str or None
         The task it was made for, if it says (``eel``: ``swim``): picked when it is chosen.
+    grow : bool
+        Evolved with a body that grows whatever :attr:`Setup.grow` says (*grow from scratch*:
+        the sprout, two spheres and a muscle, that evolution builds on).
     """
 
     name: str
@@ -77,6 +80,7 @@ class GalleryItem:
     origin: str = "built-in"
     problem: str | None = None
     task: str | None = None
+    grow: bool = False
 
 
 @dataclass(kw_only=True)
@@ -88,7 +92,9 @@ class Setup:
     each creature is given (``seconds``), the starts each creature is scored from (``trials``)
     and how far each start moves every sphere (``noise``, metres; 0: the design's exact start),
     the sensors (``Pick.name`` of ``Menu.sensors``: a ``--sensors`` value, None the defaults)
-    and the medium (``Pick.name`` of ``Menu.media``: a ``--medium`` value, None the task's own).
+    and the medium (``Pick.name`` of ``Menu.media``: a ``--medium`` value, None the task's own);
+    whether the body grows (``grow``: evolution adds and removes spheres, bones and muscles, as
+    ``creatures evolve --grow``; False: the design's body as it is).
 
     The run's settings have no defaults here: whoever makes one gives them (the ``creatures``
     package, from the run's own defaults), so that they are written in one place."""
@@ -105,6 +111,7 @@ class Setup:
     noise: float
     sensors: str | None = None
     medium: str | None = None
+    grow: bool = False
 
 
 class Menu(Protocol):
@@ -113,7 +120,8 @@ class Menu(Protocol):
     Attributes
     ----------
     designs : list of GalleryItem
-        The built-in designs, then the design files of the working directory.
+        The built-in designs (and *grow from scratch*, ``GalleryItem.grow``), then the design
+        files of the working directory.
     tasks : list of Pick
         The tasks (built-in and installed plug-ins), each with its one-line description.
     terrains : list of Pick
@@ -152,7 +160,8 @@ class Menu(Protocol):
 
     def start(self, setup: Setup) -> "Session":
         """Start evolving: a new run directory, its evolution in background processes.
-        :class:`GameError` (one line) if it cannot start (a design with errors, a bad setting)."""
+        :class:`GameError` (one line) if it cannot start (a design with errors, a bad setting,
+        a design that cannot grow when ``setup.grow``)."""
 
     def open_champion(self, path: str) -> "Session":
         """A champion file or a card the player opened (typed or dropped): a session in the

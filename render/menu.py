@@ -8,7 +8,8 @@
   it cannot be started. The selected card is framed in blue. The gallery scrolls when the cards
   do not fit;
 - the **settings panel** on the right: task, terrain, medium and sensors (each with its
-  one-line description), population, generations, the episode's seconds, the trials (the starts
+  one-line description), the body (fixed, or grown by evolution: ``Setup.grow``, W),
+  population, generations, the episode's seconds, the trials (the starts
   each creature is scored from: 1, 2, 4, 8), the start noise (how far each start moves every
   sphere: the exact start, 0.1 mm, 1 mm, 1 cm) and the seed, each with ``<`` ``>`` buttons, and
   the **Start** button; in a short window the rows close up (the label beside its buttons, no
@@ -18,7 +19,9 @@
   (``on_hall``: boards of the challenges) and **Keys**.
 
 Choosing a design made for a task (``GalleryItem.task``: the eel swims) picks that task (and
-its own medium). Start
+its own medium). A card that always grows (``GalleryItem.grow``: *grow from scratch*) starts
+with ``setup.grow`` on whatever the toggle says; the toggle is left as it is for the other
+cards. Start
 calls ``menu.start(setup)`` and hands the session to ``on_start``; a
 :class:`~render.game.GameError` is shown in a red box instead, and nothing else happens.
 
@@ -71,6 +74,7 @@ KEYS = (
     ("G / SHIFT+G", "next / previous terrain"),
     ("M / SHIFT+M", "next / previous medium (none, water, air)"),
     ("I / SHIFT+I", "next / previous sensors (the brain's inputs)"),
+    ("W", "the body grows (evolution adds and removes its parts) or stays fixed"),
     ("+ / -", "more / fewer creatures (population)"),
     ("] / [", "more / fewer generations"),
     ("E / SHIFT+E", "longer / shorter episodes (simulated seconds)"),
@@ -153,7 +157,8 @@ class StartView(arcade.View):
         Index of the selected card in :attr:`designs`.
     setup : Setup
         The settings as chosen so far (``menu.setup`` at first); ``design`` is the selected
-        card's ``name``. ``terrain`` is None for the task's own.
+        card's ``name``. ``terrain`` is None for the task's own. ``grow`` is the toggle (W), for
+        every card but one that always grows (:attr:`growing` says what Start does).
     message : str or None
         The one line shown in the red box (a design's problem, why start or open failed).
     entry : render.widgets.TextEntry
@@ -184,7 +189,7 @@ class StartView(arcade.View):
     :meth:`card_rect` or :meth:`button_rect`; the actions behind the keys and buttons are public
     methods too (:meth:`select`, :meth:`move`, :meth:`cycle_task`, :meth:`cycle_terrain`,
     :meth:`step_population`, :meth:`step_generations`, :meth:`step_seconds`, :meth:`step_trials`,
-    :meth:`step_noise`, :meth:`step_seed`, :meth:`start`,
+    :meth:`step_noise`, :meth:`step_seed`, :meth:`toggle_grow`, :meth:`start`,
     :meth:`open_entry`, :meth:`submit_entry`, :meth:`open_path`, :meth:`scroll_by`,
     :meth:`quit`). :meth:`draw_menu` draws into whichever framebuffer is in use (offscreen
     measurement).
@@ -236,6 +241,13 @@ class StartView(arcade.View):
     def terrain_index(self) -> int:
         """Index of ``setup.terrain`` in ``menu.terrains`` (None is the entry named ``""``)."""
         return self.pick_index("terrain")
+
+    @property
+    def growing(self) -> bool:
+        """Whether Start evolves a body that grows: the toggle (``setup.grow``), or a card that
+        always grows (*grow from scratch*)."""
+        item = self.item
+        return bool(self.setup.grow or (item is not None and item.grow))
 
     def _problem_line(self, item) -> str | None:
         if item is None or not item.problem:
@@ -331,6 +343,16 @@ class StartView(arcade.View):
             self.setup.noise = float(step_value(float(self.setup.noise), values, direction))
         self.picture.settings_changed()
 
+    def toggle_grow(self) -> None:
+        """Switch growth on or off (``setup.grow``) for the designs picked; a card that always
+        grows (*grow from scratch*) keeps growing, and says so."""
+        item = self.item
+        if item is not None and item.grow:
+            self.message = f"{item.title} always grows: W is for the other designs"
+            return
+        self.setup.grow = not self.setup.grow
+        self.picture.settings_changed()
+
     def step_seed(self, direction: int) -> None:
         """The next or previous seed (from 0)."""
         self.setup.seed = int(min(max(int(self.setup.seed) + (1 if direction > 0 else -1),
@@ -349,7 +371,7 @@ class StartView(arcade.View):
         if item.problem:
             self.message = self._problem_line(item)
             return None
-        setup = dataclasses.replace(self.setup, design=item.name)
+        setup = dataclasses.replace(self.setup, design=item.name, grow=self.growing)
         try:
             session = self.menu.start(setup)
         except GameError as e:
@@ -556,7 +578,7 @@ class StartView(arcade.View):
              "medium": lambda d: self.cycle("medium", d), "sensors": lambda d: self.cycle("sensors", d),
              "population": self.step_population, "generations": self.step_generations,
              "seconds": self.step_seconds, "trials": self.step_trials, "noise": self.step_noise,
-             "seed": self.step_seed}[name](direction)
+             "seed": self.step_seed, "grow": lambda d: self.toggle_grow()}[name](direction)
 
     def on_mouse_press(self, x, y, button, modifiers) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
@@ -618,6 +640,7 @@ class StartView(arcade.View):
                       k.S: lambda: self.step_seed(back), k.E: lambda: self.step_seconds(back),
                       k.R: lambda: self.step_trials(back), k.N: lambda: self.step_noise(back),
                       k.M: lambda: self.cycle("medium", back), k.I: lambda: self.cycle("sensors", back),
+                      k.W: self.toggle_grow,
                       k.EQUAL: lambda: self.step_population(1), k.PLUS: lambda: self.step_population(1),
                       k.NUM_ADD: lambda: self.step_population(1),
                       k.MINUS: lambda: self.step_population(-1),

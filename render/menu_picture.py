@@ -40,7 +40,7 @@ from .textpool import TextPool  # noqa: E402
 from .theme import BONE_RIGID, BONE_SOFT, MUSCLE_REST, PANEL_BACK, PANEL_TEXT, SPHERE, TEXT  # noqa: E402
 from .widgets import Buttons  # noqa: E402
 
-__all__ = ["StartPicture", "ROWS", "BUTTONS", "noise_text", "trials_text"]
+__all__ = ["StartPicture", "ROWS", "BUTTONS", "GROW_NOTES", "noise_text", "trials_text", "grow_text"]
 
 # look ---------------------------------------------------------------------------------------------
 CARD = (250, 251, 253, 255)
@@ -88,6 +88,7 @@ ROWS = (
     ("terrain", "terrain", "G / shift G", None),
     ("medium", "medium", "M / shift M", None),
     ("sensors", "sensors", "I / shift I", None),
+    ("grow", "body", "W", None),
     ("population", "population", "- / +", "creatures in each generation"),
     ("generations", "generations", "[ / ]", "generations to evolve"),
     ("seconds", "episode seconds", "E / shift E", "simulated seconds each creature is tried for"),
@@ -97,6 +98,9 @@ ROWS = (
 )
 #: the rows that pick from a list (their notes are the picks' descriptions)
 PICKS = ("task", "terrain", "medium", "sensors")
+#: the body row's note: (grow from scratch, the body grows, it does not)
+GROW_NOTES = ("the sprout, grown by evolution", "evolution adds and removes parts",
+              "the design's own (W: let it grow)")
 #: names of :meth:`~render.menu.StartView.button_rect` (the entry's two buttons only while it is open)
 BUTTONS = ("start", "open", "hall", "help") + tuple(f"{r[0]}{s}" for r in ROWS for s in "<>") + (
     "entry-open", "entry-cancel")
@@ -120,6 +124,11 @@ def trials_text(count: int, noise: float) -> str:
     if float(noise) <= 0.0:
         return f"{count} exact {starts}"
     return f"{count} {starts}, {noise_text(noise)}"
+
+
+def grow_text(grows: bool) -> str:
+    """The body row's value: ``grows`` (evolution adds and removes parts) or ``fixed``."""
+    return "grows" if grows else "fixed"
 
 
 def _looks(color, colored, n: int):
@@ -240,7 +249,7 @@ class StartPicture:
     ----------
     view : StartView
         What is drawn: its ``draw_size``, ``designs``, ``selected``, ``item``, ``setup``,
-        ``menu`` (and ``pick_index``), ``message``, ``entry`` (the file entry), ``show_help``,
+        ``growing``, ``menu`` (and ``pick_index``), ``message``, ``entry`` (the file entry), ``show_help``,
         ``help`` and ``scroll``; its window's GL context draws.
 
     Attributes
@@ -270,8 +279,8 @@ class StartPicture:
         The settings rows' values, in the order of :data:`ROWS`.
     summary : (arcade.Text, arcade.Text)
         What Start will do, above it where there is room: the design, population, generations
-        and seconds; under it how each creature is scored (:func:`trials_text`), where there is
-        room for two lines.
+        and seconds; under it how each creature is scored (:func:`trials_text`) and whether the
+        body grows, where there is room for two lines.
 
     The layout's attributes are those of the last :meth:`ensure_layout`.
     """
@@ -404,12 +413,15 @@ class StartPicture:
             (16, 26, 13, 2, 1, 8, 42, False),
             (16, 26, 13, 2, 0, 8, 42, False),
             (14, 22, 12, 2, 0, 3, 36, False),
+            (13, 21, 12, 2, 0, 1, 32, False),
             (14, 22, 12, 1, 0, 5, 34, False),
             (12, 20, 11, 1, 0, 3, 30, False),
             (13, 20, 11, 0, 0, 3, 30, False),
+            (12, 19, 11, 0, 0, 2, 28, False),
             (13, 22, 11, 0, 0, 4, 30, True),       # the label beside its buttons
             (13, 19, 11, 0, 0, 2, 26, True),
-            (13, 17, 11, 0, 0, 1, 24, True))
+            (13, 17, 11, 0, 0, 1, 24, True),
+            (13, 16, 11, 0, 0, 0, 22, True))
 
         def need(mode, summary: bool) -> float:
             label_h, button_h, line_h, n_pick, n_other, gap, start_h, beside = mode
@@ -574,7 +586,9 @@ class StartPicture:
         if shown:
             first.text = fonts.fit(f"{item.title}: {setup.population} creatures, {setup.generations} "
                                    f"generations of {setup.seconds:g} s", pw - 24, LINE_SIZE)
-            second.text = fonts.fit(f"each scored from {trials_text(setup.trials, setup.noise)}", pw - 24, LINE_SIZE)
+            grows = "; the body grows" if view.growing else ""
+            second.text = fonts.fit(f"each scored from {trials_text(setup.trials, setup.noise)}{grows}", pw - 24,
+                                    LINE_SIZE)
             first.position = (px + 12, self._summary_y + (LINE_SIZE + 7 if second.visible else 0))
             second.position = (px + 12, self._summary_y)
         # rows: label and keys, the value between the buttons, descriptions under them
@@ -586,8 +600,9 @@ class StartPicture:
         values.update(population=f"{view.setup.population}", generations=f"{view.setup.generations}",
                       seconds=f"{view.setup.seconds:g} s", seed=f"{view.setup.seed}",
                       trials=f"{view.setup.trials} start{'' if view.setup.trials == 1 else 's'}",
-                      noise=noise_text(view.setup.noise))
+                      noise=noise_text(view.setup.noise), grow=grow_text(view.growing))
         notes = {n: p.description if p else "" for n, p in picked.items()}
+        notes["grow"] = GROW_NOTES[0 if item is not None and item.grow else 1 if view.growing else 2]
         n_note = 0
         for k, (name, label, keys, note) in enumerate(ROWS):
             row = self._rows[name]

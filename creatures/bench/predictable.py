@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 import physics
+from physics.integrity import MEASURES
 
 #: the jitter of the starts (m)
 JITTER = 1e-6
@@ -152,7 +153,7 @@ def integrity_rows(seconds: float = SECONDS, batch: int = 8, hold: int = 2) -> l
         table = np.random.default_rng(1).uniform(-1.0, 1.0, (T // hold + 1, batch, model.n_muscles))
         cmds = np.ascontiguousarray(np.repeat(table, hold, axis=0)[:T])
         _, frames = physics.rollout(model, state, cmds, params, terrain, every=1)
-        worst = np.zeros(3)
+        worst = np.zeros(len(MEASURES))
         for f in frames:
             worst = np.maximum(worst, physics.integrity(model, physics.State(f, f, state.muscle_len, state.contact),
                                                         terrain).max(axis=0))

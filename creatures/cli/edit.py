@@ -5,7 +5,9 @@ The YAML file stays the source of truth: every edit rewrites only the items it t
 other lines, comments and key order stay as they were), is checked by the loader ``creatures
 validate`` uses (problems are listed in the window, their items highlighted), and can be undone.
 A file that does not exist is a new design; a built-in design's name opens a copy (saved as
-NAME.yaml here). Press H in the window for the keys.
+NAME.yaml here); a champion (a file ``creatures export`` wrote, a card, or a run directory: its
+best) opens its body as a new design (saved as NAME.yaml here: a grown body as it grew, an
+evolved one as it evolved). Press H in the window for the keys.
 """
 
 from __future__ import annotations
@@ -19,16 +21,19 @@ from render.game import GameError
 from ..design import builtin_names
 
 EXAMPLES = """examples:
-  creatures edit                 a new design (my-creature.yaml here)
-  creatures edit inchworm.yaml   open it, or start it if it does not exist
-  creatures edit walker          a copy of the built-in walker, saved as walker.yaml here
+  creatures edit                   a new design (my-creature.yaml here)
+  creatures edit inchworm.yaml     open it, or start it if it does not exist
+  creatures edit walker            a copy of the built-in walker, saved as walker.yaml here
+  creatures edit <CHAMPION.json>   a champion's body as a new design, saved as NAME.yaml here
+  creatures edit <RUN_DIR>         the body of a run's champion (grown or evolved), likewise
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("file", nargs="?", default=None, metavar="FILE.yaml|DESIGN",
-                        help="a design file (a new one if it does not exist) or a built-in design's name "
-                             "(a copy; default: a new my-creature.yaml)")
+    parser.add_argument("file", nargs="?", default=None, metavar="FILE.yaml|DESIGN|CHAMPION",
+                        help="a design file (a new one if it does not exist), a built-in design's name "
+                             "(a copy), or a champion (.json, a card .png, or a run directory: its body as a "
+                             "new design); default: a new my-creature.yaml")
     parser.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
 
 
@@ -45,16 +50,44 @@ def _free(stem: str) -> Path:
     return path
 
 
+#: the files that hold a champion (the rest are design files)
+CHAMPION_SUFFIXES = (".json", ".png")
+
+
+def champion_document(target: str):
+    """A new design of the body of the champion ``target`` (a champion file, a card or a run
+    directory), to be saved as ``NAME.yaml`` here (the first free name: :func:`_free`).
+    Raises :class:`GameError` (one line)."""
+    from evolution.champion import ChampionError, champion_from_run, load_champion
+
+    from ..editing import DesignDocument
+    from .export import champion_design
+    path = Path(target)
+    try:
+        champion = champion_from_run(path) if path.is_dir() else load_champion(path)
+        name, text = champion_design(champion, f"the {'run' if path.is_dir() else 'file'} {path.resolve().name}")
+    except ChampionError as exc:
+        raise GameError(str(exc) if path.is_dir() else f"{target}: {exc}") from None
+    except ValueError as exc:
+        raise GameError(f"{target}: its champion's body cannot be written as a design: {exc}") from None
+    return DesignDocument(_free(name), text)
+
+
 def open_document(target: str | None):
-    """The document ``creatures edit TARGET`` edits: an existing file, a new one, or a copy of a
-    built-in design. Raises :class:`GameError` (one line)."""
+    """The document ``creatures edit TARGET`` edits: an existing file, a new one, a copy of a
+    built-in design, or a champion's body (:func:`champion_document`). Raises
+    :class:`GameError` (one line)."""
     from ..editing import DesignDocument
     if target is None:
         return DesignDocument.new(str(_free("my-creature")))
     path = Path(target)
     if path.exists():
         if path.is_dir():
-            raise GameError(f"{path} is a directory, not a design file")
+            if (path / "settings.json").is_file():
+                return champion_document(target)
+            raise GameError(f"{path} is a directory, not a design file (nor a run directory: no settings.json)")
+        if path.suffix.lower() in CHAMPION_SUFFIXES:
+            return champion_document(target)
         return DesignDocument.open(str(path))
     if target in builtin_names():
         return DesignDocument.from_builtin(target, str(_free(target)))

@@ -43,6 +43,8 @@ EXAMPLES = """examples:
   creatures evolve bird --task fly --medium air,flow_x=2          fly into a head wind
   creatures evolve walker --challenge sprint                      an entry to a challenge (creatures challenges)
   creatures evolve walker --trials 4 --noise 0.01                 each genome scored from 4 starts moved 1 cm
+  creatures evolve sprout --grow --generations 100                grow a body from two spheres and a muscle
+  creatures evolve walker --grow --max-spheres 12                 the walker may gain and lose parts
 """
 
 BAR_WIDTH = 30
@@ -115,6 +117,25 @@ def grow_settings(args) -> tuple[dict | None, str | None]:
         if value is not None and not low <= value <= 64:
             return None, f"--max-{name} must be a whole number from {low} to 64, not {value}"
     return {k: v for k, v in limits_.items() if v is not None}, None
+
+
+def challenge_growth(challenge, grow: dict) -> tuple[dict | None, str | None]:
+    """A growing run's limits within a challenge's body rules (they are the run's limits too, so
+    that its champion is an entry), or why it cannot grow for it."""
+    rules = challenge.rules
+    if rules.design is not None:
+        return None, f"--challenge {challenge.name} evolves the {rules.design} design's brain only: it cannot --grow"
+    limits_ = dict(grow)
+    default = GrowSettings()
+    for key in ("spheres", "bones", "muscles"):
+        most = getattr(rules, key)
+        if most is not None:
+            limits_[key] = min(limits_.get(key, getattr(default, key)), most)
+    if rules.mass is not None:
+        limits_["min_mass"], limits_["mass"] = float(rules.mass[0]), float(rules.mass[1])
+    if rules.strength is not None:
+        limits_["strength"] = float(rules.strength)
+    return limits_, None
 
 
 def add_trial_arguments(parser) -> None:
@@ -227,6 +248,10 @@ def run(args) -> int:
     grow, wrong = grow_settings(args)
     if wrong:
         return _fail(wrong)
+    if grow is not None and challenge is not None:
+        grow, wrong = challenge_growth(challenge, grow)
+        if wrong:
+            return _fail(wrong)
     out = Path(args.out or default_out(design.name, args.task))
     try:
         run_ = create_run(out, design, grow=grow, task=args.task, terrain=args.terrain, sensors=sensors,

@@ -1,9 +1,10 @@
 """Play: one window to pick a creature, evolve it, and watch it learn live.
 
-With no argument it opens the start screen: the built-in designs as a gallery (and the design
-files of this directory), a task, a terrain, the medium, the sensors, the population, the
-generations, the episode's seconds, the trials and their start noise (``creatures evolve``'s
-defaults); start, and the evolution screen shows each generation's champion as soon as its
+With no argument it opens the start screen: grow from scratch (the sprout, its body grown by
+evolution) and the built-in designs as a gallery (and the design files of this directory), a
+task, a terrain, the medium, the sensors, whether the body grows (``--grow``), the population,
+the generations, the episode's seconds, the trials and their start noise (``creatures
+evolve``'s defaults); start, and the evolution screen shows each generation's champion as soon as its
 generation ends (skipping ahead to the newest when they come faster than they can be watched),
 the whole generation at once as ghosts, a live fitness chart and species stack, and a scrubber
 to watch any generation's champion or race generation 1's against the latest; once the run has
@@ -37,6 +38,7 @@ EXAMPLES = """examples:
   creatures play walker --task jump --population 100   evolve the walker to jump, at once
   creatures play eel --seconds 10 --sensors rays       the eel, 10 s tries, with distance rays
   creatures play walker --trials 4 --noise 0.01        each creature scored from 4 starts moved 1 cm
+  creatures play sprout --grow                         grow a body from scratch: evolution adds the parts
   creatures play <RUN_DIR>                             go on with a stopped run in the window
   creatures play walker-run                            watch a shipped champion; E evolves its design further
   creatures play <CHAMPION.json>                       a champion file (creatures export makes one)
@@ -69,6 +71,10 @@ def add_arguments(parser) -> None:
                         help="sensors to add to the default ones, as creatures evolve takes them (e.g. rays)")
     parser.add_argument("--medium", default=None, metavar="MEDIUM",
                         help="none, water, air or numbers, as creatures evolve takes them (default: the task's own)")
+    parser.add_argument("--grow", action="store_true",
+                        help="let evolution add and remove spheres, bones and muscles, as creatures evolve --grow "
+                             "does (limits: its defaults, or the design's own size where it is bigger); "
+                             "without a design: the start screen's growth toggle starts on")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes that evaluate a generation in the background: 0 is one per core, "
                              "as for creatures evolve (default: one fewer than the cores, at least 1, so "
@@ -135,7 +141,7 @@ def run(args) -> int:
                 check(getattr(args, name))
         except ValueError as exc:
             return _fail(f"--{name}: {exc}")
-    setup = dataclasses.replace(DEFAULT_SETUP, workers=args.workers)
+    setup = dataclasses.replace(DEFAULT_SETUP, workers=args.workers, grow=bool(args.grow))
     for name in ("task", "terrain", "population", "generations", "seed", "seconds", "trials", "noise", "sensors",
                  "medium"):
         if getattr(args, name) is not None:
@@ -144,6 +150,11 @@ def run(args) -> int:
         target = None if args.target is None else play_target(args.target)
     except GameError as exc:
         return _fail(str(exc))
+    if args.grow and target is not None:
+        path = Path(target)
+        if path.is_dir() or path.suffix.lower() in (".json", ".png"):
+            what = "a run directory (it grows as it was started)" if path.is_dir() else "a champion file"
+            return _fail(f"--grow is for a design or the start screen; {args.target} is {what}")
     if not has_display():
         print(no_display_message(), file=sys.stderr)
         return 2

@@ -1,8 +1,9 @@
 """Draw a run's fitness percentiles and species sizes over generations, as PNG charts.
 
-``fitness.png`` and ``species.png`` in the run directory unless ``--out`` says otherwise, and
-``body.png`` for a run whose body evolves; :mod:`creatures.charts` draws them and says what each
-one shows.
+``fitness.png`` and ``species.png`` in the run directory unless ``--out`` says otherwise,
+``body.png`` for a run whose body evolves, ``body_size.png`` and ``lineage.png`` (its champion's
+ancestors' bodies) for one whose body grows; :mod:`creatures.charts` draws them and says what
+each one shows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from .args import parse_size
 
 EXAMPLES = """examples:
   creatures plot <RUN_DIR>                              writes fitness.png and species.png there
-                                                          (and body.png if its body evolves)
+                                                          (and body.png if its body evolves,
+                                                          body_size.png and lineage.png if it
+                                                          grows)
   creatures plot <RUN_DIR> --out charts --size 1600x900
   creatures plot <RUN_DIR> --size 1920x1080 --dpi 150   larger text and lines
 """
@@ -24,8 +27,9 @@ EXAMPLES = """examples:
 def add_arguments(parser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a run directory made by 'creatures evolve'")
     parser.add_argument("--out", metavar="DIR", default=None,
-                        help="where to write fitness.png and species.png, and body.png for a run whose "
-                             "body evolves (default: RUN_DIR)")
+                        help="where to write fitness.png and species.png, body.png for a run whose "
+                             "body evolves, body_size.png and lineage.png (its champion's ancestors' "
+                             "bodies) for one whose body grows (default: RUN_DIR)")
     parser.add_argument("--size", metavar="WxH", default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
                         help=f"each chart's size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
     parser.add_argument("--dpi", metavar="N", default=None,

@@ -196,12 +196,19 @@ def test_builtin_design_stands_with_its_muscles_at_rest(design):
     assert abs(s["distance"]) < 0.05, "it should not creep away while standing still"
 
 
+#: designs that are seeds to grow bodies from (creatures evolve SEED --grow), not creatures that walk
+SEEDS = ("sprout",)
+
+
 def test_builtin_design_moves_when_its_muscles_are_driven(design):
     """A walker's slow sine moves it; a flier's (a 1 Hz beat, in air) moves its wing but lifts
     nothing (flight takes beats several times faster, and a brain that pitches the wing with
     them), so for a flier the wing has to sweep at least 5 cm."""
     params = physics.SimParams(fluid_density=1.2) if _flies(design) else None
     s = run_simulation(design.body, seconds=10.0, muscles="sine", params=params)
+    if design.name in SEEDS:   # one muscle pulls both its spheres alike: a sine only rocks it
+        assert s["finite"] and s["broken"] is None and abs(s["distance"]) < 0.05
+        return
     assert s["finite"]
     assert s["broken"] is None, s["broken"]   # evolution's rule: it held together
     rise = s["max_height"] - s["com_start"][1]

@@ -67,7 +67,6 @@ def test_resume_numbers_name_their_option(capsys, tmp_path, argv, message):
     (("bench", "--steps", "x"), "argument --steps: must be a whole number, 1 or more, not 'x'"),
     (("bench", "--repeats", "-2"), "argument --repeats: must be 1 or more, not -2"),
     (("evolve", "--seconds", "soon"), "argument --seconds: invalid float value: 'soon'"),
-    (("export", "runs/x"), "the following arguments are required: --out"),
     (("validate",), "the following arguments are required: FILE"),
     (("resume", "runs/x", "--generations", "1.5"), "argument --generations: invalid int value: '1.5'"),
 ])
@@ -84,6 +83,11 @@ def test_a_command_line_mistake_is_one_usage_line_and_one_error_line(capsys, arg
     assert error == f"{command}: error: {message}"
 
 
+def test_export_with_nothing_to_write_says_what_it_can_write(capsys):
+    assert _refused(capsys, "export", "runs/x") == ("creatures export: nothing to write: give --out FILE (the "
+                                                    "champion), --yaml FILE.yaml (its body as a design), or both")
+
+
 def test_an_unknown_command_is_one_usage_line_and_one_error_line(capsys):
     with pytest.raises(SystemExit):
         main(["evolev"])
@@ -95,7 +99,7 @@ def test_an_unknown_command_is_one_usage_line_and_one_error_line(capsys):
 def test_the_short_usage_names_the_positionals_and_required_options():
     parser = cli.build_parser()
     sub = {a.dest: a for a in parser._actions}["command"].choices
-    assert sub["export"].short_usage().startswith("usage: creatures export [options] RUN_DIR|CARD --out FILE")
+    assert sub["export"].short_usage().startswith("usage: creatures export [options] RUN_DIR|CARD")
     assert sub["watch"].short_usage().startswith("usage: creatures watch [options] [FILE_OR_RUN_DIR ...]")
     assert sub["validate"].short_usage().startswith("usage: creatures validate [options] FILE [FILE ...]")
 

@@ -1,6 +1,7 @@
 """``creatures play``'s start screen choices beyond the design and task: the episode's seconds,
-the trials and their start noise, the sensors and the medium, with ``creatures evolve``'s
-defaults, handed to the run; and their command line options, refused in one line when wrong."""
+the trials and their start noise, the sensors, the medium and whether the body grows, with
+``creatures evolve``'s defaults, handed to the run; and their command line options, refused in
+one line when wrong. (Growing bodies in the window: test_play_grow.py.)"""
 
 import os
 from dataclasses import replace
@@ -28,6 +29,7 @@ def test_the_start_screens_defaults_are_the_runs():
             DEFAULT_SETUP.seconds) == (d["task"], d["population"], d["generations"], d["seed"], d["seconds"])
     assert (DEFAULT_SETUP.trials, DEFAULT_SETUP.noise) == (d["trials"], d["noise"])
     assert (DEFAULT_SETUP.terrain, DEFAULT_SETUP.sensors, DEFAULT_SETUP.medium) == (d["terrain"], None, d["medium"])
+    assert d["grow"] is None and DEFAULT_SETUP.grow is False          # the body does not grow
     assert PlayMenu().setup == DEFAULT_SETUP
 
 
@@ -79,6 +81,7 @@ def test_the_default_trials_reach_the_run_as_they_are(tmp_path):
     finally:
         session.close()
     assert (settings.trials, settings.noise) == (1, 0.0) and settings.trial_spec.exact
+    assert settings.grow is None                       # growth off: the design's own body
 
 
 def test_trials_a_run_does_not_take_are_refused_in_one_line(tmp_path):
@@ -100,6 +103,31 @@ def test_the_command_lines_trials_and_noise_reach_the_start_screen(monkeypatch):
     assert (shown[1].setup.trials, shown[1].setup.noise) == (DEFAULT_SETUP.trials, DEFAULT_SETUP.noise)
 
 
+def test_the_command_lines_grow_switches_the_start_screens_toggle_on(monkeypatch):
+    from creatures import cli, display
+    shown = []
+    monkeypatch.setattr(display, "has_display", lambda: True)
+    monkeypatch.setattr("creatures.cli.play.play_window", lambda session, menu, size: shown.append(menu) or 0)
+    assert cli.main(["play", "--grow"]) == 0 and cli.main(["play"]) == 0
+    assert [m.setup.grow for m in shown] == [True, False]
+
+
+def test_the_command_lines_grow_starts_a_design_growing(monkeypatch, tmp_path):
+    from creatures import cli, display
+    monkeypatch.chdir(tmp_path)
+    shown = []
+    monkeypatch.setattr(display, "has_display", lambda: True)
+    monkeypatch.setattr("creatures.cli.play.play_window", lambda session, menu, size: shown.append(session) or 0)
+    assert cli.main(["play", "sprout", "--grow", "--population", "10", "--generations", "1", "--seconds", "1",
+                     "--workers", "1"]) == 0
+    session = shown[0]
+    try:
+        settings = RunSettings.read(f"{session.run_dir}/settings.json")
+    finally:
+        session.close()
+    assert settings.design_name == "sprout" and settings.grow == {}
+
+
 def test_a_bad_sensor_list_is_refused_before_a_run_is_made(tmp_path):
     menu = PlayMenu(directory=str(tmp_path), out_dir=str(tmp_path / "runs"))
     with pytest.raises(GameError, match="sensors:"):
@@ -117,6 +145,7 @@ def test_a_bad_sensor_list_is_refused_before_a_run_is_made(tmp_path):
     (["--noise", "0.5"], f"--noise must be a number of metres from 0 to {MAX_NOISE:g}, not 0.5"),
     (["--noise", "-0.001"], f"--noise must be a number of metres from 0 to {MAX_NOISE:g}"),
     (["--noise", "nan"], f"--noise must be a number of metres from 0 to {MAX_NOISE:g}, not nan"),
+    (["walker-run", "--grow"], "--grow is for a design or the start screen; walker-run is a champion file"),
 ])
 def test_bad_options_are_one_line(run_creatures, args, words):
     r = run_creatures("play", *args)

@@ -605,3 +605,434 @@ def test_the_best_from_fresh_starts_is_drawn_when_the_run_scored_it(capsys, tmp_
     older = chartlib.read_run(_make_new_run(tmp_path / "older", [_failing_row(1, 0)]))
     assert "post_mean" not in older.stats          # a run from before: no such line
     assert "best, from fresh starts" not in chartlib.fitness_figure(older).axes[0].get_legend_handles_labels()[1]
+
+
+# --- bodies that grow ------------------------------------------------------------------------------
+
+#: (seed 4: its champion's body changed along its ancestry, but the tests do not count on it)
+GROW_ARGS = ("--grow", "--generations", "4", "--population", "12", "--workers", "1", "--seconds", "2", "--seed", "4")
+
+
+@pytest.fixture(scope="module")
+def grown_run(run_creatures, tmp_path_factory):
+    """A tiny run of the sprout whose body grows (``creatures evolve sprout --grow``), not to be
+    changed: copy it (:func:`_copy_run`) to damage it."""
+    directory = tmp_path_factory.mktemp("grown") / "run"
+    r = run_creatures("evolve", "sprout", *GROW_ARGS, "--out", directory)
+    assert r.returncode == 0, r.stderr
+    return directory
+
+
+def _copy_run(run_dir, directory):
+    import shutil
+    shutil.copytree(run_dir, directory, ignore=shutil.ignore_patterns("*.png"))
+    return directory
+
+
+def _plan(spheres, bones, muscles):
+    """A grown body's plan (genome -> body -> plan) of so many parts (muscles: its first bones)."""
+    return {"spheres": [[k, k, 0.3 * k, 0.1, 0.05, 0.5] for k in range(spheres)],
+            "bones": [[spheres + k, 0, 1, k if k < muscles else -1] for k in range(bones)]}
+
+
+def _make_growing_run(directory, generations=3, population=10, seed=0, grow=None):
+    """A hand-made run whose body grows (to at most 6 spheres, 12 bones and 5 muscles): each
+    generation's bodies' sizes drawn at random, its champion the first of them. ``grow``: the
+    settings' growth settings instead."""
+    grow = {"spheres": 6, "bones": 12, "muscles": 5} if grow is None else grow
+    _make_run(directory, stats=[_stats_row(g) for g in range(1, generations + 1)], settings={**SETTINGS, "grow": grow})
+    rng = np.random.default_rng(seed)
+    (directory / "best").mkdir()
+    for g in range(1, generations + 1):
+        sizes = []
+        for _ in range(population):
+            spheres = int(rng.integers(2, 7))
+            bones = int(rng.integers(spheres - 1, 13))
+            sizes.append([spheres, bones, int(rng.integers(0, min(bones, 5) + 1))])
+        record = {"generation": g, "fitness": 1.0, "population_sizes": sizes,
+                  "genome": {"body": {"values": [], "parts": [], "plan": _plan(*sizes[0])}}}
+        (directory / "best" / f"gen_{g:04d}.json").write_text(json.dumps(record))
+    return directory
+
+
+def _best_records(run_dir):
+    return [json.loads(p.read_text()) for p in sorted((run_dir / "best").glob("gen_*.json"))]
+
+
+def test_a_growing_run_gets_a_body_size_chart_too(capsys, grown_run, tmp_path):
+    status, out, err = _plot(capsys, grown_run, "--out", tmp_path, "--size", "800x500")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [str(tmp_path / n) for n in ("fitness.png", "species.png", "body_size.png",
+                                                            "lineage.png")]
+    pixels = _pixels(tmp_path / "body_size.png")
+    assert pixels.shape == (500, 800, 3)
+    assert _near(pixels, chartlib.COLOURS["champion"], 30).sum() > 50     # the champions' dots
+    assert _near(pixels, chartlib.COLOURS["median"], 20).sum() > 200      # the means
+    assert not (tmp_path / "body.png").exists()                          # no body genes: they grow
+
+
+def test_the_body_sizes_read_are_what_the_best_files_say(grown_run):
+    records = _best_records(grown_run)
+    sizes = np.array([r["population_sizes"] for r in records])           # (G, N, 3)
+    plans = [r["genome"]["body"]["plan"] for r in records]
+    champion = [[len(p["spheres"]), len(p["bones"]), sum(b[3] >= 0 for b in p["bones"])] for p in plans]
+    read = chartlib.read_run(grown_run).body_sizes
+    assert read.generations.tolist() == [1, 2, 3, 4]
+    assert read.champion.tolist() == champion
+    np.testing.assert_allclose(read.mean, sizes.mean(axis=1))
+    np.testing.assert_allclose(read.p10, np.percentile(sizes, 10, axis=1))
+    np.testing.assert_allclose(read.p90, np.percentile(sizes, 90, axis=1))
+    assert read.limits == (8, 20, 8)                                      # --grow's defaults
+
+
+def test_the_body_size_chart_draws_the_sizes_read(tmp_path):
+    run_dir = _make_growing_run(tmp_path / "run", generations=5)
+    records = _best_records(run_dir)
+    sizes = np.array([r["population_sizes"] for r in records])
+    run = chartlib.read_run(run_dir)
+    fig = chartlib.body_size_figure(run)
+    assert [ax.get_title(loc="left") for ax in fig.axes] == [
+        "spheres (at most 6)", "bones (at most 12)", "muscles (at most 5)"]
+    assert fig.get_suptitle() == "worm: run on flat ground, seed 4: body size; population 10"
+    for k, ax in enumerate(fig.axes):
+        np.testing.assert_allclose(_line(ax, "mean").get_ydata(), sizes[..., k].mean(axis=1))
+        np.testing.assert_allclose(_line(ax, "the generation's champion").get_ydata(),
+                                   [r["population_sizes"][0][k] for r in records])
+        band = ax.collections[0].get_paths()[0].vertices
+        assert band[:, 1].max() == pytest.approx(np.percentile(sizes[..., k], 90, axis=1).max())
+        assert band[:, 1].min() == pytest.approx(np.percentile(sizes[..., k], 10, axis=1).min())
+        lo, hi = ax.get_ylim()
+        assert lo == 0 and sizes[..., k].max() < hi                        # counts from 0, all in view
+    assert fig.axes[0].get_xlim() == (1, 5)
+
+
+def test_a_tall_body_size_chart_stacks_its_panels(tmp_path):
+    run = chartlib.read_run(_make_growing_run(tmp_path / "run"))
+    wide, tall = chartlib.body_size_figure(run, (1200, 700)), chartlib.body_size_figure(run, (600, 900))
+    for fig in (wide, tall):
+        fig.canvas.draw()
+    boxes = [[ax.get_position() for ax in fig.axes] for fig in (wide, tall)]
+    assert boxes[0][0].x1 < boxes[0][1].x0 < boxes[0][1].x1 < boxes[0][2].x0     # side by side
+    assert boxes[1][0].y0 > boxes[1][1].y1 > boxes[1][1].y0 > boxes[1][2].y1     # one above the other
+
+
+def test_a_generation_without_its_best_file_is_left_out_of_the_body_sizes(capsys, tmp_path):
+    run_dir = _make_growing_run(tmp_path / "run")
+    (run_dir / "best" / "gen_0002.json").unlink()
+    assert chartlib.read_run(run_dir).body_sizes.generations.tolist() == [1, 3]
+    (run_dir / "best" / "gen_0003.json").unlink()
+    status, _, err = _plot(capsys, run_dir, "--size", "400x300")                # one generation: dots
+    assert (status, err) == (0, "")
+    (run_dir / "best" / "gen_0001.json").unlink()
+    status, out, err = _plot(capsys, run_dir, "--size", "400x300")              # none yet: still drawn
+    assert (status, err) == (0, "") and out.splitlines()[-1] == str(run_dir / "body_size.png")
+    assert chartlib.read_run(run_dir).body_sizes.champion.shape == (0, 3)
+
+
+@pytest.mark.parametrize("grow", ["absent", None])
+def test_a_run_whose_body_does_not_grow_has_no_body_size_chart(capsys, tmp_path, grow):
+    settings = SETTINGS if grow == "absent" else {**SETTINGS, "grow": grow}
+    run_dir = _make_run(tmp_path / "run", settings=settings)
+    status, out, err = _plot(capsys, run_dir)
+    assert (status, err) == (0, "") and len(out.splitlines()) == 2
+    assert chartlib.read_run(run_dir).body_sizes is None and not (run_dir / "body_size.png").exists()
+
+
+SIZES_MUST_BE = "must be [spheres, bones, muscles]: whole numbers from 0 to 10000, no more muscles than bones"
+NO_SIZES = "no 'population_sizes' (the generation's body sizes)"
+NO_PLAN = "the genome's 'body' must be an object with a 'plan' (a grown body's)"
+
+
+def _set_size(k, size):
+    """A damage: the generation's creature ``k`` (from 0) has ``size``."""
+    return lambda record: record["population_sizes"].__setitem__(k, size)
+
+
+@pytest.mark.parametrize("damage, expected", [
+    (lambda r: r.pop("population_sizes"), NO_SIZES),
+    (lambda r: r.update(population_sizes=[]), NO_SIZES),
+    (lambda r: r.update(population_sizes={"spheres": 2}), NO_SIZES),
+    (_set_size(3, [2, 1]), f"'population_sizes' item 4 {SIZES_MUST_BE}"),
+    (_set_size(0, [2, 1, 2]), f"'population_sizes' item 1 {SIZES_MUST_BE}"),       # more muscles than bones
+    (_set_size(1, [2, "1", 1]), f"'population_sizes' item 2 {SIZES_MUST_BE}"),
+    (_set_size(9, [2, True, 1]), f"'population_sizes' item 10 {SIZES_MUST_BE}"),
+    (_set_size(0, [-1, 1, 1]), f"'population_sizes' item 1 {SIZES_MUST_BE}"),
+    (_set_size(0, [10 ** 30, 1, 1]), f"'population_sizes' item 1 {SIZES_MUST_BE}"),
+    (_set_size(0, None), f"'population_sizes' item 1 {SIZES_MUST_BE}"),
+    (lambda r: r["genome"]["body"].pop("plan"), NO_PLAN),
+    (lambda r: r["genome"].pop("body"), NO_PLAN),
+    (lambda r: r["genome"]["body"]["plan"]["spheres"].__setitem__(0, [0, 0, 1.0]),
+     "the genome's body plan: a sphere gene has 6 numbers"),
+])
+def test_damaged_body_sizes_are_refused_naming_the_file(capsys, grown_run, tmp_path, damage, expected):
+    run_dir = _copy_run(grown_run, tmp_path / "run")
+    path = run_dir / "best" / "gen_0002.json"
+    record = json.loads(path.read_text())
+    damage(record)
+    path.write_text(json.dumps(record))
+    assert _refusal(*_plot(capsys, run_dir)) == f"creatures plot: {path}: {expected}"
+    assert not list(run_dir.glob("*.png"))
+
+
+@pytest.mark.parametrize("grow, expected", [
+    ("yes", "the growth settings must be an object"),
+    ({"spheres": 0}, "the growth setting spheres must be a whole number from 1 to 64"),
+    ({"legs": 4}, "unknown growth setting 'legs'"),
+])
+def test_damaged_growth_settings_are_refused(capsys, tmp_path, grow, expected):
+    run_dir = _make_growing_run(tmp_path / "run", grow=grow)
+    message = _refusal(*_plot(capsys, run_dir))
+    assert message == f"creatures plot: {run_dir / 'settings.json'}: its growth settings ('grow'): {expected}"
+
+
+# --- the champion's lineage ------------------------------------------------------------------------
+
+def _chain(k):
+    """Body ``k`` of a hand-made lineage: a truss of 2 + k // 2 spheres on the ground, zigzag,
+    each joined to the next two, every third bone a muscle (shifting along with ``k``)."""
+    P = 2 + k // 2
+    spheres = [[i, i, 0.3 * i, 0.08 + (0.25 if i % 2 else 0.0), 0.08 - 0.002 * i, 0.5] for i in range(P)]
+    bones = [[100 + i, i, i + 1, i if (i + k) % 3 == 0 else -1] for i in range(P - 1)]
+    bones += [[200 + i, i, i + 2, -1] for i in range(P - 2)]
+    return {"spheres": spheres, "bones": bones}
+
+
+def _moved(plan):
+    """``plan`` with its first sphere 1 cm further on: the same parts, other values."""
+    plan = json.loads(json.dumps(plan))
+    plan["spheres"][0][2] += 0.01
+    return plan
+
+
+def _make_lineage_run(directory, history, moved=True, generations=None):
+    """A hand-made growing run whose champion is its last generation's best (the fittest), with
+    ``history`` ([generation, plan] pairs) as its ``body_history`` and the last of them as its
+    own body (moved 1 cm if ``moved``); the other generations' bests have the seed's alone."""
+    generations = generations or history[-1][0] + 1
+    _make_growing_run(directory, generations)
+    for g in range(1, generations + 1):
+        path = directory / "best" / f"gen_{g:04d}.json"
+        record = json.loads(path.read_text())
+        champion = g == generations
+        record["fitness"] = float(g)
+        record["body_history"] = history if champion else history[:1]
+        plan = history[-1][1] if champion else history[0][1]
+        record["genome"]["body"]["plan"] = _moved(plan) if champion and moved else plan
+        path.write_text(json.dumps(record))
+    return directory
+
+
+def _panels(fig):
+    return [ax for ax in fig.axes if ax.get_visible()]
+
+
+def _circles(ax):
+    from matplotlib.patches import Circle
+    return [p for p in ax.patches if isinstance(p, Circle)]
+
+
+def _segments(ax, gid):
+    """The lines a panel draws for its rigid bones (``bones``) or its muscles, as ((x, y), (x, y))."""
+    collection = next(c for c in ax.collections if c.get_gid() == gid)
+    return sorted(tuple(tuple(round(float(v), 9) for v in end) for end in s) for s in collection.get_segments())
+
+
+def _ends(plan, muscles):
+    at = {s[0]: (s[2], s[3]) for s in plan["spheres"]}
+    return sorted(tuple(tuple(round(v, 9) for v in at[e]) for e in b[1:3]) for b in plan["bones"]
+                  if (b[3] >= 0) == muscles)
+
+
+def _arrows(fig):
+    """Each arrow from one panel to the next: those across a row, and those into a row's start."""
+    from matplotlib.patches import ConnectionPatch
+    across = [a for a in fig.artists if isinstance(a, ConnectionPatch)]
+    into = [t.arrow_patch for ax in fig.axes for t in ax.texts if t.xy == (0, 0.5)]
+    return across + into
+
+
+def test_a_growing_run_draws_its_champions_lineage(capsys, grown_run, tmp_path):
+    status, out, err = _plot(capsys, grown_run, "--out", tmp_path, "--size", "900x500")
+    assert (status, err) == (0, "") and out.splitlines()[-1] == str(tmp_path / "lineage.png")
+    pixels = _pixels(tmp_path / "lineage.png")
+    assert pixels.shape == (500, 900, 3)
+    assert _near(pixels, chartlib.COLOURS["sphere"], 10).sum() > 500     # the bodies' spheres
+    assert _near(pixels, chartlib.COLOURS["muscle"], 30).sum() > 20      # the sprout's muscle at least
+
+
+def test_the_lineage_is_the_champions_body_history(grown_run):
+    from evolution.growth import Plan
+    from evolution.rundir import champion_record
+    champion = champion_record(_best_records(grown_run))
+    history = champion["body_history"]
+    own = Plan.from_dict(champion["genome"]["body"]["plan"])
+    moved = own != Plan.from_dict(history[-1][1])
+    lineage = chartlib.read_run(grown_run).lineage
+    assert lineage.generation == champion["generation"]
+    assert lineage.generations == [g for g, _ in history] + ([champion["generation"]] if moved else [])
+    assert lineage.plans == [Plan.from_dict(p) for _, p in history] + ([own] if moved else [])
+    assert lineage.generations[0] == 0 and lineage.plans[-1] == own     # from the seed to the champion
+    panels = _panels(chartlib.lineage_figure(chartlib.read_run(grown_run), (900, 500)))
+    assert len(panels) == len(history) + moved
+    assert [ax.get_title() for ax in panels] == [chartlib.lineage_label(lineage, k) for k in range(len(panels))]
+    assert [len(_circles(ax)) for ax in panels] == [len(p.spheres) for p in lineage.plans]
+
+
+def test_each_panel_draws_its_body_at_one_scale(tmp_path):
+    history = [[0, _chain(0)], [2, _chain(2)], [3, _chain(3)], [6, _chain(6)]]
+    run = chartlib.read_run(_make_lineage_run(tmp_path / "run", history))     # the champion: generation 7
+    fig = chartlib.lineage_figure(run)
+    panels = _panels(fig)
+    plans = [p for _, p in history] + [_moved(history[-1][1])]
+    assert [ax.get_title() for ax in panels] == [
+        "seed\n2 spheres, 1 bone, 1 muscle", "generation 2\n3 spheres, 3 bones, 1 muscle",
+        "generation 3\n3 spheres, 3 bones, 1 muscle",       # (another bone the muscle)
+        "generation 6\n5 spheres, 7 bones, 2 muscles", "champion, generation 7\n5 spheres, 7 bones, 2 muscles"]
+    for ax, plan in zip(panels, plans):
+        circles = _circles(ax)
+        assert [c.center for c in circles] == [(s[2], s[3]) for s in plan["spheres"]]
+        assert [c.radius for c in circles] == [s[4] for s in plan["spheres"]]
+        assert _segments(ax, "bones") == _ends(plan, muscles=False)
+        assert _segments(ax, "muscles") == _ends(plan, muscles=True)
+        bones, muscles = (next(c for c in ax.collections if c.get_gid() == gid) for gid in ("bones", "muscles"))
+        np.testing.assert_allclose(muscles.get_colors()[0][:3], _rgb(chartlib.COLOURS["muscle"]) / 255)
+        np.testing.assert_allclose(bones.get_colors()[0][:3], _rgb(chartlib.COLOURS["bone"]) / 255)
+        assert ax.get_aspect() == 1.0
+    # one scale: the same view in every panel, every body in it
+    assert len({(ax.get_xlim(), ax.get_ylim()) for ax in panels}) == 1
+    (x0, x1), (y0, y1) = panels[0].get_xlim(), panels[0].get_ylim()
+    assert x0 < -0.08 and 1.2 + 0.072 < x1 and y0 < 0 and 0.33 + 0.078 < y1   # (spheres' edges)
+    # an arrow from each to the next, all solid: none left out
+    arrows = _arrows(fig)
+    assert len(arrows) == 4 and all(a.get_linestyle() in ("-", "solid") for a in arrows)
+    # left to right: in a strip as wide as this, in one row
+    fig = chartlib.lineage_figure(run, (1800, 400))
+    fig.canvas.draw()
+    boxes = [ax.get_position() for ax in _panels(fig)]
+    assert all(a.x1 < b.x0 and a.y0 == pytest.approx(b.y0) for a, b in zip(boxes, boxes[1:]))
+    assert len(_arrows(fig)) == 4 and not any(ax.texts for ax in fig.axes)     # all across: none between rows
+
+
+def test_a_champion_unchanged_since_its_last_change_is_drawn_once(tmp_path):
+    history = [[0, _chain(0)], [3, _chain(2)]]
+    run = chartlib.read_run(_make_lineage_run(tmp_path / "run", history, moved=False))
+    assert (run.lineage.generations, run.lineage.moved) == ([0, 3], False)
+    titles = [ax.get_title() for ax in _panels(chartlib.lineage_figure(run))]
+    assert titles == ["seed\n2 spheres, 1 bone, 1 muscle",
+                      "generation 3: the champion (gen. 4)\n3 spheres, 3 bones, 1 muscle"]
+
+
+def test_the_lineage_is_the_one_of_the_champion_chosen_from_fresh_starts(tmp_path):
+    run_dir = _make_lineage_run(tmp_path / "run", [[0, _chain(0)], [2, _chain(4)]], generations=4)  # fittest: 4
+    for g, mean in ((1, 1.0), (2, 3.0), (3, 2.0), (4, 0.5)):
+        path = run_dir / "best" / f"gen_{g:04d}.json"
+        record = json.loads(path.read_text())
+        record["post"] = {"mean": mean, "sd": 0.1}
+        if g == 2:    # the best from fresh starts
+            record["body_history"] = [[0, _chain(0)], [1, _chain(2)]]
+            record["genome"]["body"]["plan"] = _chain(2)
+        path.write_text(json.dumps(record))
+    lineage = chartlib.read_run(run_dir).lineage
+    assert (lineage.generation, lineage.generations, lineage.moved) == (2, [0, 1], False)
+
+
+def test_a_long_lineage_keeps_twelve_bodies_evenly_spaced(tmp_path):
+    history = [[0, _chain(0)]] + [[2 * k, _chain(k)] for k in range(1, 30)]
+    run = chartlib.read_run(_make_lineage_run(tmp_path / "run", history))      # 31 bodies with the champion's
+    assert len(run.lineage.plans) == 31
+    shown = chartlib.lineage_panels(31)
+    fig = chartlib.lineage_figure(run)
+    panels = _panels(fig)
+    assert len(panels) == 12
+    assert [ax.get_title() for ax in panels] == [chartlib.lineage_label(run.lineage, k) for k in shown]
+    assert panels[0].get_title().startswith("seed\n") and panels[-1].get_title().startswith("champion, generation 59\n")
+    assert "12 of 31 bodies drawn, 19 left out" in fig.legends[0].get_title().get_text().replace("\n", " ")
+    arrows = _arrows(fig)
+    assert len(arrows) == 11 and all(a.get_linestyle() not in ("-", "solid") for a in arrows)  # dashed: some left out
+    fig.canvas.draw()   # read row after row: each panel right of the one before, or below it
+    boxes = [ax.get_position() for ax in panels]
+    assert all(a.x1 < b.x0 or a.y0 > b.y1 for a, b in zip(boxes, boxes[1:]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 12, 13, 31, 100, 1000])
+def test_the_bodies_kept_are_the_first_the_last_and_evenly_spaced(n):
+    shown = chartlib.lineage_panels(n)
+    assert len(shown) == min(n, 12) and shown[0] == 0 and shown[-1] == n - 1
+    gaps = np.diff(shown)
+    assert (gaps >= 1).all() and (n == 1 or gaps.max() - gaps.min() <= 1)
+
+
+def _history(*items):
+    """A damage: the champion's ``body_history`` is ``items``."""
+    return lambda record: record.update(body_history=list(items))
+
+
+SPHERE = [5, 5, 0.0, 0.1, 0.05, 0.5]
+LINEAGE_MUST_BE = "must be [generation, plan]: a whole number and a body plan"
+GENERATIONS = "(the generations of an ancestry go up to the file's)"
+
+
+@pytest.mark.parametrize("damage, expected", [
+    (lambda r: r.update(body_history={"0": _chain(0)}), "'body_history' must be a list of [generation, plan] pairs"),
+    (lambda r: r.update(body_history="seed"), "'body_history' must be a list of [generation, plan] pairs"),
+    (_history([0, _chain(0)], [2]), f"'body_history' item 2 {LINEAGE_MUST_BE}"),
+    (_history([0, _chain(0), 1]), f"'body_history' item 1 {LINEAGE_MUST_BE}"),
+    (_history([True, _chain(0)]), f"'body_history' item 1 {LINEAGE_MUST_BE}"),
+    (_history(["0", _chain(0)]), f"'body_history' item 1 {LINEAGE_MUST_BE}"),
+    (_history([0, [_chain(0)]]), f"'body_history' item 1 {LINEAGE_MUST_BE}"),
+    (_history([-1, _chain(0)]), f"'body_history' item 1: generation -1 is not from 0 to 5 {GENERATIONS}"),
+    (_history([0, _chain(0)], [3, _chain(2)], [2, _chain(3)]),
+     f"'body_history' item 3: generation 2 is not from 3 to 5 {GENERATIONS}"),
+    (_history([0, _chain(0)], [6, _chain(3)]), f"'body_history' item 2: generation 6 is not from 0 to 5 {GENERATIONS}"),
+    (_history([0, {"spheres": []}]), "'body_history' item 1: the body plan must have lists 'spheres' and 'bones' "
+                                     "('bones')"),
+    (_history([0, {"spheres": [[0, 0, 1.0, 2.0, 0.1]], "bones": []}]), "'body_history' item 1: a sphere gene has 6 numbers"),
+    (_history([0, {"spheres": [[0, 0, "x", 2.0, 0.1, 0.5]], "bones": []}]),
+     "'body_history' item 1: a body plan's values are finite numbers"),
+    (_history([0, {"spheres": [], "bones": []}]),
+     "'body_history' item 1: a body of 0 spheres and 0 bones (1 to 10000 spheres, at most 10000 bones)"),
+    (_history([0, {"spheres": [SPHERE, SPHERE], "bones": []}]), "'body_history' item 1: two spheres have the same innovation"),
+    (_history([0, {"spheres": [[5, 5, 0.0, 0.1, 0.0, 0.5]], "bones": []}]),
+     "'body_history' item 1: sphere 5 at (0, 0.1) with a radius of 0 (a radius > 0, all within 10000 m)"),
+    (_history([0, {"spheres": [[5, 5, 1e300, 0.1, 0.05, 0.5]], "bones": []}]),
+     "'body_history' item 1: sphere 5 at (1e+300, 0.1) with a radius of 0.05 (a radius > 0, all within 10000 m)"),
+    (_history([0, {"spheres": [SPHERE], "bones": [[9, 5, 6, -1]]}]),
+     "'body_history' item 1: bone 9 must join two of the plan's spheres and have a muscle slot of 0 or more "
+     "(-1: a rigid bone)"),
+    (_history([0, {"spheres": [SPHERE, [6, 6, 1.0, 0.1, 0.05, 0.5]], "bones": [[9, 5, 6, -2]]}]),
+     "'body_history' item 1: bone 9 must join two of the plan's spheres and have a muscle slot of 0 or more "
+     "(-1: a rigid bone)"),
+    (_history([0, _chain(0)], [2, _chain(3)]),      # the genome's body is _chain(4)'s, moved
+     "'body_history' does not end in the champion's body (its last plan has other parts than the genome's)"),
+])
+def test_a_damaged_lineage_is_refused_naming_the_file(capsys, tmp_path, damage, expected):
+    run_dir = _make_lineage_run(tmp_path / "run", [[0, _chain(0)], [2, _chain(2)], [4, _chain(4)]])
+    path = run_dir / "best" / "gen_0005.json"   # the champion's
+    record = json.loads(path.read_text())
+    damage(record)
+    path.write_text(json.dumps(record))
+    assert _refusal(*_plot(capsys, run_dir)) == f"creatures plot: {path}: {expected}"
+    assert not list(run_dir.glob("*.png"))
+
+
+@pytest.mark.parametrize("history", ["absent", []])
+def test_a_run_from_before_lineages_draws_none_and_says_nothing(capsys, grown_run, tmp_path, history):
+    run_dir = _copy_run(grown_run, tmp_path / "run")
+    for path in (run_dir / "best").glob("gen_*.json"):
+        record = json.loads(path.read_text())
+        record.pop("body_history")
+        if history != "absent":    # (a run resumed from a checkpoint from before them)
+            record["body_history"] = history
+        path.write_text(json.dumps(record))
+    status, out, err = _plot(capsys, run_dir, "--size", "400x300")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [str(run_dir / n) for n in ("fitness.png", "species.png", "body_size.png")]
+    assert chartlib.read_run(run_dir).lineage is None and not (run_dir / "lineage.png").exists()
+
+
+def test_a_run_whose_body_does_not_grow_has_no_lineage(capsys, tmp_path):
+    run = Run.create(tmp_path / "run", _tiny_settings(), resolve_design("worm").body)
+    run.evolve()
+    status, out, err = _plot(capsys, tmp_path / "run")
+    assert (status, err) == (0, "") and len(out.splitlines()) == 2
+    assert chartlib.read_run(tmp_path / "run").lineage is None and not (tmp_path / "run" / "lineage.png").exists()

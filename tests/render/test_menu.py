@@ -7,7 +7,7 @@ import pytest
 
 from render.game import GalleryItem, GameError, Pick, Setup
 from render.menu import KEYS, StartView, doubling_values, nice_values, step_value
-from render.menu_picture import HIGHLIGHT, ROWS, noise_text, trials_text
+from render.menu_picture import GROW_NOTES, HIGHLIGHT, ROWS, grow_text, noise_text, trials_text
 from render.scene import CreatureShape
 from render.theme import SKY, SPHERE
 
@@ -32,6 +32,11 @@ def worm_item():
                           joint_sphere=np.zeros(0, np.int64))
     return GalleryItem("worm", "worm", "Two spheres and a muscle.", shape,
                        np.array([[0.0, 0.15], [0.5, 0.15]]), task="swim")
+
+
+def scratch_item():
+    """A card that always grows (grow from scratch), a triangle evolved as ``seed``."""
+    return triangle_item("seed", grow=True, description="Evolution builds the body.")
 
 
 def broken_item():
@@ -395,14 +400,15 @@ def test_the_panel_shows_every_row_with_its_value(window):
     key(view, K.I)
     view.on_draw()
     values = [t.text for t in view.picture.row_values.items[:len(ROWS)]]
-    assert values == ["run", "the task's own", "the task's own", "defaults + rays", "150", "50", "20 s",
+    assert values == ["run", "the task's own", "the task's own", "defaults + rays", "fixed", "150", "50", "20 s",
                       "1 start", "1 mm", "3"]
     key(view, K.R)
     key(view, K.N, K.MOD_SHIFT)
     key(view, K.N, K.MOD_SHIFT)
+    key(view, K.W)
     view.on_draw()
     values = [t.text for t in view.picture.row_values.items[:len(ROWS)]]
-    assert values[7:9] == ["2 starts", "exact start"]
+    assert values[4] == "grows" and values[8:10] == ["2 starts", "exact start"]
 
 
 def test_enter_starts_with_the_chosen_setup_and_hands_on_the_session(window):
@@ -416,7 +422,8 @@ def test_enter_starts_with_the_chosen_setup_and_hands_on_the_session(window):
     key(view, K.N)
     key(view, K.ENTER)
     assert menu.started == [Setup(design="worm", task="swim", terrain="flat", population=200,
-                                  generations=30, seed=3, workers=2, seconds=20.0, trials=4, noise=1e-2)]
+                                  generations=30, seed=3, workers=2, seconds=20.0, trials=4, noise=1e-2,
+                                  grow=False)]
     assert started == [(("session", "worm"),)]
     assert view.session == ("session", "worm") and view.message is None
 
@@ -451,6 +458,84 @@ def test_a_design_with_a_problem_shows_it_and_cannot_start(window):
     assert menu.started == [] and started == []
     assert "does not exist" in view.message
     click_card(view, 0)                          # a sound design clears it
+    assert view.message is None
+
+
+# growing bodies -----------------------------------------------------------------------------------
+def test_growth_is_off_by_default_and_w_or_the_body_buttons_switch_it(window):
+    view, menu, _, _ = make_view(window)
+    assert not view.setup.grow and not view.growing
+    key(view, K.W)
+    assert view.setup.grow and view.growing
+    key(view, K.W, K.MOD_SHIFT)                          # shift or not: W switches
+    assert not view.setup.grow
+    click(view, view.button_rect("grow>"))
+    assert view.setup.grow
+    click(view, view.button_rect("grow<"))
+    assert not view.setup.grow
+    assert grow_text(True) == "grows" and grow_text(False) == "fixed"
+    assert any(k == "W" for k, _ in KEYS)                 # the help lists it
+
+
+def test_growth_switched_on_reaches_the_run_of_any_design(window):
+    view, menu, started, _ = make_view(window)
+    click_card(view, 1)
+    key(view, K.W)
+    key(view, K.ENTER)
+    assert (menu.started[-1].design, menu.started[-1].grow) == ("worm", True)
+    key(view, K.W)
+    click(view, view.button_rect("start"))
+    assert (menu.started[-1].design, menu.started[-1].grow) == ("worm", False)
+    assert len(started) == 2
+
+
+def test_grow_from_scratch_always_grows_and_leaves_the_toggle_to_the_others(window):
+    menu = FakeMenu()
+    menu.designs.insert(0, scratch_item())
+    view, _, _, _ = make_view(window, menu)
+    assert view.item.name == "triangle" and not view.growing   # the setup's design is chosen first
+    view.select(0)
+    assert view.growing and not view.setup.grow
+    key(view, K.W)                                       # it stays on, and says why
+    assert view.growing and not view.setup.grow and "always grows" in view.message
+    key(view, K.ENTER)
+    assert (menu.started[-1].design, menu.started[-1].grow) == ("seed", True)
+    click_card(view, 1)                                  # the toggle, off, for the others
+    assert not view.growing and view.message is None
+    key(view, K.ENTER)
+    assert (menu.started[-1].design, menu.started[-1].grow) == ("triangle", False)
+
+
+def test_the_body_row_and_the_summary_say_whether_it_grows(window):
+    menu = FakeMenu()
+    menu.designs.insert(0, scratch_item())
+    view, _, _, _ = make_view(window, menu, size=(1920, 1080))     # tall: every row has its note
+    row = [name for name, *_ in ROWS].index("grow")
+
+    def shown():
+        view.on_draw()
+        notes = [t.text for t in view.picture._row_notes.items if t.visible]
+        return view.picture.row_values.items[row].text, view.picture.summary[1].text, notes
+    value, summary, notes = shown()
+    assert (value, summary) == ("fixed", "each scored from 1 start, 1 mm") and GROW_NOTES[2] in notes
+    key(view, K.W)
+    value, summary, notes = shown()
+    assert (value, summary) == ("grows", "each scored from 1 start, 1 mm; the body grows") and GROW_NOTES[1] in notes
+    key(view, K.W)
+    view.select(0)
+    value, summary, notes = shown()
+    assert (value, summary) == ("grows", "each scored from 1 start, 1 mm; the body grows") and GROW_NOTES[0] in notes
+
+
+def test_a_design_that_cannot_grow_shows_the_runs_one_line_reason(window):
+    view, menu, started, _ = make_view(window)
+    menu.start_error = "cannot start the run: a body with rigid clusters cannot grow (--grow): clusters are not part"
+    key(view, K.W)
+    key(view, K.ENTER)
+    assert menu.started[-1].grow and started == [] and view.session is None
+    assert view.message == menu.start_error
+    view.on_draw()                                       # in its red box
+    key(view, K.W)                                       # a setting's change clears it
     assert view.message is None
 
 

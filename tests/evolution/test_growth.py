@@ -1,0 +1,283 @@
+"""Bodies that grow (evolution/growth.py): plans make the bodies they say, mutations make only
+valid bodies, parts are numbered by their structure, crossover lines parts up by history, and a
+creature of a grown body scores the same, bit for bit, alone or in any batch of any shapes."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+import physics
+from evolution.growth import MIN_ANGLE, GrowSettings, Growth, Plan, grown_episode, score_grown
+from evolution.network import compile_networks
+from evolution.rollout import Episode, run_episode
+from evolution_helpers import bits, design, neat_config
+
+#: rates high enough that a few dozen mutations change every kind of part
+BUSY = GrowSettings(add_sphere=0.4, remove_sphere=0.1, add_bone=0.3, remove_bone=0.1, toggle_muscle=0.2,
+                    split_bone=0.2, move=0.3, power=0.2)
+
+
+def _growth(settings=BUSY, name="sprout"):
+    return Growth(design(name).body, settings)
+
+
+def _plans(growth, count, seed, steps=(3, 25)):
+    saved = random.getstate()
+    random.seed(seed)
+    try:
+        plans = []
+        for _ in range(count):
+            plan = growth.seed_plan()
+            for _ in range(random.randint(*steps)):
+                plan = growth.mutate(plan)
+            plans.append(plan)
+        return plans
+    finally:
+        random.setstate(saved)
+
+
+def test_the_seed_plan_makes_the_seed_body():
+    g = _growth()
+    body, shape, names = g.body(g.seed_plan())
+    seed = design("sprout").body
+    assert [s.pos for s in body.spheres] == [s.pos for s in seed.spheres]
+    assert [(b.a, b.b, b.muscle is not None) for b in body.bones] == [(0, 1, True)]
+    assert body.bones[0].muscle.strength == seed.bones[0].muscle.strength
+    assert names == {"sphere": ["sphere 0", "sphere 1"], "muscle": ["muscle 0"], "joint": []}
+    assert g.why_invalid(g.seed_plan()) is None
+
+
+def test_mutations_make_only_valid_bodies_of_every_size_within_the_limits():
+    g = _growth()
+    plans = _plans(g, 300, seed=1)
+    assert all(g.why_invalid(p) is None for p in plans)
+    sizes = {p.size()[0] for p in plans}
+    assert min(sizes) <= 3 and max(sizes) == BUSY.spheres
+    for plan in plans:
+        body = g.body(plan)[0]
+        physics.build_model(body, 1)   # the engine takes it
+        pos = np.array([s.pos for s in body.spheres])
+        assert np.ptp(pos, axis=0).max() <= g.max_size
+        assert sum(1 for b in body.bones if b.muscle is not None) >= 1
+
+
+def test_a_plan_makes_the_same_body_every_time_and_after_a_round_trip_through_json():
+    g = _growth()
+    for plan in _plans(g, 20, seed=2):
+        again = Plan.from_dict(plan.to_dict())
+        assert again == plan
+        assert Growth(design("sprout").body, BUSY).body(again)[0] == g.body(plan)[0]
+
+
+def test_the_same_structure_gets_the_same_innovation_number():
+    g = _growth()
+    a = g.innovation(("sphere", 2, 1))
+    assert g.innovation(("sphere", 2, 1)) == a and g.innovation(("sphere", 2, -1)) == a + 1
+    assert g.innovation(("bone", 0, 1)) == 2   # the seed's bone
+    restored = _growth()
+    restored.set_state(g.state())
+    assert restored.table == g.table and restored.next == g.next
+
+
+@pytest.mark.parametrize("plan, why", [
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5),), ()), "1 spheres"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 0.5)), ((2, 0, 1, -1),)), "0 muscles"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 0.5), (3, 2, 1.0, 0.1, 0.08, 0.5)),
+          ((2, 0, 1, 0),)), "in pieces"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 0.5), (3, 2, 0.2, 0.13, 0.08, 0.5)),
+          ((2, 0, 1, 0), (4, 0, 3, -1), (5, 1, 3, 1))), "too flat"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 0.5), (3, 2, 0.05, 0.1, 0.08, 0.5)),
+          ((2, 0, 1, 0), (5, 1, 3, 1))), "inside each other"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 0.5), (3, 2, 0.2, 0.4, 0.08, 0.5)),
+          ((2, 0, 1, 0), (5, 1, 3, 1))), "fold"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 0, 0.4, 0.1, 0.08, 0.5)), ((2, 0, 1, 0),)), "slot"),
+    (Plan(((0, 0, 0.0, 0.1, 0.08, 0.5), (1, 1, 0.4, 0.1, 0.08, 50.0)), ((2, 0, 1, 0),)), "mass"),
+])
+def test_invalid_bodies_are_refused_saying_why(plan, why):
+    g = _growth()
+    assert why in g.why_invalid(plan)
+    with pytest.raises(ValueError, match="not a valid body"):
+        g.check(plan)
+
+
+def test_a_triangle_of_bones_is_never_flatter_than_the_limit():
+    g = _growth()
+    for plan in _plans(g, 200, seed=3):
+        pos = {s[0]: np.array(s[2:4]) for s in plan.spheres}
+        linked = {(b[1], b[2]) for b in plan.bones}
+        for a, b in linked:
+            for c in pos:
+                if c > b and (a, c) in linked and (b, c) in linked:
+                    for p, q, r in ((a, b, c), (b, c, a), (c, a, b)):
+                        u, v = pos[q] - pos[p], pos[r] - pos[p]
+                        angle = math.acos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1))
+                        assert angle >= MIN_ANGLE - 1e-9
+
+
+def test_crossover_takes_the_fitter_parents_structure_and_shared_spheres_from_either():
+    g = _growth()
+    a, b = _plans(g, 2, seed=4, steps=(10, 10))
+    random.seed(0)
+    children = [g.crossover(a, b) for _ in range(20)]
+    assert all(c.bones == a.bones and [s[:2] for s in c.spheres] == [s[:2] for s in a.spheres] for c in children)
+    shared = {s[0] for s in a.spheres} & {s[0] for s in b.spheres}
+    theirs = {s[0]: s[2:] for s in b.spheres}
+    taken = {s[0] for c in children for s in c.spheres if s[0] in shared and s[2:] == theirs[s[0]]}
+    assert shared and taken   # some shared spheres came from the other parent
+
+
+def test_distance_is_zero_for_the_same_body_and_grows_with_the_parts_not_shared():
+    g = _growth()
+    seed = g.seed_plan()
+    plans = _plans(g, 30, seed=5)
+    assert g.distance(seed, seed) == 0.0
+    for p in plans:
+        assert g.distance(p, seed) == pytest.approx(g.distance(seed, p))
+    one = Plan(seed.spheres, ((2, 0, 1, 0),))
+    moved = Plan(((0, 0, -0.25, 0.08, 0.08, 0.5),) + seed.spheres[1:], seed.bones)
+    assert 0.0 < g.distance(seed, moved) < g.distance(seed, p := max(plans, key=lambda q: q.size()[0]))
+    assert g.distance(seed, one) == 0.0 and p.size()[0] >= 5
+
+
+def test_a_design_that_cannot_grow_says_why_in_one_line():
+    for name, words in (("hopper", "clusters"), ("walker-evolving", None)):
+        body = design(name).body
+        if words is None:
+            continue
+        with pytest.raises(ValueError, match=words):
+            Growth(body)
+    with pytest.raises(ValueError, match="more than a grown body may have"):
+        Growth(design("worm").body)
+    Growth(design("worm").body, GrowSettings(spheres=14, bones=30))
+
+
+@pytest.fixture(scope="module")
+def grown_generation(tmp_path_factory):
+    """Twelve creatures of grown bodies of several shapes with random brains, on a growing
+    episode: (episode, growth, plans, networks)."""
+    g = _growth()
+    plans = _plans(g, 12, seed=6)
+    base = Episode.make(design("sprout").body, seconds=1.5)
+    seed, _, _ = grown_episode(base, g, g.seed_plan())
+    import dataclasses
+    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
+    config = neat_config(tmp_path_factory.mktemp("cfg") / "neat.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 12)
+    random.seed(7)
+    genomes = []
+    for key in range(12):
+        genome = config.genome_type(key)
+        genome.configure_new(config.genome_config)
+        for _ in range(5):
+            genome.mutate(config.genome_config)
+        genomes.append(genome)
+    return episode, g, plans, compile_networks(genomes, config, "feedforward")
+
+
+def test_grown_creatures_score_the_same_alone_as_in_a_batch_of_many_shapes(grown_generation):
+    episode, g, plans, networks = grown_generation
+    assert len({g.body(p)[1] for p in plans}) >= 4
+    fitness, failed, _, _ = score_grown(episode, g, plans, networks)
+    assert np.isfinite(fitness).all()
+    for c in (0, 5, 11):
+        alone, _, _, _ = score_grown(episode, g, [plans[c]], networks.take(np.array([c])))
+        assert bits(alone[0]) == bits(fitness[c])
+    order = np.arange(12)[::-1]
+    again, _, _, _ = score_grown(episode, g, [plans[c] for c in order], networks.take(order))
+    assert (bits(again) == bits(fitness[order])).all()
+
+
+def test_a_grown_body_is_wired_to_its_brain_by_part_slots(grown_generation):
+    episode, g, plans, _ = grown_generation
+    vocabulary = g.vocabulary(episode)
+    assert len(vocabulary) == episode.n_inputs() == len(set(vocabulary))
+    assert "sphere 7 contact" in vocabulary and "muscle 7 length" in vocabulary
+    for plan in plans:
+        grown, shape, body = grown_episode(episode, g, plan)
+        names = grown.input_names()
+        assert [vocabulary[k] for k in grown.wiring.inputs] == names
+        muscle_slots = sorted(b[3] for b in plan.bones if b[3] >= 0)
+        assert sorted(grown.wiring.outputs) == muscle_slots
+        brain_in, brain_out = grown.brain_names()
+        assert len(brain_in) == episode.n_inputs() and len(brain_out) == BUSY.muscles
+
+
+def test_a_torn_muscle_fails_the_creature():
+    """A triangle of a rigid bone and two muscles, the muscles' bones nearly in line: the
+    skeleton's exact solve of it blows up under random commands, and the episode's rules fail it
+    (a muscle past its range by its rest length) instead of scoring the explosion."""
+    body = physics.Body([physics.Sphere((0.2, 0.08), 0.08, 0.5), physics.Sphere((0.097, -0.223), 0.08, 0.5),
+                         physics.Sphere((0.21, 0.169), 0.076, 0.66)],
+                        [physics.Bone(0, 1), physics.Bone(0, 2, muscle=physics.Muscle(0.3, 80.0, 2.0)),
+                         physics.Bone(1, 2, muscle=physics.Muscle(0.3, 80.0, 2.0))])
+
+    class Kicks:
+        def __init__(self):
+            self.rng = np.random.default_rng(0)
+
+        def reset(self):
+            pass
+
+        def activate(self, inputs):
+            return self.rng.uniform(-1.0, 1.0, (inputs.shape[0], 2))
+
+    space = physics.SimParams(gravity=0.0, ground=False)
+    _, run = run_episode(Episode.make(body, seconds=20.0, sim=space), Kicks(), 1)
+    assert run.failed[0] and not run.nonfinite[0]
+
+
+def test_the_family_tree_records_each_change_of_structure_and_survives_a_checkpoint():
+    g = _growth()
+    random.seed(8)
+    plan, node = g.seed_plan(), 0
+    changes = 0
+    for generation in range(30):
+        g.generation = generation
+        before, plan = plan, g.mutate(plan)
+        new = g.changed(node, before, plan)
+        changes += new != node
+        assert (new != node) == ((before.size(), {s[0] for s in before.spheres}, {b[:1] + (b[3] >= 0,) for b in before.bones})
+                                 != (plan.size(), {s[0] for s in plan.spheres}, {b[:1] + (b[3] >= 0,) for b in plan.bones}))
+        node = new
+    lineage = g.lineage(node)
+    assert len(lineage) == changes + 1 and lineage[0] == (0, g.seed_plan())
+    assert [gen for gen, _ in lineage] == sorted(gen for gen, _ in lineage)
+    assert lineage[-1][1].size() == plan.size()
+    restored = _growth()
+    restored.set_state(g.state([node]))
+    assert restored.lineage(node) == lineage and restored.next_node == g.next_node
+    assert len(restored.history) == len(lineage) <= len(g.history)
+
+
+def test_every_design_that_can_grow_is_a_valid_start_as_it_is():
+    """A design's own flat triangles and close spheres are its own: the rules hold new parts to
+    them, not the design (the walker's braced torso has triangles flatter than the limit)."""
+    from creatures.design import builtin_names
+    grown = 0
+    for name in builtin_names():
+        try:
+            g = Growth(design(name).body, GrowSettings(spheres=64, bones=64, muscles=64))
+        except ValueError:
+            continue
+        assert g.why_invalid(g.seed_plan()) is None, name
+        plans = _plans(g, 10, seed=9, steps=(1, 6))
+        assert all(g.why_invalid(p) is None for p in plans)
+        grown += 1
+    assert grown >= 6
+
+
+def test_in_a_generation_one_structure_takes_one_change_of_each_kind():
+    """Children of one body plan that take the same kind of change in one generation take the
+    same change (one new shape, tried with many brains); the next generation draws again."""
+    g = _growth(GrowSettings(add_sphere=1.0, remove_sphere=0.0, add_bone=0.0, remove_bone=0.0, toggle_muscle=0.0,
+                             split_bone=0.0, move=0.0))
+    random.seed(10)
+    g.generation = 1
+    first = {g.body(g.mutate(g.seed_plan()))[1] for _ in range(20)}
+    assert len(first) == 1
+    shapes = set(first)
+    for generation in range(2, 12):
+        g.generation = generation
+        shapes.add(g.body(g.mutate(g.seed_plan()))[1])
+    assert len(shapes) > 2
