@@ -27,9 +27,9 @@ from evolution.checkpoint import CheckpointError, generation_genomes
 from evolution.chunks import bodies_of, make_brains
 from evolution.evaluator import worker_count
 from evolution.genomes import genome_to_dict
-from evolution.growth import grown_episode
+from evolution.growth import grown_runs
 from evolution.jsonread import JsonFileError
-from evolution.network import NetworkBatch, compile_networks, node_slots
+from evolution.network import compile_networks, node_slots
 from evolution.rollout import EpisodeRun
 from evolution.run import CHECKPOINT, OK_FIELDS, Run, RunError, RunSettings, history_of
 from evolution.rundir import RunFileError, read_checkpoint, read_csv
@@ -70,7 +70,7 @@ class Crowd:
     """Every genome of one generation at once, stepped together by ``evolution.EpisodeRun`` (the
     loop evolution scores with: creatures do not interact, so each one's fitness is the one
     evolution gives it, whatever the batch): one batch, or in a run whose bodies grow one batch
-    per body shape, as evolution scores them (``evolution.growth.score_grown``). Each creature
+    per body topology, as evolution scores them (``evolution.growth.score_grown``). Each creature
     is coloured by its species (the colours of ``creatures plot``); the scene is a crowd
     (``Scene.crowd``).
 
@@ -171,7 +171,7 @@ class Crowd:
 def _batches(run: Run, genomes: list, starts) -> list[tuple]:
     """``(EpisodeRun, creatures (B,) ints)`` for ``genomes`` of ``run``, each from the start
     moved by ``starts`` ((1, S, 2); None: the exact start): all in one batch, or in a run whose
-    bodies grow one batch per body shape (each creature's body its plan's, its brain wired to
+    bodies grow one batch per body topology (each creature's body its plan's, its brain wired to
     it, its start by sphere slot), as ``evolution.growth.score_grown`` scores them."""
     ep = run.episode
     if run.growth is None:
@@ -179,20 +179,12 @@ def _batches(run: Run, genomes: list, starts) -> list[tuple]:
         return [(EpisodeRun(ep, brains, len(genomes), False, bodies_of(ep, genomes), starts),
                  np.arange(len(genomes)))]
     networks = compile_networks(genomes, run.config, run.settings.network)
-    groups: dict = {}
-    for c, g in enumerate(genomes):
+    for g in genomes:
         if getattr(g, "body_plan", None) is None:
             raise GameError(f"genome {g.key} of a run whose bodies grow has no body plan")
-        grown, shape, body = grown_episode(ep, run.growth, g.body_plan)
-        groups.setdefault(shape, (grown, [], []))
-        groups[shape][1].append(c)
-        groups[shape][2].append(body)
-    out = []
-    for shape, (grown, members, bodies) in groups.items():
-        index = np.asarray(members, np.int64)
-        offsets = None if starts is None else np.ascontiguousarray(np.asarray(starts)[:, list(shape[0])])
-        out.append((EpisodeRun(grown, NetworkBatch(networks.take(index)), len(index), False, bodies, offsets), index))
-    return out
+    if starts is not None:
+        starts = np.broadcast_to(np.asarray(starts)[:1], (len(genomes),) + np.shape(starts)[1:])
+    return grown_runs(ep, run.growth, [g.body_plan for g in genomes], networks, starts)
 
 
 # --- a run evolving in the background -----------------------------------------------------------

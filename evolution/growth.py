@@ -57,9 +57,9 @@ import physics
 from .bodygenes import NO_GENES, pieces
 from .bodyplan import Plan
 from .plugins import PluginError
-from .rollout import Episode, Wiring, run_episode
+from .rollout import Episode, WiredBrains, Wiring
 
-__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "score_grown", "part_names",
+__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "grown_runs", "score_grown", "topology", "part_names",
            "RANK_TOL"]
 
 #: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
@@ -699,34 +699,57 @@ def grown_record(episode: Episode, growth: Growth, plan: Plan) -> dict:
     return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names).to_dict()
 
 
-def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=None, report=None, every: int = 30):
-    """Score creatures of grown bodies: creature ``c`` has body ``plans[c]`` and brain ``c`` of
-    ``networks`` (:class:`evolution.network.CompiledNetworks`), from the start moved by
-    ``starts[c]`` ((C, S, 2) by sphere slot; None: the exact start). Creatures of one shape are
-    one batched rollout. ``report(creature_steps)`` every ``every`` steps, if given. Returns ``(fitness, failed, nonfinite, warnings)`` in creature order."""
+def topology(body: physics.Body) -> tuple:
+    """What a batch of bodies must share (``physics.stack_models``): spheres, bones (their
+    spheres, muscle or not, compliant or not, wing or not) and joints by index, and whether
+    spheres collide with each other. Grown bodies of one topology wired to their brains by
+    different slots share a batch."""
+    return (len(body.spheres), tuple((b.a, b.b, b.muscle is not None, b.compliance > 0, b.wing) for b in body.bones),
+            tuple((j.c, j.a, j.b, j.kind) for j in body.joints), body.self_collision,
+            tuple(bool(s.fixed) for s in body.spheres))
+
+
+def grown_runs(episode: Episode, growth: Growth, plans: list, networks, starts=None) -> list:
+    """``(EpisodeRun, creatures (B_k,) ints)`` for creatures of grown bodies: creature ``c`` has
+    body ``plans[c]`` and brain ``c`` of ``networks`` (:class:`evolution.network.CompiledNetworks`),
+    from the start moved by ``starts[c]`` ((C, S, 2) by sphere slot; None: the exact start).
+    Creatures of one topology (:func:`topology`) are one batch, each wired to its brain by its
+    own slots (:class:`evolution.rollout.WiredBrains`): each steps, bit for bit, as it would
+    alone. What evolution scores (:func:`score_grown`) and the play window's crowd steps."""
     from .network import NetworkBatch
-    C = len(plans)
+    from .rollout import EpisodeRun
     groups: dict = {}
     for c, plan in enumerate(plans):
         grown, shape, body = grown_episode(episode, growth, plan)
-        groups.setdefault(shape, (grown, [], []))
-        groups[shape][1].append(c)
-        groups[shape][2].append(body)
-    fitness, failed, nonfinite = np.zeros(C), np.zeros(C, dtype=np.bool_), np.zeros(C, dtype=np.bool_)
-    warnings: list = []
-    for shape, (grown, members, bodies) in groups.items():
+        group = groups.setdefault(topology(body), (grown, [], [], [], []))
+        for items, item in zip(group[1:], (c, body, grown.wiring, shape[0])):
+            items.append(item)
+    out = []
+    for grown, members, bodies, wirings, slots in groups.values():
         idx = np.asarray(members, dtype=np.int64)
         B = len(members)
-        offsets = None if starts is None else np.ascontiguousarray(np.asarray(starts)[idx][:, list(shape[0])])
+        offsets = None
+        if starts is not None:
+            offsets = np.ascontiguousarray(np.asarray(starts)[idx[:, None], np.asarray(slots, dtype=np.int64)])
+        brains = WiredBrains(NetworkBatch(networks.take(idx)), grown.wiring.n_inputs,
+                             [w.inputs for w in wirings], [w.outputs for w in wirings], B)
+        out.append((EpisodeRun(replace(grown, wiring=None), brains, B, False, bodies, offsets), idx))
+    return out
 
-        def on_step(t, state, inputs, outputs, B=B):
-            if (t + 1) % every == 0:
-                report(every * B)
 
-        f, run = run_episode(grown, NetworkBatch(networks.take(idx)), B,
-                             on_step=None if report is None else on_step, parallel=False, bodies=bodies,
-                             starts=offsets)
-        fitness[idx], failed[idx], nonfinite[idx] = f, run.failed, run.nonfinite
+def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=None, report=None, every: int = 30):
+    """Score creatures of grown bodies (:func:`grown_runs` says which and how), each batch to the
+    episode's end. ``report(creature_steps)`` every ``every`` steps, if given. Returns ``(fitness,
+    failed, nonfinite, warnings)`` in creature order."""
+    C = len(plans)
+    fitness, failed, nonfinite = np.zeros(C), np.zeros(C, dtype=np.bool_), np.zeros(C, dtype=np.bool_)
+    warnings: list = []
+    for run, idx in grown_runs(episode, growth, plans, networks, starts):
+        while not run.done:
+            run.step()
+            if report is not None and run.t % every == 0:
+                report(every * len(idx))
+        fitness[idx], failed[idx], nonfinite[idx] = run.fitness(), run.failed, run.nonfinite
         warnings += [w for w in run.warnings if w not in warnings]
     return fitness, failed, nonfinite, warnings
 

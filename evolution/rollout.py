@@ -29,7 +29,7 @@ from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .sensors import DEFAULT_SENSORS
 from .tasks import DEFAULT_TASK, WORST_FITNESS, Task, task_sim
 
-__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "Wiring", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
+__all__ = ["Context", "Clock", "Episode", "EpisodeRun", "Wiring", "WiredBrains", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
 
 #: an episode's simulated seconds, and its brains' clock (Hz), when none are given: a run's
 #: defaults too (``evolution.run.RunSettings``, which every front end asks for its defaults)
@@ -187,22 +187,29 @@ class Wiring:
         return cls(n_in, n_out, inputs, outputs)
 
 
-class _Wired:
-    """Brains seen through a :class:`Wiring`: ``activate`` takes the body's inputs and answers
-    its commands. Anything else is the brains' own."""
+class WiredBrains:
+    """Brains seen through wirings (:class:`Wiring`): ``activate`` takes the bodies' inputs and
+    answers their commands. ``inputs`` (S,) and ``outputs`` (M,) are one wiring's for every
+    creature, or (B, S) and (B, M) one per creature (creatures of one topology wired to their
+    brains by different slots: :func:`evolution.growth.score_grown`); the brain's other inputs
+    read 0. The same values reach the brains either way. Anything else is the brains' own."""
 
-    def __init__(self, brains, wiring: Wiring, batch: int):
-        self.brains, self.wiring = brains, wiring
-        self._inputs = np.zeros((batch, wiring.n_inputs))
-        self._in = np.asarray(wiring.inputs, dtype=np.int64)
-        self._out = np.asarray(wiring.outputs, dtype=np.int64)
+    def __init__(self, brains, n_inputs: int, inputs, outputs, batch: int):
+        self.brains = brains
+        self._inputs = np.zeros((batch, n_inputs))
+        self._in = np.asarray(inputs, dtype=np.int64)
+        self._out = np.asarray(outputs, dtype=np.int64)
+        self._rows = np.arange(batch)[:, None] if self._in.ndim == 2 else None
 
     def reset(self) -> None:
         self.brains.reset()
 
     def activate(self, inputs):
-        self._inputs[:, self._in] = inputs
-        return np.take(self.brains.activate(self._inputs), self._out, axis=1)
+        if self._rows is None:
+            self._inputs[:, self._in] = inputs
+            return np.take(self.brains.activate(self._inputs), self._out, axis=1)
+        self._inputs[self._rows, self._in] = inputs
+        return np.take_along_axis(self.brains.activate(self._inputs), self._out, axis=1)
 
     def __getattr__(self, name):
         return getattr(self.brains, name)
@@ -391,7 +398,8 @@ class EpisodeRun:
     def __init__(self, episode: Episode, brains, batch: int, parallel: bool | None = False, bodies=None,
                  starts=None):
         if episode.wiring is not None:
-            brains = _Wired(brains, episode.wiring, batch)
+            w = episode.wiring
+            brains = WiredBrains(brains, w.n_inputs, w.inputs, w.outputs, batch)
         self.episode, self.brains, self.parallel = episode, brains, parallel
         self.model, self.refused = episode.model(batch, bodies)
         self.terrain = episode.terrain

@@ -281,3 +281,25 @@ def test_in_a_generation_one_structure_takes_one_change_of_each_kind():
         g.generation = generation
         shapes.add(g.body(g.mutate(g.seed_plan()))[1])
     assert len(shapes) > 2
+
+
+def test_bodies_of_one_topology_wired_by_other_slots_share_a_batch_and_score_as_alone(grown_generation):
+    from evolution.growth import grown_runs, topology
+    episode, g, _, networks = grown_generation
+    spheres = ((0, 0, -0.2, 0.08, 0.08, 0.5), (1, 1, 0.2, 0.08, 0.08, 0.5), (3, 2, 0.0, 0.4, 0.08, 0.5))
+    a = Plan(spheres, ((2, 0, 1, 0), (4, 0, 3, 1), (5, 1, 3, -1)))
+    b = Plan(spheres, ((2, 0, 1, 1), (4, 0, 3, 0), (5, 1, 3, -1)))
+    c = Plan(spheres[:2] + ((3, 5, 0.0, 0.4, 0.08, 0.5),), a.bones)   # the third sphere in another slot
+    assert all(g.why_invalid(p) is None for p in (a, b, c))
+    bodies = [g.body(p) for p in (a, b, c)]
+    assert len({topology(body) for body, _, _ in bodies}) == 1 and len({shape for _, shape, _ in bodies}) == 3
+    index = np.array([0, 1, 2, 3])
+    plans = [a, b, c, a]
+    starts = np.random.default_rng(0).uniform(0.0, 0.01, (4, BUSY.spheres, 2))
+    runs = grown_runs(episode, g, plans, networks.take(index), starts)
+    assert len(runs) == 1
+    together, _, _, _ = score_grown(episode, g, plans, networks.take(index), starts)
+    for k, plan in enumerate(plans):
+        alone, _, _, _ = score_grown(episode, g, [plan], networks.take(index[k:k + 1]), starts[k:k + 1])
+        assert bits(alone[0]) == bits(together[k])
+    assert len(set(together.tolist())) >= 3   # other wirings, other creatures

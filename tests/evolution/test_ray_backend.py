@@ -285,3 +285,32 @@ def test_evolving_bodies_score_on_ray_as_locally(dicts):
     with Evaluator(ep, text, workers=1) as local:
         plain = local.evaluate([{**d, "body": {"values": [0.5, 0.1], "parts": [True]}} for d in dicts])
     assert not np.array_equal(bits(mine.fitness), bits(plain.fitness))  # the bodies mattered
+
+
+def test_a_growing_generation_scores_on_ray_as_locally(tmp_path):
+    """Bodies of many shapes (evolution.growth): Ray's tasks group them by topology as the local
+    evaluator does, and every genome scores the same, bit for bit."""
+    import dataclasses
+    import random
+
+    from evolution.growth import GrowSettings, Growth, grown_episode
+    growth = Growth(design("sprout").body, GrowSettings(add_sphere=0.5, add_bone=0.3, toggle_muscle=0.2))
+    base = Episode.make(design("sprout").body, "run", seconds=SECONDS)
+    seed, _, _ = grown_episode(base, growth, growth.seed_plan())
+    ep = dataclasses.replace(base, wiring=seed.wiring, growth=growth)
+    text = neat_config_text(ep.n_inputs(), ep.n_outputs(), COUNT)
+    config = neat_config(tmp_path / "neat.cfg", ep.n_inputs(), ep.n_outputs(), COUNT)
+    genomes = varied_genomes(config, COUNT, seed=9)
+    saved = random.getstate()
+    random.seed(3)
+    for k, g in enumerate(genomes):
+        growth.generation = k
+        plan = growth.seed_plan()
+        for _ in range(k % 6):
+            plan = growth.mutate(plan)
+        g.body_plan = plan
+    random.setstate(saved)
+    dicts = [genome_to_dict(g) for g in genomes]
+    assert len({growth.body(g.body_plan)[1] for g in genomes}) >= 3
+    with Evaluator(ep, text, workers=1) as local, RayEvaluator(ep, text, workers=2) as remote:
+        assert np.array_equal(bits(local.evaluate(dicts).fitness), bits(remote.evaluate(dicts).fitness))
