@@ -496,9 +496,6 @@ class PlaySession:
         if self._champion is None:
             return
         c = self._champion
-        if c.grown is not None:   # its genome's body plan numbers its parts by its own run's history
-            raise GameError("a grown champion is not evolved further: its body's parts are numbered by the run "
-                            "that grew it; grow a new one from the start screen (grow from scratch)")
         refs = [c.task, c.terrain_ref, *c.sensors]
         foreign = [r for r in refs if r.source not in ("built-in", "registered", "entry point")]
         if foreign:
@@ -517,10 +514,21 @@ class PlaySession:
             start(self, out, design, task=c.task.name, terrain=c.terrain_ref.name,
                   sensors=[r.name for r in c.sensors], seconds=c.seconds, seed=c.seed, workers=0, network=c.network,
                   medium=medium, sim={**sim.to_dict(), "ground": True, "engine": physics.ENGINE_VERSION},
-                  clock_hz=c.clock_hz, start_genome=c.genome, parent=c.hash())
+                  clock_hz=c.clock_hz, start_genome=c.genome, parent=c.hash(), **_growing(c))
         except GameError:
             self._champion, self.state = c, "champion"
             raise
+
+
+def _growing(champion) -> dict:
+    """The settings that make a run evolving ``champion`` further grow as the run that grew it
+    did (nothing for a design's champion): its design is the seed that run grew it from."""
+    grown = champion.grown
+    if grown is None:
+        return {}
+    if grown.settings is not None:
+        return {"grow": dict(grown.settings)}
+    return {"grow": {"spheres": grown.slot_count, "muscles": grown.wiring.n_outputs}}
 
 
 def start(session: PlaySession, out: Path, design, **settings) -> None:

@@ -59,14 +59,14 @@ from .bodyplan import Plan
 from .plugins import PluginError
 from .rollout import Episode, WiredBrains, Wiring
 
-__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "grown_runs", "score_grown", "topology", "part_names",
-           "RANK_TOL"]
+__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "grown_runs", "score_grown",
+           "topology", "part_names", "RANK_TOL", "MIN_ANGLE"]
 
 #: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
 #: triangle flatter than about 6 degrees is not rigid (well conditioned skeletons only)
 RANK_TOL = 0.15
-#: the shortest bone a mutation makes (m), and the most a sphere pair not joined by a bone may
-#: overlap (as a fraction of the sum of their radii; none with self-collision)
+#: the shortest bone a body may have (m; and no shorter than half its spheres' radii together;
+#: spheres not joined by a bone may overlap by half their radii, not at all with self-collision)
 MIN_BONE = 0.05
 #: the smallest angle of a triangle of bones (radians): the engine's exact solve of a flatter one
 #: driven by its muscles can blow up (measured: docs/evolving.md, "Bodies that grow")
@@ -209,6 +209,24 @@ class Growth:
         new, self.next_node = self.next_node, self.next_node + 1
         self.history[new] = (node, self.generation + 1, after)
         return new
+
+    def adopt(self, plan: Plan) -> int:
+        """Take in a plan grown by another run of this seed (a champion evolved further): new
+        parts are numbered above its own, its bones keep their numbers for the same structure,
+        and it becomes a node of the family tree under the seed. Returns that node. ValueError
+        (one line) for a plan this run could not have grown."""
+        self.check(plan)
+        for innovation, a, b, _ in plan.bones:
+            key = ("bone", a, b)
+            if self.table.setdefault(key, innovation) != innovation:
+                raise ValueError(f"the body plan numbers the bone between spheres {a} and {b} {innovation}, and "
+                                 f"the seed numbers it {self.table[key]}")
+        self.next = max([self.next] + [s[0] + 1 for s in plan.spheres] + [b[0] + 1 for b in plan.bones])
+        if _structure(plan) == _structure(self.seed_plan()):
+            return 0
+        node, self.next_node = self.next_node, self.next_node + 1
+        self.history[node] = (0, 0, plan)
+        return node
 
     def lineage(self, node: int) -> list:
         """``[(generation, plan), ...]``: the structures of a body's ancestry, the seed first,
@@ -696,7 +714,7 @@ def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode
 def grown_record(episode: Episode, growth: Growth, plan: Plan) -> dict:
     """What a champion of ``plan``'s body carries besides it (:class:`Grown`), as plain data."""
     grown, shape, _ = grown_episode(episode, growth, plan)
-    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names).to_dict()
+    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names, growth.settings.to_dict()).to_dict()
 
 
 def topology(body: physics.Body) -> tuple:
@@ -758,12 +776,15 @@ def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=
 class Grown:
     """What a grown champion carries besides its body (a fixed body, to the bit the one it was
     scored with): how its brain is wired to it, which sphere slot each of its spheres is (a
-    trial's start moves spheres by slot), how many slots its run had, and its parts' names."""
+    trial's start moves spheres by slot), how many slots its run had, its parts' names, and its
+    run's growth settings (:class:`GrowSettings` as a dict: a run that evolves it further grows
+    as that one did; None in a file from before they were recorded)."""
 
     wiring: Wiring
     slots: tuple
     slot_count: int
     names: dict
+    settings: dict | None = None
 
     def offsets(self, offsets) -> np.ndarray:
         """Starts made for every slot ((K, slot_count, 2)) as this body's ((K, P, 2))."""
@@ -771,7 +792,8 @@ class Grown:
 
     def to_dict(self) -> dict:
         return {"wiring": self.wiring.to_dict(), "slots": list(self.slots), "slot_count": self.slot_count,
-                "names": {k: list(v) for k, v in self.names.items()}}
+                "names": {k: list(v) for k, v in self.names.items()},
+                **({"grow": dict(self.settings)} if self.settings is not None else {})}
 
     @classmethod
     def from_dict(cls, data, body: physics.Body) -> "Grown":
@@ -792,4 +814,8 @@ class Grown:
         muscles = sum(1 for b in body.bones if b.muscle is not None)
         if len(wiring.outputs) != muscles:
             raise ValueError(f"the grown body's wiring drives {len(wiring.outputs)} muscles; it has {muscles}")
-        return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()})
+        settings = data.get("grow")
+        if settings is not None:
+            GrowSettings.from_dict(settings)   # (one line)
+            settings = dict(settings)
+        return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()}, settings)

@@ -74,6 +74,7 @@ from .breeding import SpeciationScope, distance_scope
 from .backends import BACKENDS, make_evaluator
 from .chunks import pack_genome
 from .files import WriteError, make_directory, write_atomic
+from .bodyplan import Plan
 from .growth import GrowSettings, Growth, grown_episode, grown_record
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,
@@ -527,6 +528,7 @@ class Run:
             try:
                 check_genome(settings.start_genome, n_in, n_out, settings.network)
                 check_body(settings.start_genome.get("body"), genes or None)
+                self._start_node = self._adopt(settings.start_genome)
             except ValueError as exc:
                 raise ValueError(f"the genome to start from does not fit the creature: {exc}") from None
         if self.config.genome_config.feed_forward != (settings.network == "feedforward"):
@@ -537,6 +539,18 @@ class Run:
         self._writer = None    # the checkpoint writer thread, while evolving
         self._pending = None   # the checkpoint it is writing
         self._posts = {}       # post-evaluations of recent generations' bests, by genome (see _post_evaluate)
+
+    def _adopt(self, genome: dict) -> int | None:
+        """A start genome's body plan taken in by a growing run (its family tree's node), or
+        None (a run that does not grow). ValueError (one line) for a genome that does not fit."""
+        plan = (genome.get("body") or {}).get("plan")
+        if self.growth is None:
+            if plan is not None:
+                raise ValueError("it has a grown body, and this run does not grow (--grow)")
+            return None
+        if plan is None:
+            raise ValueError("it has no grown body, and this run grows (--grow)")
+        return self.growth.adopt(Plan.from_dict(plan))
 
     @classmethod
     def create(cls, directory, settings: RunSettings, body: physics.Body,
@@ -769,7 +783,7 @@ class Run:
         with distance_scope(self.config.genome_config):  # its first speciation
             population = neat.Population(self.config, seed=s.seed)
             if s.start_genome is not None:
-                seeded_population(population, s.start_genome)
+                seeded_population(population, s.start_genome, getattr(self, "_start_node", None))
         self._trim(0)
         self._checkpoint(population)
         return population
@@ -916,12 +930,13 @@ def history_of(directory) -> list[GenerationStats]:
     return Run._history_of(Path(directory))
 
 
-def seeded_population(population: neat.Population, genome: dict) -> None:
+def seeded_population(population: neat.Population, genome: dict, body_node: int | None = None) -> None:
     """Start ``population`` (just made by neat, generation 0) from ``genome`` instead of neat's
     random genomes: under the same keys, the first an exact copy, each of the others a copy
     mutated once by the run's own config (neat's mutation, drawing from the seeded ``random``:
     the same start every time). New innovation numbers and hidden nodes continue above the
-    genome's, and the population is divided into species again."""
+    genome's, and the population is divided into species again. ``body_node``: in a growing run,
+    the node of the family tree the genome's body plan was taken in as (``Growth.adopt``)."""
     config = population.config
     gc = config.genome_config
     first = genome_from_dict(genome)
@@ -933,6 +948,8 @@ def seeded_population(population: neat.Population, genome: dict) -> None:
     for k, key in enumerate(population.population):
         g = genome_from_dict(genome)
         g.key, g.fitness = key, None
+        if body_node is not None:
+            g.body_node = body_node
         if k:
             g.mutate(gc)
         genomes[key] = g

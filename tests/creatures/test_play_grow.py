@@ -127,13 +127,35 @@ def test_a_growing_runs_ghosts_are_each_its_own_body_scored_as_evolution_scores_
     assert fitness.max() == best
 
 
-def test_a_grown_champion_is_not_evolved_further_and_says_why_in_one_line(grown_run, tmp_path):
+def test_a_grown_champion_is_evolved_further_growing_as_its_run_did(grown_run, tmp_path):
+    """E on a grown champion: a new run of its seed, growing with its run's settings, whose first
+    generation starts from its genome, body plan and all (an exact copy among copies mutated
+    once); the copy scores what the champion scores from that generation's starts."""
+    from evolution.trials import score, start_offsets, trial_seeds
     champion = PlaySession(grown_run).chosen_champion(3)
+    assert champion.grown is not None and champion.grown.settings is not None
     session = PlaySession(workers=1, champion=champion, out_dir=str(tmp_path / "runs"))
-    with pytest.raises(GameError, match="a grown champion is not evolved further") as refused:
+    try:
         session.evolve()
-    assert "\n" not in str(refused.value) and session.state == "champion"
-    assert not (tmp_path / "runs").exists()
+        assert session.state == "evolving"
+        settings = RunSettings.read(Path(session.run_dir) / "settings.json")
+        assert settings.grow == champion.grown.settings and settings.start_genome == champion.genome
+        assert settings.design_text == champion.design_yaml and settings.parent == champion.hash()
+        deadline = time.perf_counter() + 240.0
+        while session.done < 1:
+            session.poll()
+            assert session.state != "failed", session.message
+            assert time.perf_counter() < deadline
+            time.sleep(0.1)
+        spec = settings.trial_spec
+        offsets = start_offsets(trial_seeds(spec, settings.seed, 1), spec.noise, champion.sphere_slots)
+        fitness, failed = champion._score_from(offsets)
+        there = float(score(fitness[None], failed[None], spec.statistic)[0][0])
+        best = json.loads((Path(session.run_dir) / "best" / "gen_0001.json").read_text())
+        assert best["fitness"] >= there
+        assert best["body_history"][0][0] == 0 and len(best["body_history"]) >= 1
+    finally:
+        session.close()
 
 
 # --- the window, offscreen ----------------------------------------------------------------------

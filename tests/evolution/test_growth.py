@@ -303,3 +303,26 @@ def test_bodies_of_one_topology_wired_by_other_slots_share_a_batch_and_score_as_
         alone, _, _, _ = score_grown(episode, g, [plan], networks.take(index[k:k + 1]), starts[k:k + 1])
         assert bits(alone[0]) == bits(together[k])
     assert len(set(together.tolist())) >= 3   # other wirings, other creatures
+
+
+def test_a_plan_from_another_run_of_the_seed_is_taken_in_and_grows_on_without_clashing():
+    g = _growth()
+    random.seed(11)
+    plan = g.seed_plan()
+    for generation in range(12):
+        g.generation = generation
+        plan = g.mutate(plan)
+    assert plan.size()[0] >= 3
+    fresh = _growth()
+    node = fresh.adopt(plan)
+    assert node > 0 and fresh.lineage(node) == [(0, fresh.seed_plan()), (0, plan)]
+    used = {s[0] for s in plan.spheres} | {b[0] for b in plan.bones}
+    assert fresh.next > max(used)
+    for generation in range(12):
+        fresh.generation = generation
+        plan = fresh.mutate(plan)
+        assert fresh.why_invalid(plan) is None
+    seed = _growth().seed_plan()
+    clash = Plan(seed.spheres, tuple((b[0] + 1000,) + b[1:] for b in seed.bones))   # the seed's bone, renumbered
+    with pytest.raises(ValueError, match="numbers the bone"):
+        _growth().adopt(clash)
