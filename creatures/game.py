@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 import physics
-from evolution.growth import GrowSettings
+from evolution.growth import seed_limits
 from evolution.sensors import sensor_list
 from evolution.trials import MAX_TRIALS
 from render.game import GalleryItem, GameError, Pick, Setup
@@ -40,9 +40,6 @@ MEDIA_PICKS = (("none", "no fluid: on the ground, in a vacuum"),
 RANDOM_ON_START = 3
 #: the design *grow from scratch* evolves, with growth on (the start screen's first card)
 SCRATCH_DESIGN = "sprout"
-#: the most spheres, bones or muscles a growing body may have (``GrowSettings.from_dict``'s)
-MAX_GROW_LIMIT = 64
-
 
 # --- the start screen's data --------------------------------------------------------------------
 
@@ -86,12 +83,10 @@ def scratch_item() -> GalleryItem:
 def grow_limits(body: physics.Body) -> dict:
     """The growth settings (``RunSettings.grow``) of a run the start screen starts: the default
     limits (``GrowSettings``'), raised to the design's own spheres, bones and muscles where it
-    has more (up to :data:`MAX_GROW_LIMIT`), so that a design bigger than the defaults (the eel's
-    13 spheres) grows from itself instead of being refused; ``{}`` for one within them."""
-    g = GrowSettings()
-    own = {"spheres": len(body.spheres), "bones": len(body.bones),
-           "muscles": sum(1 for b in body.bones if b.muscle is not None)}
-    return {k: min(n, MAX_GROW_LIMIT) for k, n in own.items() if n > getattr(g, k)}
+    has more (up to 64), so that a design bigger than the defaults (the eel's 13 spheres) grows
+    from itself instead of being refused; ``{}`` for one within them
+    (:func:`evolution.growth.seed_limits`, as ``creatures evolve --grow`` does)."""
+    return seed_limits(body)
 
 
 class PlayMenu:

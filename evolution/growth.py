@@ -60,7 +60,7 @@ from .plugins import PluginError
 from .rollout import Episode, WiredBrains, Wiring
 
 __all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "grown_runs", "score_grown",
-           "topology", "part_names", "RANK_TOL", "MIN_ANGLE"]
+           "topology", "part_names", "seed_limits", "RANK_TOL", "MIN_ANGLE"]
 
 #: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
 #: triangle flatter than about 6 degrees is not rigid (well conditioned skeletons only)
@@ -127,6 +127,21 @@ class GrowSettings:
         if settings.spheres < 2:
             raise ValueError("a growing body needs room for 2 spheres at least")
         return settings
+
+
+def seed_limits(seed: physics.Body, given: dict | None = None) -> dict:
+    """Growth settings (:class:`GrowSettings` as a dict) for growing ``seed``: ``given`` (the
+    user's), and where it says nothing the default limits raised to the seed's own spheres, bones
+    and muscles where it has more (at most 64), so that a design bigger than the defaults (the
+    eel's 13 spheres) grows from itself instead of being refused."""
+    out = dict(given or {})
+    default = GrowSettings()
+    own = {"spheres": len(seed.spheres), "bones": len(seed.bones),
+           "muscles": sum(1 for b in seed.bones if b.muscle is not None)}
+    for key, n in own.items():
+        if key not in out and n > getattr(default, key):
+            out[key] = min(n, 64)
+    return out
 
 
 def _structure(plan: Plan) -> tuple:

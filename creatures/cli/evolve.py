@@ -17,7 +17,7 @@ from pathlib import Path
 import physics
 from evolution import DEFAULT_SENSORS, PluginError, sensor_list
 from evolution.evaluator import worker_count
-from evolution.growth import GrowSettings
+from evolution.growth import GrowSettings, seed_limits
 from evolution.genomes import NETWORK_KINDS, NeatConfigError, read_neat_config
 from evolution.run import RUN_FILES, GenerationStats, Run, RunError, RunSettings, WriteError
 from evolution.rundir import champion_record
@@ -248,6 +248,8 @@ def run(args) -> int:
     grow, wrong = grow_settings(args)
     if wrong:
         return _fail(wrong)
+    if grow is not None:   # limits not given: the defaults, or the design's own where it has more
+        grow = seed_limits(design.body, grow)
     if grow is not None and challenge is not None:
         grow, wrong = challenge_growth(challenge, grow)
         if wrong:

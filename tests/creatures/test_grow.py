@@ -84,7 +84,7 @@ def test_the_champion_of_a_growing_run_replays_exactly(straight, tmp_path, run_c
     (("sprout", "--grow", "--max-muscles", "0"), "--max-muscles must be a whole number from 1 to 64, not 0"),
     (("hopper", "--grow"), "rigid clusters cannot grow"),
     (("walker-evolving", "--grow"), "evolvable ranges or optional parts cannot grow"),
-    (("worm", "--grow"), "more than a grown body may have"),
+    (("worm", "--grow", "--max-spheres", "8"), "more than a grown body may have"),
 ])
 def test_bad_growth_is_a_one_line_refusal(tmp_path, run_creatures, args, message):
     r = run_creatures("evolve", *args, "--generations", 1, "--population", 4, "--seconds", 0.5,
@@ -105,3 +105,22 @@ def test_a_growing_challenge_run_grows_within_the_challenges_rules(tmp_path, run
 def test_a_brain_only_challenge_cannot_grow(tmp_path, run_creatures):
     r = run_creatures("evolve", "quadruped", "--grow", "--challenge", "hurdles", "--out", tmp_path / "run")
     assert r.returncode == 2 and "cannot --grow" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_design_with_flat_triangles_of_its_own_grows_and_its_champion_loads(tmp_path, run_creatures):
+    """The walker's braced torso has triangles flatter than a grown body may make: they are its
+    own, so it grows, and its champion is a champion like any other."""
+    r = run_creatures("evolve", "walker", "--grow", "--generations", 2, "--population", 8, "--seconds", 1,
+                      "--workers", 1, "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    r = run_creatures("export", tmp_path / "run", "--out", tmp_path / "champ.json", "--yaml", tmp_path / "champ.yaml")
+    assert r.returncode == 0, r.stderr
+    r = run_creatures("validate", tmp_path / "champ.yaml")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_design_bigger_than_the_default_limits_grows_from_itself(tmp_path, run_creatures):
+    r = run_creatures("evolve", "worm", "--grow", "--max-muscles", 6, "--generations", 1, "--population", 6,
+                      "--seconds", 0.5, "--workers", 1, "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["grow"] == {"muscles": 6, "spheres": 11}
