@@ -8,11 +8,16 @@ times the physics of such a generation: 150 random creatures (``creatures random
 against 150 copies of the shape whose sphere count is nearest the mean, in one call; 20 s of
 random muscles (a new command every 0.2 s), one thread both sides, the best of
 :data:`REPEATS`. Target (bodies that grow): at most 2x.
+
+A third row times a growing run's own generation (:data:`GROWN`: the body plans of ``creatures
+evolve sprout --grow --seed 1`` after generation 100) as evolution steps it, a batch per topology,
+against as many of its commonest body in one batch.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -28,6 +33,9 @@ SECONDS = 20.0
 REPEATS = 3
 #: the most a generation of many shapes may cost against one shape
 TARGET = 2.0
+#: a growing run's generation: its body plans (``creatures evolve sprout --grow --seed 1``, the
+#: population after generation 100)
+GROWN = Path(__file__).with_name("grown_generation.json")
 
 
 def _rollout_seconds(model: physics.Model, steps: int, seed: int) -> float:
@@ -63,20 +71,59 @@ def run_shapes(quick: bool = False) -> list[dict]:
         repeats = 1 if quick else REPEATS
         many = min(sum(_rollout_seconds(m, steps, k) for k, m in enumerate(groups)) for _ in range(repeats))
         same = min(_rollout_seconds(one, steps, 0) for _ in range(repeats))
+        grown = _grown_generation(steps, repeats)
     finally:
         numba.set_num_threads(before)
     common = {"work": "shapes", "population": POPULATION, "simulated_s": seconds, "threads": 1}
     return [{**common, "engine": "many shapes", "shapes": SHAPES, "mean_spheres": mean, "seconds": many,
              "vs_one_shape": many / same, "target": TARGET},
-            {**common, "engine": "one shape", "shapes": 1, "mean_spheres": float(sizes[nearest]), "seconds": same}]
+            {**common, "engine": "one shape", "shapes": 1, "mean_spheres": float(sizes[nearest]), "seconds": same},
+            {**common, **grown}]
+
+
+def _grown_generation(steps: int, repeats: int) -> dict:
+    """A growing run's generation (:data:`GROWN`: its body plans), stepped as evolution steps it,
+    a batch per topology (``evolution.growth.topology``), against as many of its commonest body
+    in one batch: ``{"engine", "shapes", "mean_spheres", "seconds", "one_shape_seconds",
+    "vs_one_shape"}``."""
+    import json
+    from collections import Counter
+
+    from evolution.growth import GrowSettings, Growth, Plan, topology
+
+    from ..design import resolve_design
+    data = json.loads(GROWN.read_text())
+    growth = Growth(resolve_design(data["seed_design"]).body, GrowSettings.from_dict(data["grow"]))
+    bodies = [growth.body(Plan.from_dict(p))[0] for p in data["plans"]]
+    groups: dict = {}
+    for body in bodies:
+        groups.setdefault(topology(body), []).append(physics.build_model(body, 1))
+    models = [physics.stack_models(g) for g in groups.values()]
+    counts = Counter(topology(b) for b in bodies)
+    common = next(b for b in bodies if topology(b) == counts.most_common(1)[0][0])
+    one = physics.build_model(common, len(bodies))
+    for m in models + [one]:
+        _rollout_seconds(m, 10, 0)
+    many = min(sum(_rollout_seconds(m, steps, k) for k, m in enumerate(models)) for _ in range(repeats))
+    same = min(_rollout_seconds(one, steps, 0) for _ in range(repeats))
+    return {"engine": "a growing generation", "shapes": len(models),
+            "mean_spheres": float(np.mean([len(b.spheres) for b in bodies])), "seconds": many,
+            "one_shape_seconds": same, "vs_one_shape": many / same, "target": TARGET}
 
 
 def format_shapes(rows: list[dict]) -> str:
-    many, one = rows
+    many, one, grown = rows
     verdict = "meets" if many["vs_one_shape"] <= TARGET else "MISSES"
+    grown_verdict = "meets" if grown["vs_one_shape"] <= TARGET else "MISSES"
     lines = [(f"{many['shapes']} shapes (mean {many['mean_spheres']:.2f} spheres), a call per shape", many["seconds"]),
              (f"one shape ({one['mean_spheres']:.0f} spheres), one call", one["seconds"])]
-    width = max(len(text) for text, _ in lines)
+    grown_lines = [(f"its {grown['shapes']} topologies (mean {grown['mean_spheres']:.2f} spheres), a call per "
+                    f"topology", grown["seconds"]),
+                   ("its commonest body, one call", grown["one_shape_seconds"])]
+    width = max(len(text) for text, _ in lines + grown_lines)
     return "\n".join([f"{POPULATION} bodies x {many['simulated_s']:g} s of random muscles, physics only, one thread:"]
                      + [f"  {text:<{width}}  {seconds:.2f} s" for text, seconds in lines]
-                     + [f"  many shapes cost {many['vs_one_shape']:.2f}x one shape ({verdict} <= {TARGET:g}x)"])
+                     + [f"  many shapes cost {many['vs_one_shape']:.2f}x one shape ({verdict} <= {TARGET:g}x)",
+                        "a growing run's generation (sprout --grow, seed 1, after generation 100):"]
+                     + [f"  {text:<{width}}  {seconds:.2f} s" for text, seconds in grown_lines]
+                     + [f"  it costs {grown['vs_one_shape']:.2f}x its commonest body ({grown_verdict} <= {TARGET:g}x)"])
