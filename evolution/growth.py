@@ -25,23 +25,27 @@ connections keep meaning the same part through the generations.
 sphere (the apex of a fat triangle on a bone, joined to both its ends: a Henneberg step, which
 keeps a rigid body rigid), remove a sphere (with its bones), add a bone between two spheres,
 remove one, turn a bone into a muscle or back, split a bone (a sphere in its middle, moved
-aside), and move spheres and change their size and mass. A mutation whose body is not valid is
-not made (:meth:`Growth.valid`: within the limits the user set, one piece, no sphere inside
-another, no triangle flatter than about 6 degrees, and no freer than the seed: a body that
-could fold where no muscle or hinge lets it is never made). Every body is valid by
-construction, so none is refused at evaluation and none costs a rollout to be found wanting.
-Hinges the seed has stay while their sphere and both bones do.
+aside), and move spheres and change their size and mass. In a generation, the children of one
+structure that take one kind of change take the same one (a cohort: a new body is tried with
+several brains, and shares their batch). A mutation whose body is not valid is not made
+(:meth:`Growth.why_invalid`: within the limits the user set, one piece, no sphere inside
+another, no triangle of bones flatter than :data:`MIN_ANGLE` (the engine's exact solve can blow
+up a nearly flat one with a stiff muscle in it), and no freer than the seed: a body that could
+fold where no muscle or hinge lets it is never made; the seed's own flat triangles and close
+spheres are its own). Every body is valid by construction, so none is refused at evaluation
+and none costs a rollout to be found wanting. Hinges the seed has stay while their sphere and
+both bones do. Each change of structure is a node of the run's family tree (:meth:`Growth.lineage`).
 
 **Crossover** takes the structure of the fitter parent (as NEAT takes its disjoint genes) and the
 values of each sphere the parents share from either; **speciation** adds the body's distance:
 the parts not shared, over the larger body's part count, plus the shared spheres' mean
 difference (:meth:`Growth.distance`).
 
-Scoring a generation groups its creatures by body shape (:func:`score_grown`): each group is one
-batched rollout of its bodies (each creature its own values, ``physics.stack_models``), so each
-creature is stepped, bit for bit, as it would be alone: results are the same whatever the
-workers and however the generation is cut into chunks, and a champion replays alone exactly
-(:func:`grown_episode`).
+Scoring a generation groups its creatures by topology (:func:`grown_runs`, :func:`score_grown`):
+each group is one batched rollout of its bodies (each creature its own values,
+``physics.stack_models``, and its own wiring to its brain), so each creature is stepped, bit for
+bit, as it would be alone: results are the same whatever the workers and however the generation
+is cut into chunks, and a champion replays alone exactly (:func:`grown_episode`).
 """
 
 from __future__ import annotations
@@ -80,7 +84,9 @@ class GrowSettings:
     """What a growing run may make (the user's limits) and how often each mutation happens (per
     child). ``size`` (m, the body's widest rest extent) and ``mass`` (kg, in all) of 0 are
     2.5 times the seed's size (at least 2 m) and 4 times its mass; ``min_mass`` (kg) and
-    ``strength`` (N, every muscle's together; 0: no limit) are a challenge's rules."""
+    ``strength`` (N, every muscle's together; 0: no limit) are a challenge's rules. ``variants``:
+    how many different changes of one kind the children of one structure take in a generation
+    (:meth:`Growth.mutate`)."""
 
     spheres: int = 8
     muscles: int = 8
@@ -97,6 +103,7 @@ class GrowSettings:
     split_bone: float = 0.03
     move: float = 0.2
     power: float = 0.1
+    variants: int = 2
 
     RATES = ("add_sphere", "remove_sphere", "add_bone", "remove_bone", "toggle_muscle", "split_bone", "move")
 
@@ -115,7 +122,7 @@ class GrowSettings:
                 raise ValueError(f"unknown growth setting {key!r}")
         values = {}
         for key, value in data.items():
-            if key in ("spheres", "muscles", "bones"):
+            if key in ("spheres", "muscles", "bones", "variants"):
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
                     raise ValueError(f"the growth setting {key} must be a whole number from 1 to 64")
             elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
@@ -495,21 +502,25 @@ class Growth:
         """``plan`` mutated: each structural mutation with its rate, then the spheres' values;
         a mutation that would make an invalid body is not made.
 
-        Within a generation, every child of one structure that takes one kind of change takes
-        the same change (its *recipe*: which bone a sphere grows on and where, which bone goes,
-        which becomes a muscle...), drawn by the first of them: a new body is tried with as many
-        brains as happen to get it, not one, and creatures of one shape share a batch (a body
-        with a batch of its own costs as much as dozens in one: docs/evolving.md, "Bodies that
-        grow")."""
+        Within a generation, the children of one structure that take one kind of change take
+        one of ``variants`` changes (*recipes*: which bone a sphere grows on and where, which
+        bone goes, which becomes a muscle...), drawn by the first ``variants`` of them, the rest
+        picking one at random: a new body is tried with as many brains as happen to get it, not
+        one, and creatures of one shape share a batch (a body with a batch of its own costs as
+        much as dozens in one: docs/performance.md). One variant grew the sprout into triangles
+        on five run seeds of six; two (the default) grew bodies of 4-5 spheres on five of six
+        (docs/evolving.md, "Bodies that grow")."""
         g = self.settings
         if self._menu_generation != self.generation:
             self._menu, self._menu_generation = {}, self.generation
         for name in self.CHANGES:
             if random.random() < getattr(g, name):
-                key = (_structure(plan), name)
-                if key not in self._menu:
-                    self._menu[key] = getattr(self, "_draw_" + name)(plan)
-                recipe = self._menu[key]
+                recipes = self._menu.setdefault((_structure(plan), name), [])
+                if len(recipes) < g.variants:
+                    recipes.append(getattr(self, "_draw_" + name)(plan))
+                    recipe = recipes[-1]
+                else:
+                    recipe = recipes[int(random.random() * len(recipes))]
                 child = None if recipe is None else getattr(self, "_" + name)(plan, recipe)
                 if child is not None and self.valid(child):
                     plan = child
