@@ -326,9 +326,11 @@ def _lanes_to_batch(c, work, xb, vb):
 
 
 @njit(cache=True, error_model="numpy")
-def _pbd_substep(c, F, hot, work, h, s, sub):
+def _pbd_substep(c, F, hot, work, h, s, sub, packed):
     """PBD substep ``sub`` of ``s.substeps`` of chunk ``c`` with the contact forces ``F : (B, P,
-    2)`` applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h)."""
+    2)`` applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h).
+    ``packed``: the model's packed arrays, which ``hot`` is unpacked from (the skeleton's stages
+    unpack them themselves: physics/step.py says why)."""
     iterations, gravity, drag, substeps = s.iterations, s.gravity, s.drag, s.substeps
     P = work.x.shape[1]
     lanes = work.x.shape[3]
@@ -365,8 +367,8 @@ def _pbd_substep(c, F, hot, work, h, s, sub):
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, hot, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
-        factor_skeleton(x, v, h, p, push, push, push, plane, sk, hot, b0, n, it > 0)
-        solve_skeleton(p, x, rest, h, plane, load, sk, q, pulled, pulled, hot, b0, n, no, no)
+        factor_skeleton(x, v, h, p, push, push, push, plane, sk, packed, b0, n, it > 0)
+        solve_skeleton(p, x, rest, h, plane, load, sk, q, pulled, pulled, packed, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):
@@ -394,7 +396,7 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
             _lanes_to_batch(np.int64(c), unpack_work(*work), xb, vb)
         _dem_forces_parallel(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in prange(chunks):
-            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub)
+            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub, hot)
     for c in prange(chunks):
         _lanes_to_batch(np.int64(c), unpack_work(*work), out_pos, out_vel)
 
@@ -402,6 +404,7 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
 @njit(cache=True, error_model="numpy")
 def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
     """:func:`_pbd_dem_parallel` on one thread."""
+    packed = hot
     hot, work, s = unpack_hot(*hot), unpack_work(*work), Settings(*settings)
     xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
     out_pos, out_vel, out_len, out_contact = end
@@ -415,7 +418,7 @@ def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
             _lanes_to_batch(c, work, xb, vb)
         dem_forces(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in range(chunks):
-            _pbd_substep(c, F, hot, work, h, s, sub)
+            _pbd_substep(c, F, hot, work, h, s, sub, packed)
     for c in range(chunks):
         _lanes_to_batch(c, work, out_pos, out_vel)
 

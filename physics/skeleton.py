@@ -68,6 +68,7 @@ from numba import njit
 
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
+from .layout import unpack_hot
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -281,15 +282,19 @@ def skeleton_scratch(work, c):
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, hot, b0, n, again):
+def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, packed, b0, n, again):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds).
+    ``packed``: the model's packed arrays (:func:`physics.hot.packed_hot_of`), unpacked here: a
+    call handing on the unpacked record (77 arrays, hundreds of arguments) costs about 0.5 us
+    whatever the call does, and these stages are called several times a substep.
 
     ``held : (P, LANES)`` is the ground's push this substep, ``plane : (P, 3, LANES)`` the contact
     planes. Out, in the chunk's :class:`Scratch` ``sk``: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
     dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
+    hot = unpack_hot(*packed)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
@@ -550,7 +555,7 @@ def _strength(hot, e, muscle, b):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b0, n, lead_only, pin):
+def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, packed, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
@@ -574,6 +579,7 @@ def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, hot, b
     (the solve done again, the module says why) the multipliers start from ``started`` (what
     ``pulled`` was before the first solve) and a muscle the first solve held at its strength
     keeps that."""
+    hot = unpack_hot(*packed)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return

@@ -111,10 +111,12 @@ Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce pu
 
 
 @njit(cache=True, error_model="numpy")
-def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
+def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s, packed):
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``, from
     ``start`` (positions, velocities and muscle lengths, (B, ...) each) into ``end`` (the same),
-    with the :class:`Settings` ``s``; ``work`` is the :data:`physics.layout.Work` record."""
+    with the :class:`Settings` ``s``; ``work`` is the :data:`physics.layout.Work` record,
+    ``hot`` the :data:`physics.layout.Hot` one and ``packed`` the buffers it was unpacked from,
+    which the skeleton's stages take (and unpack themselves: see :func:`factor_skeleton`)."""
     pos, vel, muscle_len = start
     out_pos, out_vel, out_len = end
     table, blocks = terrain
@@ -186,20 +188,20 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
                              hot.kinetic_friction, b0, n, push_h)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, it > 0)
+            factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, packed, b0, n, it > 0)
             if ground:
                 _copy_lanes(before, p, n)
                 _copy_rows(pulled_before, lam, n)
-            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, no, no)
+            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, packed, b0, n, no, no)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 _copy_lanes(p, before, n)
                 load[:, :, :] = 0.0
-                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, it > 0)
-                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, pulled_before, hot, b0, n, no, yes)
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, packed, b0, n, it > 0)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, pulled_before, packed, b0, n, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, hot, b0, n, yes)
-                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
+                factor_skeleton(x, v, h, p, dn, grip, lifted, plane, sk, packed, b0, n, yes)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, packed, b0, n, yes, no)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
             if s.self_collision:
@@ -208,11 +210,11 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, n)
-                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
+                solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, packed, b0, n, yes, no)
                 load[:, :, :] = 0.0
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
             relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, n, h, fluid)
-            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, hot, b0, n, yes, no)
+            solve_skeleton(p, x, rest, h, plane, load, sk, q, lam, lam, packed, b0, n, yes, no)
             load[:, :, :] = 0.0
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
@@ -238,7 +240,7 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s):
 
 
 @njit(cache=True, error_model="numpy")
-def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s):
+def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, packed):
     """Chunk ``c`` through all the steps of ``cmds`` (T, B, M) from ``start`` (positions,
     velocities, muscle lengths): step t reads what step t - 1 wrote, the two halves of ``out``'s
     buffers (2, B, ...) in turn (the input state is not written; one step, T = 1, needs only the
@@ -258,7 +260,7 @@ def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s):
         else:
             p0, v0, l0 = buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w]
         _step_chunk(c, (p0, v0, l0), cmds[t], (buf_pos[w], buf_vel[w], buf_len[w]), out_contact, hot, work,
-                    terrain, s)
+                    terrain, s, packed)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -278,18 +280,19 @@ def _rollout_parallel(start, out, cmds, every, hot, work, terrain, settings):
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
     for c in prange(work_chunks(work)):   # (the records unpacked inside: physics.layout.work_chunks)
-        _rollout_chunk(np.int64(c), start, out, cmds, every, unpack_hot(*hot), unpack_work(*work), terrain, s)
+        _rollout_chunk(np.int64(c), start, out, cmds, every, unpack_hot(*hot), unpack_work(*work), terrain, s, hot)
 
 
 @njit(cache=True, error_model="numpy")
 def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
     """:func:`_rollout_parallel` on one thread, chunk after chunk."""
+    packed = hot
     hot = unpack_hot(*hot)
     work = unpack_work(*work)
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
     for c in range(work.x.shape[0]):
-        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s)
+        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, packed)
 
 
 class StepArgs(NamedTuple):
