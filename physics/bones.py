@@ -39,6 +39,8 @@ Rows of the bone workspace ``rest : (E, ROWS, LANES)``: see the ``R_*`` constant
 import numpy as np
 from numba import njit
 
+from .layout import unpack_hot
+
 #: rows of the per-bone workspace: rest length at the step's start, its change over the step
 #: (muscles), the rest length this substep
 R_START, R_DELTA, R_REST = 0, 1, 2
@@ -46,7 +48,7 @@ ROWS = 3
 
 
 @njit(cache=True, error_model="numpy")
-def drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt):
+def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
     """Move each muscle's rest length toward its commanded length, rate-limited, once a step:
     ``rest[e, R_START]`` is every bone's rest length at the step's start and ``R_DELTA`` its
     change over the step (0 but for muscles); :func:`rest_of_substep` spreads it over the
@@ -54,6 +56,7 @@ def drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, dt):
 
     The command c (clipped to [-1, 1], NaN read as 0) asks for ``rest * (1 + c * range)``; the
     length changes by at most ``speed * rest * dt`` per step."""
+    hot = unpack_hot(*packed)   # (the model's packed arrays: physics/skeleton.py's factor_skeleton says why)
     for e in range(hot.bone_a.shape[0]):
         for l in range(n):
             rest[e, R_START, l] = hot.bone_rest[e, b0 + l]

@@ -18,13 +18,17 @@ of its own, so clusters conserve both linear and angular momentum.
 import numpy as np
 from numba import njit
 
+from .layout import unpack_hot
+
 
 @njit(cache=True, error_model="numpy")
-def solve_clusters(x, p, snap, hot, b0, n):
+def solve_clusters(x, p, snap, packed, b0, n):
     """Pull every cluster's members toward its matched rigid shape by its stiffness: a Jacobi
     sweep (each cluster matched to the same snapshot ``snap`` of ``p``, the corrections added up, so
     the order of the clusters does not matter; a cluster sharing spheres with others moves them
-    by its share, ``1 / cluster_split``, which keeps both momenta)."""
+    by its share, ``1 / cluster_split``, which keeps both momenta). ``packed``: the model's packed
+    arrays (unpacked here: physics/skeleton.py's factor_skeleton says why)."""
+    hot = unpack_hot(*packed)
     for i in range(p.shape[0]):
         for k in range(2):
             for l in range(n):

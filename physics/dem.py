@@ -293,7 +293,7 @@ Settings = namedtuple("Settings", "dt substeps iterations gravity drag slop grou
 
 
 @njit(cache=True, error_model="numpy")
-def _begin_chunk(c, start, cmd, out_len, hot, work, dt):
+def _begin_chunk(c, start, cmd, out_len, hot, work, dt, packed):
     """Gather chunk ``c`` into its lanes from ``start`` (positions, velocities, muscle lengths);
     drive its muscles and prepare its bones (once a step)."""
     pos, vel, muscle_len = start
@@ -307,7 +307,7 @@ def _begin_chunk(c, start, cmd, out_len, hot, work, dt):
             for l in range(n):
                 X[c, i, k, l] = pos[b0 + l, i, k]
                 V[c, i, k, l] = vel[b0 + l, i, k]
-    drive_muscles(muscle_len, cmd, out_len, work.bone_rows[c], hot, b0, n, dt)
+    drive_muscles(muscle_len, cmd, out_len, work.bone_rows[c], packed, b0, n, dt)
 
 
 @njit(cache=True, error_model="numpy")
@@ -363,9 +363,9 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed):
     no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
     for it in range(iterations):
         if hot.joint_c.shape[0] > 0:
-            solve_joints(x, p, q, lam, hot, b0, n, h, no)
+            solve_joints(x, p, q, lam, packed, b0, n, h, no)
         if hot.cluster_start.shape[0] > 1:
-            solve_clusters(x, p, q, hot, b0, n)
+            solve_clusters(x, p, q, packed, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
         factor_skeleton(x, v, h, p, push, push, push, plane, sk, packed, b0, n, it > 0)
         solve_skeleton(p, x, rest, h, plane, load, sk, q, pulled, pulled, packed, b0, n, no, no)
@@ -390,7 +390,7 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
     h = s.dt / s.substeps
     law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in prange(chunks):
-        _begin_chunk(np.int64(c), start, cmd, out_len, unpack_hot(*hot), unpack_work(*work), s.dt)
+        _begin_chunk(np.int64(c), start, cmd, out_len, unpack_hot(*hot), unpack_work(*work), s.dt, hot)
     for sub in range(s.substeps):
         for c in prange(chunks):
             _lanes_to_batch(np.int64(c), unpack_work(*work), xb, vb)
@@ -412,7 +412,7 @@ def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
     h = s.dt / s.substeps
     law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in range(chunks):
-        _begin_chunk(c, start, cmd, out_len, hot, work, s.dt)
+        _begin_chunk(c, start, cmd, out_len, hot, work, s.dt, packed)
     for sub in range(s.substeps):
         for c in range(chunks):
             _lanes_to_batch(c, work, xb, vb)

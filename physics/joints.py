@@ -12,6 +12,8 @@ a spring is an XPBD constraint ``theta - rest`` with compliance 1 / stiffness.
 import numpy as np
 from numba import njit
 
+from .layout import unpack_hot
+
 
 @njit(cache=True, error_model="numpy")
 def wrap_angle(a):
@@ -73,12 +75,14 @@ def _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, alpha, lam0):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_joints(x, p, q, lam, hot, b0, n, h, limits):
+def solve_joints(x, p, q, lam, packed, b0, n, h, limits):
     """One Jacobi sweep over the joints (every joint from the same snapshot ``q`` of ``p``, the
     corrections added up: no order bias, physics/bones.py): each joint's spring (soft) and its
     hinge limits (hard, only when violated; with ``limits`` False the springs only: the step
     solves the limits with the skeleton, physics/skeleton.py). ``lam : (J, LANES)`` holds the
-    springs' multipliers over a substep."""
+    springs' multipliers over a substep. ``packed``: the model's packed arrays (unpacked here:
+    physics/skeleton.py's factor_skeleton says why)."""
+    hot = unpack_hot(*packed)
     inv_h2 = 1.0 / (h * h)
     for i in range(p.shape[0]):
         for k in range(2):

@@ -111,12 +111,15 @@ Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce pu
 
 
 @njit(cache=True, error_model="numpy")
-def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s, packed):
+def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s):
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``, from
     ``start`` (positions, velocities and muscle lengths, (B, ...) each) into ``end`` (the same),
-    with the :class:`Settings` ``s``; ``work`` is the :data:`physics.layout.Work` record,
-    ``hot`` the :data:`physics.layout.Hot` one and ``packed`` the buffers it was unpacked from,
-    which the skeleton's stages take (and unpack themselves: see :func:`factor_skeleton`)."""
+    with the :class:`Settings` ``s``. ``packed`` and ``packed_work`` are the model's arrays and
+    the workspace as packed buffers, unpacked here into the :data:`physics.layout.Hot` and
+    :data:`physics.layout.Work` records; the stages that read many of the model's arrays take the
+    buffers and unpack them themselves (see :func:`physics.skeleton.factor_skeleton`: a call
+    handing on a whole record costs about 0.5 us)."""
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     pos, vel, muscle_len = start
     out_pos, out_vel, out_len = end
     table, blocks = terrain
@@ -140,11 +143,12 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s, packed):
             for l in range(n):
                 x[i, k, l] = pos[b0 + l, i, k]
                 v[i, k, l] = vel[b0 + l, i, k]
-    drive_muscles(muscle_len, cmd, out_len, rest, hot, b0, n, s.dt)
+    drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, s.dt)
     touched[:, :] = False
     loose[:, :] = 0.0
     # The stages in the loops get the hot arrays they read one by one where they read a few: a
-    # call with the whole hot record hands its ~80 fields on. Stages with nothing to do are not
+    # call with the whole hot record hands its ~80 fields on (~0.5 us a call, whatever it does);
+    # those that read many take the packed buffers and unpack them themselves. Stages with nothing to do are not
     # called at all.
     bone_a, bone_b = hot.bone_a, hot.bone_b
     inv_mass, radius = hot.inv_mass, hot.radius
@@ -180,9 +184,9 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s, packed):
         lifted[:, :] = 0.0
         for it in range(iterations):
             if joints:
-                solve_joints(x, p, q, lamj, hot, b0, n, h, no)
+                solve_joints(x, p, q, lamj, packed, b0, n, h, no)
             if clusters:
-                solve_clusters(x, p, q, hot, b0, n)
+                solve_clusters(x, p, q, packed, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
                              hot.kinetic_friction, b0, n, push_h)
@@ -240,16 +244,17 @@ def _step_chunk(c, start, cmd, end, out_contact, hot, work, terrain, s, packed):
 
 
 @njit(cache=True, error_model="numpy")
-def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, packed):
+def _rollout_chunk(c, start, out, cmds, every, packed, packed_work, terrain, s):
     """Chunk ``c`` through all the steps of ``cmds`` (T, B, M) from ``start`` (positions,
     velocities, muscle lengths): step t reads what step t - 1 wrote, the two halves of ``out``'s
     buffers (2, B, ...) in turn (the input state is not written; one step, T = 1, needs only the
     first half: :func:`step` is this kernel too, one compile less); positions after every
     ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`, so the result is the
-    one of stepping one call at a time, bit for bit."""
+    one of stepping one call at a time, bit for bit. ``packed``, ``packed_work``: the model's
+    arrays and the workspace, packed (unpacked where they are read)."""
     pos, vel, muscle_len = start
     buf_pos, buf_vel, buf_len, out_contact, frames = out
-    lanes = work.x.shape[3]
+    lanes = unpack_work(*packed_work).x.shape[3]
     b0 = c * lanes
     n = min(lanes, pos.shape[0] - b0)
     for t in range(cmds.shape[0]):
@@ -259,8 +264,8 @@ def _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, packed):
             p0, v0, l0 = pos, vel, muscle_len
         else:
             p0, v0, l0 = buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w]
-        _step_chunk(c, (p0, v0, l0), cmds[t], (buf_pos[w], buf_vel[w], buf_len[w]), out_contact, hot, work,
-                    terrain, s, packed)
+        _step_chunk(c, (p0, v0, l0), cmds[t], (buf_pos[w], buf_vel[w], buf_len[w]), out_contact, packed,
+                    packed_work, terrain, s)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -280,19 +285,16 @@ def _rollout_parallel(start, out, cmds, every, hot, work, terrain, settings):
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
     for c in prange(work_chunks(work)):   # (the records unpacked inside: physics.layout.work_chunks)
-        _rollout_chunk(np.int64(c), start, out, cmds, every, unpack_hot(*hot), unpack_work(*work), terrain, s, hot)
+        _rollout_chunk(np.int64(c), start, out, cmds, every, hot, work, terrain, s)
 
 
 @njit(cache=True, error_model="numpy")
 def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
     """:func:`_rollout_parallel` on one thread, chunk after chunk."""
-    packed = hot
-    hot = unpack_hot(*hot)
-    work = unpack_work(*work)
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
-    for c in range(work.x.shape[0]):
-        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, packed)
+    for c in range(work_chunks(work)):
+        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s)
 
 
 class StepArgs(NamedTuple):
