@@ -1,5 +1,6 @@
 """What every chart of a run is drawn with: the error they raise (:class:`PlotError`), their
-default size and colours, a new figure, and the legend below a grid of panels.
+default size and colours, the run's best files generation by generation, a new figure, and the
+legend below a grid of panels.
 
 :mod:`creatures.charts` (fitness, species, body genes; reading a run, writing the pictures) and
 :mod:`creatures.growth_charts` (a growing run's body sizes and lineage) both take them from here,
@@ -9,8 +10,13 @@ so that neither imports the other's module back.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
-__all__ = ["PlotError", "DEFAULT_SIZE", "COLOURS", "new_figure", "add_panels_legend"]
+import numpy as np
+
+from evolution import rundir
+
+__all__ = ["PlotError", "DEFAULT_SIZE", "COLOURS", "best_records", "new_figure", "add_panels_legend"]
 
 DEFAULT_SIZE = (1200, 700)   # pixels
 
@@ -40,6 +46,21 @@ COLOURS = {
 
 class PlotError(ValueError):
     """A run directory that cannot be plotted, or charts that cannot be written; one line."""
+
+
+def best_records(directory: Path, generations):
+    """``(generation, path, record)`` for each of ``generations`` whose best file the run has
+    (``best/gen_NNNN.json``; one not written yet is skipped), read and checked. A damaged one is
+    a :class:`PlotError` naming it."""
+    for g in np.asarray(generations).tolist():
+        best = directory / "best" / f"gen_{g:04d}.json"
+        if not best.is_file():
+            continue
+        try:
+            record = rundir.read_best(best)
+        except rundir.RunFileError as exc:
+            raise PlotError(str(exc)) from None
+        yield g, best, record
 
 
 def new_figure(size, dpi):

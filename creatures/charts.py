@@ -52,7 +52,7 @@ from evolution.files import make_directory, write_atomic
 from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
 
-from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, new_figure
+from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, new_figure
 from .design.schema import unit
 from .growth_charts import (MAX_EXTENT, MAX_LINEAGE_PANELS, MAX_PART_COUNT, ROW_ARROW, SIZE_PARTS, LineageData,
                             SizeData, body_size_figure, lineage_figure, lineage_label, lineage_panels,
@@ -333,14 +333,7 @@ def read_body_genes(directory: Path, generations) -> BodyData | None:
         return None
     V, S = genes.n_values, genes.n_parts
     gens, rows = [], {"p10": [], "median": [], "p90": [], "champion": [], "on": [], "champion_on": []}
-    for g in np.asarray(generations).tolist():
-        best = directory / "best" / f"gen_{g:04d}.json"
-        if not best.is_file():
-            continue
-        try:
-            record = rundir.read_best(best)
-        except rundir.RunFileError as exc:
-            raise PlotError(str(exc)) from None
+    for g, best, record in best_records(directory, generations):
         bodies = record.get("population_bodies")
         if not isinstance(bodies, list) or not bodies:
             raise PlotError(f"{best}: no 'population_bodies' (the generation's bodies)")

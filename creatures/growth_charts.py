@@ -23,7 +23,7 @@ import numpy as np
 from evolution import rundir
 from evolution.growth import GrowSettings, Plan
 
-from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, new_figure
+from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, new_figure
 
 __all__ = ["MAX_LINEAGE_PANELS", "ROW_ARROW", "SIZE_PARTS", "MAX_PART_COUNT", "MAX_EXTENT", "SizeData",
            "LineageData", "read_body_sizes", "read_lineage", "body_size_figure", "lineage_panels",
@@ -103,14 +103,7 @@ def read_body_sizes(directory: Path, settings: dict, generations) -> SizeData | 
     except ValueError as exc:
         raise PlotError(f"{directory / 'settings.json'}: its growth settings ('grow'): {exc}") from None
     gens, rows = [], {"champion": [], "mean": [], "p10": [], "p90": []}
-    for g in np.asarray(generations).tolist():
-        best = directory / "best" / f"gen_{g:04d}.json"
-        if not best.is_file():
-            continue
-        try:
-            record = rundir.read_best(best)
-        except rundir.RunFileError as exc:
-            raise PlotError(str(exc)) from None
+    for g, best, record in best_records(directory, generations):
         sizes = record.get("population_sizes")
         if not isinstance(sizes, list) or not sizes:
             raise PlotError(f"{best}: no 'population_sizes' (the generation's body sizes)")
@@ -161,14 +154,7 @@ def read_lineage(directory: Path, settings: dict, generations) -> LineageData | 
     if settings.get("grow") is None:
         return None
     found = []   # (path, what champion_record reads of each record)
-    for g in np.asarray(generations).tolist():
-        best = directory / "best" / f"gen_{g:04d}.json"
-        if not best.is_file():
-            continue
-        try:
-            record = rundir.read_best(best)
-        except rundir.RunFileError as exc:
-            raise PlotError(str(exc)) from None
+    for g, best, record in best_records(directory, generations):
         found.append((best, {k: record[k] for k in ("generation", "fitness", "post") if k in record}))
     if not found:
         return None

@@ -585,7 +585,8 @@ class Growth:
         p = a + t * base + h * length * normal
         return bone, innovation, slot, float(p[0]), float(p[1])
 
-    def _joined(self, plan: Plan, ends, innovation: int, muscles) -> tuple:
+    def _joined(self, ends, innovation: int, muscles) -> tuple:
+        """The bones joining new sphere ``innovation`` to spheres ``ends``, muscles as given."""
         return tuple((self.innovation(("bone", min(e, innovation), max(e, innovation))), min(e, innovation),
                       max(e, innovation), m) for e, m in zip(ends, muscles))
 
@@ -597,7 +598,7 @@ class Growth:
         if apex is None:
             return None
         bone, innovation, slot, x, y = apex
-        new = self._joined(plan, bone[1:3], innovation, self._muscles(plan, recipe[4:]))
+        new = self._joined(bone[1:3], innovation, self._muscles(plan, recipe[4:]))
         return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),), plan.bones + new)
 
     def _draw_remove_sphere(self, plan: Plan):
@@ -647,8 +648,7 @@ class Growth:
             return None
         bone, innovation, slot, x, y = apex
         kept = Plan(plan.spheres, tuple(b for b in plan.bones if b[0] != bone[0]))
-        new = self._joined(kept, bone[1:3], innovation, [bone[3]] + self._muscles(
-            Plan(plan.spheres, plan.bones), recipe[4:]))
+        new = self._joined(bone[1:3], innovation, [bone[3]] + self._muscles(plan, recipe[4:]))
         return Plan(plan.spheres + ((innovation, slot, x, y, self.new_radius, self.new_mass),), kept.bones + new)
 
     def distance(self, a: Plan, b: Plan) -> float:

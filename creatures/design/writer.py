@@ -41,7 +41,7 @@ import physics
 
 from .schema import ITEMS
 
-__all__ = ["design_text", "valid_name", "valid_id", "limit_degrees", "ID_KINDS"]
+__all__ = ["design_text", "valid_name", "valid_id", "limit_degrees", "yaml_scalar", "ID_KINDS"]
 
 #: a scalar written as it is (no quotes) when it reads back as the same text
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -72,12 +72,13 @@ def _same(value, default) -> bool:
     return default is not None and _number(value) == _number(default)
 
 
-def _scalar(text: str, flow: bool = True) -> str:
-    """A string as a YAML scalar: plain when it reads back as that string, else double-quoted
-    (JSON's escapes are YAML's)."""
+def yaml_scalar(text: str, flow: bool = True) -> str:
+    """A string as a YAML scalar: plain when it reads back as the same string where it goes (in
+    a flow mapping, or as a top-level value with ``flow`` False), else double-quoted (JSON's
+    escapes are YAML's). The editor writes its ids with it too."""
     if _PLAIN.fullmatch(text) and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)).endswith(":str"):
         return text
-    if text and text.isprintable() and text == text.strip():
+    if text and text.isprintable() and text == text.strip():   # (a newline is not printable)
         probe = f"{{k: {text}}}" if flow else f"k: {text}\n"
         try:
             if yaml.safe_load(probe) == {"k": text}:
@@ -197,7 +198,7 @@ def _flow(pairs: list[tuple[str, str]]) -> str:
 
 def _sphere(ident: str, s: physics.Sphere) -> str:
     x, y = s.pos
-    pairs = [("id", _scalar(ident)), ("position", f"[{_number(x)}, {_number(y)}]")]
+    pairs = [("id", yaml_scalar(ident)), ("position", f"[{_number(x)}, {_number(y)}]")]
     for key in ("radius", "mass", "friction", "kinetic_friction", "restitution"):
         value = getattr(s, key)
         if value is not None and not _same(value, _d("sphere", key)):
@@ -213,7 +214,7 @@ def _muscle(m: physics.Muscle) -> str:
     pairs = [(key, _number(getattr(m, key))) for key in ("range", "strength", "speed", "stretch", "damping")
              if not _same(getattr(m, key), _d("muscle", key))]
     if m.group is not None:
-        pairs.append(("group", _scalar(str(m.group))))
+        pairs.append(("group", yaml_scalar(str(m.group))))
     if m.invert:
         pairs.append(("invert", "true"))
     return _flow(pairs) if pairs else "true"
@@ -224,7 +225,7 @@ def _bone(body: physics.Body, e: int, ident: str, sphere_ids: list[str]) -> str:
     if b.rest is not None and float(b.rest) != _rest_length(body, b):
         raise ValueError(f"bone {e} ('{ident}') rests at {float(b.rest)!r} m, not its spheres' distance "
                          f"{_rest_length(body, b)!r} m: a design's bones rest at their spheres' distance")
-    pairs = [("id", _scalar(ident)), ("spheres", f"[{_scalar(sphere_ids[b.a])}, {_scalar(sphere_ids[b.b])}]")]
+    pairs = [("id", yaml_scalar(ident)), ("spheres", f"[{yaml_scalar(sphere_ids[b.a])}, {yaml_scalar(sphere_ids[b.b])}]")]
     if not _same(b.compliance, _d("bone", "compliance")):
         pairs.append(("compliance", _number(b.compliance)))
     if b.muscle is not None:
@@ -246,10 +247,10 @@ def _joint(body: physics.Body, k: int, ident: str, ids: dict) -> str:
         raise ValueError(f"joint {k} ('{ident}') is at sphere {j.c} between spheres {j.a} and {j.b}, but no bone "
                          f"joins sphere {j.c} to {j.a if bones[0] is None else j.b}: a design's joints are "
                          f"between two bones")
-    pairs = [("id", _scalar(ident)), ("sphere", _scalar(ids["sphere"][j.c])),
-             ("bones", f"[{_scalar(ids['bone'][bones[0]])}, {_scalar(ids['bone'][bones[1]])}]")]
+    pairs = [("id", yaml_scalar(ident)), ("sphere", yaml_scalar(ids["sphere"][j.c])),
+             ("bones", f"[{yaml_scalar(ids['bone'][bones[0]])}, {yaml_scalar(ids['bone'][bones[1]])}]")]
     if j.kind != _d("joint", "kind"):
-        pairs.append(("kind", _scalar(str(j.kind))))
+        pairs.append(("kind", yaml_scalar(str(j.kind))))
     if j.kind == "hinge":
         for key, value, outward in (("min", j.min_angle, -1), ("max", j.max_angle, 1)):
             if float(value) != math.radians(_d("joint", key)):
@@ -262,7 +263,7 @@ def _joint(body: physics.Body, k: int, ident: str, ids: dict) -> str:
 
 
 def _cluster(c: physics.Cluster, ident: str, sphere_ids: list[str]) -> str:
-    pairs = [("id", _scalar(ident)), ("spheres", "[" + ", ".join(_scalar(sphere_ids[i]) for i in c.spheres) + "]")]
+    pairs = [("id", yaml_scalar(ident)), ("spheres", "[" + ", ".join(yaml_scalar(sphere_ids[i]) for i in c.spheres) + "]")]
     if not _same(c.stiffness, _d("cluster", "stiffness")):
         pairs.append(("stiffness", _number(c.stiffness)))
     return _flow(pairs)
@@ -282,10 +283,10 @@ def design_text(body: physics.Body, name: str, description: str = "", ids: dict 
     is not checked here: :func:`creatures.design.parse_design` says whether it is a valid design
     (a body made in code may break the format's rules, a muscle inverted outside a group...)."""
     part_ids = _part_ids(body, ids)
-    lines = [f"name: {_scalar(name, flow=False)}"]
+    lines = [f"name: {yaml_scalar(name, flow=False)}"]
     for key, value in (("description", description), ("author", author), ("licence", licence)):
         if value:
-            lines.append(f"{key}: {_scalar(value, flow=False)}")
+            lines.append(f"{key}: {yaml_scalar(value, flow=False)}")
     lines.append(f"self_collision: {'true' if body.self_collision else 'false'}")
     lines.append("spheres:")
     lines += [f"  - {_sphere(ident, s)}" for ident, s in zip(part_ids["sphere"], body.spheres)]

@@ -17,7 +17,8 @@ import math
 
 from render.game import GameError
 
-from .text import Edit, SeqNode, is_range, range_of, short_number, start_value, word_of, yaml_scalar
+from ..design.writer import yaml_scalar
+from .text import Edit, SeqNode, is_range, range_of, short_number, start_value, word_of
 
 __all__ = ["Arranging", "mirrored_id", "ON_AXIS"]
 

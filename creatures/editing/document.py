@@ -46,10 +46,11 @@ from ..design import MAX_DESIGN_BYTES, DesignError, parse_design
 from ..design.looks import colour_text, parse_colour
 from .arrange import Arranging
 from ..design.schema import ITEMS, RANGE_BOUNDS
+from ..design.writer import yaml_scalar
 from ..design.schema import default as builtin_default
 from .text import (FIELDS, FLOW_UNSAFE, KINDS, Edit, Item, MapNode, Patcher, ScalarNode, SeqNode, Spec, Tree,
                    entries_of, is_range, makes_muscle, node_end, range_of, short_number, sketch_of,
-                   start_value, word_of, yaml_scalar)
+                   start_value, word_of)
 
 __all__ = ["DesignDocument", "LivePreview", "UNDO_LEVELS"]
 

@@ -7,7 +7,6 @@ patches that change only the spans they mean to (:class:`Edit`, :class:`Patcher`
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -25,8 +24,6 @@ KINDS = tuple(LISTS)
 _LIST_KEYS = tuple(LISTS.values())
 _INDENT = 2
 ScalarNode, SeqNode, MapNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
-_RESOLVER = yaml.resolver.Resolver()
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 #: what a plain scalar may not hold to be copied into a flow mapping as it is
 FLOW_UNSAFE = re.compile(r"[,\[\]{}]|: |\s#")
 
@@ -176,22 +173,6 @@ def short_number(value: float) -> str:
     if value == 0:
         return "0"
     return np.format_float_positional(float(value), trim="-")
-
-
-def yaml_scalar(text: str, flow: bool = True) -> str:
-    """A string as a YAML scalar: plain when it reads back as the same string where it goes (in
-    a flow mapping, or as a top-level value with ``flow`` False), else double-quoted (JSON's
-    escapes are YAML's)."""
-    if _PLAIN.fullmatch(text) and _RESOLVER.resolve(ScalarNode, text, (True, False)).endswith(":str"):
-        return text
-    if text and "\n" not in text and text.isprintable() and text == text.strip():
-        probe = f"{{k: {text}}}" if flow else f"k: {text}\n"
-        try:
-            if yaml.safe_load(probe) == {"k": text}:
-                return text
-        except yaml.YAMLError:
-            pass
-    return json.dumps(text, ensure_ascii=False)
 
 
 class Item:
