@@ -48,6 +48,7 @@ import numpy as np
 
 from evolution import PluginError, resolve, rundir
 from evolution.bodygenes import BodyGenes, Gene
+from evolution.growgenes import seed_genes
 from evolution.files import make_directory, write_atomic
 from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
@@ -255,7 +256,7 @@ def read_run(run_dir) -> RunData:
     sizes = np.zeros((len(ids), len(generations)), dtype=np.int64)
     for _, row in rows:
         sizes[np.searchsorted(ids, row["species"]), np.searchsorted(generations, row["generation"])] = row["size"]
-    body = read_body_genes(directory, stats["generation"])
+    body = read_body_genes(directory, stats["generation"], grows=settings.get("grow") is not None)
     body_sizes = read_body_sizes(directory, settings, stats["generation"])
     lineage = read_lineage(directory, settings, stats["generation"])
     _add_failures(stats, generations, sizes, settings)
@@ -311,11 +312,12 @@ def _add_failures(stats: dict, generations, sizes, settings: dict) -> None:
                                  np.where(creatures > 0, np.minimum(failed / creatures, 1.0), np.nan))
 
 
-def read_body_genes(directory: Path, generations) -> BodyData | None:
+def read_body_genes(directory: Path, generations, grows: bool = False) -> BodyData | None:
     """The body genes of ``generations`` of the run in ``directory`` (their best files'
-    ``population_bodies`` and champion's ``body``), or None for a run whose body does not evolve.
-    A generation whose best file is missing is left out; a damaged one is a :class:`PlotError`
-    naming it."""
+    ``population_bodies`` and champion's ``body``), or None for a run whose body does not evolve
+    (in a run whose body ``grows``, the genes its genomes carry beside their plans:
+    :mod:`evolution.growgenes`). A generation whose best file is missing is left out; a damaged
+    one is a :class:`PlotError` naming it."""
     path = directory / "body.json"
     if not path.is_file():
         return None
@@ -329,6 +331,8 @@ def read_body_genes(directory: Path, generations) -> BodyData | None:
         genes = BodyGenes.from_dict(data["evolve"])
     except ValueError as exc:
         raise PlotError(f"{path}: its evolvable values ('evolve'): {exc}") from None
+    if grows:
+        genes = seed_genes(genes).carried
     if not genes:
         return None
     V, S = genes.n_values, genes.n_parts

@@ -164,7 +164,7 @@ class PlayMenu:
             raise GameError(f"sensors: {exc}") from None
         out = new_run_dir(self.out_dir, design.name, setup.task)
         # what the start screen does not offer (the trials' statistic, the network...) is the run's
-        # default; a design that cannot grow (clusters, muscle groups, evolvable ranges) is refused
+        # default; a design that cannot grow (clusters, muscle groups) is refused
         # by the run in one line
         start(session, out, design, task=setup.task, terrain=setup.terrain or None, sensors=sensors,
               seconds=float(setup.seconds), generations=int(setup.generations), population=int(setup.population),

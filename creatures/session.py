@@ -27,7 +27,7 @@ from evolution.checkpoint import CheckpointError, generation_genomes
 from evolution.chunks import bodies_of, make_brains
 from evolution.evaluator import worker_count
 from evolution.genomes import genome_to_dict
-from evolution.growth import grown_runs
+from evolution.growth import grown_plan, grown_runs
 from evolution.jsonread import JsonFileError
 from evolution.network import compile_networks, node_slots
 from evolution.rollout import EpisodeRun
@@ -184,7 +184,7 @@ def _batches(run: Run, genomes: list, starts) -> list[tuple]:
             raise GameError(f"genome {g.key} of a run whose bodies grow has no body plan")
     if starts is not None:
         starts = np.broadcast_to(np.asarray(starts)[:1], (len(genomes),) + np.shape(starts)[1:])
-    return grown_runs(ep, run.growth, [g.body_plan for g in genomes], networks, starts)
+    return grown_runs(ep, run.growth, [grown_plan(g) for g in genomes], networks, starts)
 
 
 # --- a run evolving in the background -----------------------------------------------------------

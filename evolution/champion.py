@@ -26,6 +26,7 @@ import physics
 
 from . import limits, lineage
 from .bodygenes import NO_GENES, BodyGenes
+from .growgenes import seed_genes
 from .growth import Grown
 from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
 from .jsonread import JsonFileError, loads, read_bytes, read_text
@@ -453,7 +454,7 @@ def champion_from_dict(data) -> Champion:
         if not isinstance(genome.get(key), list):
             raise ChampionError(f"the genome has no '{key}' list")
     try:
-        check_body(genome.get("body"), genes)
+        check_body(genome.get("body"), grown.genes if grown is not None else genes)
     except ValueError as exc:
         raise ChampionError(f"the genome's body genes: {exc}") from None
     software = data.get("software") or {}
@@ -576,6 +577,9 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         paths = [files[generation]]
     else:
         paths = [files[n] for n in sorted(files)]
+    design_genes = genes
+    if settings.grow is not None:   # its genomes carry the genes that are not their plan's
+        genes = seed_genes(genes).carried
     try:
         records = [read_best(p) for p in paths]
         record = champion_record(records)
@@ -600,15 +604,16 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
         raise ChampionError(str(exc)) from None
     except (PluginError, OSError, ValueError, TypeError, KeyError) as exc:
         raise ChampionError(f"{run_dir}: {exc}") from None
-    if genes:  # the champion's own body: the design's with its genes
-        genome_body = record["genome"]["body"]
-        body = genes.body(body, genome_body["values"], genome_body["parts"])
     grown = None
     if settings.grow is not None:   # a grown body: its plan's, wired as the run recorded
         try:
-            body, grown = _grown_of(body, settings, record)
+            body, grown = _grown_of(body, design_genes, settings, record)
         except ValueError as exc:
             raise ChampionError(f"{paths[records.index(record)]}: {exc}") from None
+        genes = NO_GENES   # (its body has them)
+    elif genes:  # the champion's own body: the design's with its genes
+        genome_body = record["genome"]["body"]
+        body = genes.body(body, genome_body["values"], genome_body["parts"])
     return Champion(body=body, design_yaml=settings.design_text, task=task_ref, terrain=terrain,
                     terrain_ref=terrain_ref, sensors=sensor_refs, measures=measures,
                     seconds=settings.seconds, clock_hz=settings.clock_hz,
@@ -622,16 +627,18 @@ def champion_from_run(run_dir, generation: int | None = None) -> Champion:
                     **_trials_of_record(record, paths[records.index(record)]))
 
 
-def _grown_of(seed: physics.Body, settings, record: dict) -> tuple:
-    """A growing run's best-genome record's body and :class:`Grown` record. ValueError (one line)."""
+def _grown_of(seed: physics.Body, genes: BodyGenes, settings, record: dict) -> tuple:
+    """A growing run's best-genome record's body and :class:`Grown` record (``genes``: its
+    design's). ValueError (one line)."""
     from .growth import Growth, Plan
-    plan = (record["genome"].get("body") or {}).get("plan")
+    genome_body = record["genome"].get("body") or {}
+    plan = genome_body.get("plan")
     if plan is None or "grown" not in record:
         raise ValueError("the run grows its bodies, but this genome has no body plan or wiring")
-    growth = Growth(seed, settings.grow_settings)
+    growth = Growth(seed, settings.grow_settings, genes)
     plan = Plan.from_dict(plan)
     growth.check(plan)
-    body = growth.body(plan)[0]
+    body = growth.body(plan.with_genes(genome_body.get("values", ()), genome_body.get("parts", ())))[0]
     return body, Grown.from_dict(record["grown"], body)
 
 

@@ -145,13 +145,13 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     index, starts = creatures if creatures is not None else (None, None)
     if episode.growth is not None:   # bodies of many shapes: shape by shape (evolution.growth)
-        from .growth import score_grown
+        from .growth import grown_plan, score_grown
         from .network import compile_networks
         index = np.arange(len(genomes)) if index is None else np.asarray(index)
         for i in set(index.tolist()):
             if getattr(genomes[i], "body_plan", None) is None:
                 raise ValueError("a genome of a growing run has no body plan")
-        return score_grown(episode, episode.growth, [genomes[i].body_plan for i in index],
+        return score_grown(episode, episode.growth, [grown_plan(genomes[i]) for i in index],
                            compile_networks(genomes, config, kind).take(index), starts, report, PROGRESS_EVERY)
     brains = make_brains(genomes, config, kind, index)
     B = len(genomes) if index is None else len(index)

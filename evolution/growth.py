@@ -36,6 +36,11 @@ spheres are its own). Every body is valid by construction, so none is refused at
 and none costs a rollout to be found wanting. Hinges the seed has stay while their sphere and
 both bones do. Each change of structure is a node of the run's family tree (:meth:`Growth.lineage`).
 
+**A design's ranges and optional parts** keep working (:mod:`evolution.growgenes`): the ranges
+of a seed sphere's position, size and mass bound its gene's values; the design's other genes are
+carried beside the plan and set on the grown body's seed parts (:func:`grown_plan`); optional
+spheres and bones are growth's to remove, as any part, and optional hinges keep their switches.
+
 **Crossover** takes the structure of the fitter parent (as NEAT takes its disjoint genes) and the
 values of each sphere the parents share from either; **speciation** adds the body's distance:
 the parts not shared, over the larger body's part count, plus the shared spheres' mean
@@ -58,12 +63,13 @@ import numpy as np
 
 import physics
 
-from .bodygenes import NO_GENES, pieces
+from .bodygenes import NO_GENES, BodyGenes, pieces
 from .bodyplan import Plan
+from .growgenes import seed_genes
 from .plugins import PluginError
 from .rollout import Episode, WiredBrains, Wiring
 
-__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_record", "grown_runs", "score_grown",
+__all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_plan", "grown_record", "grown_runs", "score_grown",
            "topology", "part_names", "seed_limits", "RANK_TOL", "MIN_ANGLE"]
 
 #: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
@@ -167,17 +173,13 @@ class Growth:
     """A growing run's body genetics: the seed design, the settings, and the table of
     innovation numbers (which grows as the run makes new parts)."""
 
-    def __init__(self, seed: physics.Body, settings: GrowSettings = GrowSettings()):
+    def __init__(self, seed: physics.Body, settings: GrowSettings = GrowSettings(), genes: BodyGenes = NO_GENES):
         if seed.clusters:
             raise ValueError("a body with rigid clusters cannot grow (--grow): clusters are not part of a "
                              "body plan")
         if seed.grouped:
             raise ValueError("a body whose muscles share commands (groups, invert) cannot grow (--grow): each "
                              "muscle of a grown body is driven on its own")
-        if any(s.optional for s in seed.spheres) or any(b.optional for b in seed.bones) \
-                or any(j.optional for j in seed.joints):
-            raise ValueError("a body with optional parts cannot grow (--grow): growth adds and removes parts "
-                             "itself")
         P, E = len(seed.spheres), len(seed.bones)
         muscles = [b.muscle for b in seed.bones if b.muscle is not None]
         if not muscles:
@@ -187,6 +189,9 @@ class Growth:
                              f"grown body may have ({settings.spheres}, {settings.bones}, {settings.muscles}; "
                              f"raise the limits)")
         self.seed, self.settings = seed, settings
+        # the design's ranges and optional hinges (evolution.growgenes): bounds on the seed
+        # spheres' plan values, and the genes a genome carries beside its plan
+        self.genes = seed_genes(genes)
         pos = np.array([s.pos for s in seed.spheres], dtype=np.float64)
         radius = np.array([s.radius for s in seed.spheres])
         mass = np.array([s.mass for s in seed.spheres])
@@ -317,13 +322,18 @@ class Growth:
         if cached is not None:
             return cached
         seed = self.seed
+        got, off = self.genes.values(plan.values, plan.parts) if self.genes.carried else ({}, ())
         spheres = sorted(plan.spheres, key=lambda s: s[1])
         index = {s[0]: k for k, s in enumerate(spheres)}
         slot_of = {s[0]: s[1] for s in spheres}
         out_spheres = []
         for innovation, _, x, y, radius, mass in spheres:
             t = seed.spheres[innovation] if innovation < self.n_seed_spheres else self.template_sphere
-            out_spheres.append(physics.Sphere((x, y), radius, mass, t.friction, t.kinetic_friction, t.restitution,
+            friction, kinetic = t.friction, t.kinetic_friction
+            if ("sphere", innovation, "friction") in got:   # (a kinetic friction at most the static)
+                friction = got["sphere", innovation, "friction"]
+                kinetic = None if kinetic is None else min(kinetic, friction)
+            out_spheres.append(physics.Sphere((x, y), radius, mass, friction, kinetic, t.restitution,
                                               t.fixed and innovation < self.n_seed_spheres))
         bones = sorted(plan.bones, key=lambda b: (slot_of[b[1]], slot_of[b[2]]) if slot_of[b[1]] < slot_of[b[2]]
                        else (slot_of[b[2]], slot_of[b[1]]))
@@ -332,12 +342,15 @@ class Growth:
             own = seed.bones[innovation - self.n_seed_spheres] if self.n_seed_spheres <= innovation < \
                 self.n_seed_spheres + self.n_seed_bones else None
             muscle = None
+            e = innovation - self.n_seed_spheres   # (a seed bone's index, if it is one)
             if m >= 0:
                 t = own.muscle if own is not None and own.muscle is not None else self.template_muscle
-                muscle = physics.Muscle(t.range, t.strength, t.speed, None, False, t.stretch, t.damping)
+                muscle = physics.Muscle(got.get(("muscle", e, "range"), t.range),
+                                        got.get(("muscle", e, "strength"), t.strength),
+                                        got.get(("muscle", e, "speed"), t.speed), None, False, t.stretch, t.damping)
                 muscle_slots.append(m)
-            compliance = own.compliance if own is not None and m < 0 else 0.0
-            width, wing = (own.width, own.wing) if own is not None else (None, False)
+            compliance = got.get(("bone", e, "compliance"), own.compliance) if own is not None and m < 0 else 0.0
+            width, wing = (got.get(("bone", e, "width"), own.width), own.wing) if own is not None else (None, False)
             ia, ib = sorted((index[a], index[b]))
             out_bones.append(physics.Bone(ia, ib, None, compliance, muscle, False, width, wing))
             shape_bones.append((slot_of[a], slot_of[b], m, compliance > 0, wing))
@@ -347,15 +360,16 @@ class Growth:
         for j, jt in enumerate(seed.joints):
             c, a, b = jt.c, jt.a, jt.b
             if not all(k in index for k in (c, a, b)) or (min(c, a), max(c, a)) not in linked \
-                    or (min(c, b), max(c, b)) not in linked:
+                    or (min(c, b), max(c, b)) not in linked or j in off:
                 continue
-            lo, hi = jt.min_angle, jt.max_angle
+            lo, hi = got.get(("joint", j, "min"), jt.min_angle), got.get(("joint", j, "max"), jt.max_angle)
             if jt.kind == "hinge":   # the limits widened to hold the rest angle the positions set
                 u = np.subtract(pos[a], pos[c])
                 v = np.subtract(pos[b], pos[c])
                 rest = math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1])
                 lo, hi = max(min(lo, rest), -math.pi), min(max(hi, rest), math.pi)
-            joints.append(physics.Joint(index[c], index[a], index[b], jt.kind, lo, hi, jt.stiffness))
+            joints.append(physics.Joint(index[c], index[a], index[b], jt.kind, lo, hi,
+                                        got.get(("joint", j, "stiffness"), jt.stiffness)))
             joint_ids.append(j)
         slots = tuple(s[1] for s in spheres)
         body = physics.Body(out_spheres, out_bones, joints, [], seed.self_collision, f"{seed.name} (grown)")
@@ -433,11 +447,12 @@ class Growth:
             pairs.add((a, b))
         if len(pairs) != E or len({b[0] for b in plan.bones} | set(innovations)) != n + E:
             return "two bones join the same spheres, or parts share an innovation"
-        lo_r, hi_r = self.radius_range
-        lo_m, hi_m = self.mass_range
         for s in plan.spheres:
+            (lo_r, hi_r), (lo_m, hi_m) = self._ranges(s[0])
             if not (lo_r <= s[4] <= hi_r and lo_m <= s[5] <= hi_m):
                 return "a sphere's size or mass is out of range"
+            if s[0] < self.n_seed_spheres and not all(lo <= v <= hi for (lo, hi), v in zip(self._place(s[0]), s[2:4])):
+                return "a sphere is out of its design's range"
         pos = np.array([(s[2], s[3]) for s in plan.spheres])
         radius = np.array([s[4] for s in plan.spheres])
         extent = float(np.ptp(pos, axis=0).max()) + 2.0 * float(radius.max())
@@ -468,11 +483,24 @@ class Growth:
         return None
 
     def _strength(self, bone: int) -> float:
-        """The strength of the muscle bone ``bone`` (an innovation) is made with."""
+        """The strength of the muscle bone ``bone`` (an innovation) is made with (the most its
+        design's range lets it have, where it has one)."""
         own = bone - self.n_seed_spheres
         if 0 <= own < self.n_seed_bones and self.seed.bones[own].muscle is not None:
-            return self.seed.bones[own].muscle.strength
+            strongest = self.genes.strongest(own)
+            return self.seed.bones[own].muscle.strength if strongest is None else strongest
         return self.template_muscle.strength
+
+    def _ranges(self, sphere: int) -> tuple:
+        """``((low, high) of its radius, (low, high) of its mass)`` for sphere ``sphere`` (an
+        innovation): its design's ranges for a seed sphere that has them, else the run's."""
+        bounds = self.genes.bounds
+        return (bounds.get((sphere, "radius"), self.radius_range), bounds.get((sphere, "mass"), self.mass_range))
+
+    def _place(self, sphere: int) -> tuple:
+        """``((low, high) of x, (low, high) of y)`` for seed sphere ``sphere`` (unbounded: no range)."""
+        bounds, free = self.genes.bounds, (-math.inf, math.inf)
+        return bounds.get((sphere, "x"), free), bounds.get((sphere, "y"), free)
 
     def valid(self, plan: Plan) -> bool:
         return self.why_invalid(plan) is None
@@ -529,9 +557,12 @@ class Growth:
             gauss, step = random.gauss, g.power * self.scale
             for k, (innovation, slot, x, y, radius, mass) in enumerate(plan.spheres):
                 if random.random() < g.move:
-                    lo_r, hi_r = self.radius_range
-                    lo_m, hi_m = self.mass_range
-                    moved = (innovation, slot, x + gauss(0.0, step), y + gauss(0.0, step),
+                    (lo_r, hi_r), (lo_m, hi_m) = self._ranges(innovation)
+                    x, y = x + gauss(0.0, step), y + gauss(0.0, step)
+                    if innovation < self.n_seed_spheres and self.genes.bounds:   # its design's ranges
+                        (lo_x, hi_x), (lo_y, hi_y) = self._place(innovation)
+                        x, y = min(hi_x, max(lo_x, x)), min(hi_y, max(lo_y, y))
+                    moved = (innovation, slot, x, y,
                              min(hi_r, max(lo_r, radius * math.exp(gauss(0.0, g.power)))),
                              min(hi_m, max(lo_m, mass * math.exp(gauss(0.0, g.power)))))
                     before, spheres[k] = spheres[k], moved
@@ -727,6 +758,12 @@ def _triangles(pos: np.ndarray, links: list):
                 yield (a, b, c), worst
 
 
+def grown_plan(genome) -> Plan:
+    """A genome's body genes as its body is built from them: its plan, with the design's genes
+    it carries beside it (:mod:`evolution.growgenes`)."""
+    return genome.body_plan.with_genes(getattr(genome, "body_values", ()), getattr(genome, "body_parts", ()))
+
+
 def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode, tuple, physics.Body]:
     """The episode that scores ``plan``'s body in ``episode``'s run (a growing one): its body,
     part names and wiring; with its shape (bodies of one shape share a batch) and the body."""
@@ -740,7 +777,8 @@ def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode
 def grown_record(episode: Episode, growth: Growth, plan: Plan) -> dict:
     """What a champion of ``plan``'s body carries besides it (:class:`Grown`), as plain data."""
     grown, shape, _ = grown_episode(episode, growth, plan)
-    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names, growth.settings.to_dict()).to_dict()
+    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names, growth.settings.to_dict(),
+                 growth.genes.carried).to_dict()
 
 
 def topology(body: physics.Body) -> tuple:
@@ -804,13 +842,15 @@ class Grown:
     scored with): how its brain is wired to it, which sphere slot each of its spheres is (a
     trial's start moves spheres by slot), how many slots its run had, its parts' names, and its
     run's growth settings (:class:`GrowSettings` as a dict: a run that evolves it further grows
-    as that one did; None in a file from before they were recorded)."""
+    as that one did; None in a file from before they were recorded), and the design's genes its
+    genome carries beside its plan (:mod:`evolution.growgenes`; its body has their values)."""
 
     wiring: Wiring
     slots: tuple
     slot_count: int
     names: dict
     settings: dict | None = None
+    genes: BodyGenes = NO_GENES
 
     def offsets(self, offsets) -> np.ndarray:
         """Starts made for every slot ((K, slot_count, 2)) as this body's ((K, P, 2))."""
@@ -819,7 +859,8 @@ class Grown:
     def to_dict(self) -> dict:
         return {"wiring": self.wiring.to_dict(), "slots": list(self.slots), "slot_count": self.slot_count,
                 "names": {k: list(v) for k, v in self.names.items()},
-                **({"grow": dict(self.settings)} if self.settings is not None else {})}
+                **({"grow": dict(self.settings)} if self.settings is not None else {}),
+                **({"genes": self.genes.to_dict()} if self.genes else {})}
 
     @classmethod
     def from_dict(cls, data, body: physics.Body) -> "Grown":
@@ -844,4 +885,5 @@ class Grown:
         if settings is not None:
             GrowSettings.from_dict(settings)   # (one line)
             settings = dict(settings)
-        return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()}, settings)
+        genes = BodyGenes.from_dict(data["genes"]) if "genes" in data else NO_GENES
+        return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()}, settings, genes)

@@ -75,7 +75,7 @@ from .backends import BACKENDS, make_evaluator
 from .chunks import pack_genome
 from .files import WriteError, make_directory, write_atomic
 from .bodyplan import Plan
-from .growth import GrowSettings, Growth, grown_episode, grown_record
+from .growth import GrowSettings, Growth, grown_episode, grown_plan, grown_record
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
@@ -499,10 +499,9 @@ class Run:
                                settings.clock_hz, genes=genes)
         self.growth = None
         if settings.grow is not None:   # a growing body: the brain is wired to the body's slots
-            if genes:
-                raise ValueError("a design with evolvable ranges or optional parts cannot grow (--grow): growth "
-                                 "evolves every part itself; take the ranges out, or evolve it without --grow")
-            self.growth = Growth(body, settings.grow_settings)
+            self.growth = Growth(body, settings.grow_settings, genes)
+            # its genomes carry the design's genes that are not their plan's (evolution.growgenes)
+            self.genes = genes = self.growth.genes.carried
             seed, _, _ = grown_episode(self.episode, self.growth, self.growth.seed_plan())
             self.episode = replace(self.episode, wiring=seed.wiring, growth=self.growth)
         n_in, n_out = self.episode.n_inputs(), self.episode.n_outputs()
@@ -899,7 +898,7 @@ class Run:
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         if self.growth is not None:   # the best's wiring; each grown body's size, for charts
-            record["grown"] = grown_record(self.episode, self.growth, best.body_plan)
+            record["grown"] = grown_record(self.episode, self.growth, grown_plan(best))
             record["body_history"] = [[g, plan.to_dict()] for g, plan in self.growth.lineage(best.body_node)]
             record["population_sizes"] = [list(g.body_plan.size()) for _, g in genomes]
         write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))

@@ -273,6 +273,13 @@ def run(args) -> int:
     senses = "" if sensors == list(DEFAULT_SENSORS) else f", sensors {', '.join(p.ref.short for p in ep.sensors)}"
     g = design.genes
     evolving = f", {count(g.n_values, 'body value')}, {count(g.n_parts, 'optional part')}" if g else ""
+    if g and run_.growth is not None:   # the ranges of its spheres' places and sizes bound growth's values
+        bounded = len(run_.growth.genes.bounds)
+        said = [count(run_.genes.n_values, 'body value') if run_.genes.n_values else "",
+                count(run_.genes.n_parts, 'optional hinge') if run_.genes.n_parts else "",
+                f"{count(bounded, 'sphere value')} within {'its range' if bounded == 1 else 'their ranges'}"
+                if bounded else ""]
+        evolving = "".join(f", {x}" for x in said if x)
     muscles = count(len(design.muscle_ids), "muscle")
     if design.body.grouped:  # muscles sharing brain outputs
         muscles += f" on {count(ep.n_outputs(), 'output')}"

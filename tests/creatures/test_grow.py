@@ -83,7 +83,6 @@ def test_the_champion_of_a_growing_run_replays_exactly(straight, tmp_path, run_c
     (("sprout", "--grow", "--max-spheres", "1"), "--max-spheres must be a whole number from 2 to 64, not 1"),
     (("sprout", "--grow", "--max-muscles", "0"), "--max-muscles must be a whole number from 1 to 64, not 0"),
     (("hopper", "--grow"), "rigid clusters cannot grow"),
-    (("walker-evolving", "--grow"), "evolvable ranges or optional parts cannot grow"),
     (("worm", "--grow", "--max-spheres", "8"), "more than a grown body may have"),
 ])
 def test_bad_growth_is_a_one_line_refusal(tmp_path, run_creatures, args, message):
@@ -124,3 +123,33 @@ def test_a_design_bigger_than_the_default_limits_grows_from_itself(tmp_path, run
                       "--seconds", 0.5, "--workers", 1, "--out", tmp_path / "run")
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "run" / "settings.json").read_text())["grow"] == {"muscles": 6, "spheres": 11}
+
+
+def test_a_design_with_ranges_and_optional_parts_grows_and_keeps_them(tmp_path, run_creatures):
+    """walker-evolving (knees and feet placed within ranges, foot sizes and muscle strengths
+    ranged) and worm-evolving (two optional muscles) grow: the ranges bound what growth does to
+    the seed's spheres, the strengths are genes the genome carries beside its plan, set on the
+    grown body, and the champion replays exactly and charts its body genes."""
+    r = run_creatures("evolve", "walker-evolving", "--grow", "--generations", 3, "--population", 24, "--seconds", 2,
+                      "--workers", 2, "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    assert "6 body values, 10 sphere values within their ranges" in r.stdout
+    best = json.loads((tmp_path / "run" / "best" / "gen_0003.json").read_text())
+    assert len(best["genome"]["body"]["values"]) == 6 and best["grown"]["genes"]["genes"][0]["field"] == "strength"
+    assert len(best["population_bodies"]) == 24
+    r = run_creatures("export", tmp_path / "run", "--out", tmp_path / "champ.json", "--yaml", tmp_path / "champ.yaml")
+    assert r.returncode == 0, r.stderr
+    champion = json.loads((tmp_path / "champ.json").read_text())
+    strengths = sorted(b["muscle"]["strength"] for b in champion["creature"]["body"]["bones"] if b["muscle"])
+    values = best["genome"]["body"]["values"]
+    assert all(80 <= s <= 300 for s in strengths) and set(strengths) <= set(values) | {150.0}
+    r = run_creatures("replay", tmp_path / "champ.json")
+    assert r.returncode == 0, r.stderr
+    assert "(identical)" in r.stdout
+    assert run_creatures("validate", tmp_path / "champ.yaml").returncode == 0
+    r = run_creatures("plot", tmp_path / "run", "--out", tmp_path / "charts")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "charts" / "body.png").is_file() and (tmp_path / "charts" / "body_size.png").is_file()
+    r = run_creatures("evolve", "worm-evolving", "--grow", "--generations", 1, "--population", 8, "--seconds", 1,
+                      "--workers", 1, "--out", tmp_path / "worm")
+    assert r.returncode == 0, r.stderr

@@ -82,7 +82,6 @@ def test_a_design_bigger_than_the_default_limits_grows_within_its_own_size():
 
 @pytest.mark.parametrize("design, reason", [
     ("spider", "a body with rigid clusters cannot grow"),
-    ("walker-evolving", "a design with evolvable ranges or optional parts cannot grow"),
     (str(REPO / "examples/walker_groups.yaml"), "a body whose muscles share commands (groups, invert) cannot grow"),
 ])
 def test_a_design_that_cannot_grow_is_refused_in_one_line_before_a_run_is_made(tmp_path, design, reason):

@@ -334,3 +334,46 @@ def test_a_plan_from_another_run_of_the_seed_is_taken_in_and_grows_on_without_cl
     clash = Plan(seed.spheres, tuple((b[0] + 1000,) + b[1:] for b in seed.bones))   # the seed's bone, renumbered
     with pytest.raises(ValueError, match="numbers the bone"):
         _growth().adopt(clash)
+
+
+# --- a design's ranges and optional hinges (evolution/growgenes.py) -----------------------------
+
+def test_a_designs_ranges_bound_growth_and_its_other_genes_are_carried():
+    """walker-evolving's knee and foot places and foot sizes bound the plan's values of those
+    spheres through every mutation; its muscles' strengths are carried genes, set on the grown
+    body's seed muscles wherever they still are."""
+    from evolution.growgenes import seed_genes
+    genes = design("walker-evolving").genes
+    split = seed_genes(genes)
+    assert len(split.bounds) == 10 and split.carried.n_values == 6 and not split.carried.switches
+    g = Growth(design("walker-evolving").body, BUSY, genes)
+    assert g.why_invalid(g.seed_plan()) is None
+    for plan in _plans(g, 120, seed=3):
+        assert g.why_invalid(plan) is None
+        for s in plan.spheres:
+            for k, field in enumerate(("x", "y", "radius", "mass")):
+                lo, hi = split.bounds.get((s[0], field), (-math.inf, math.inf))
+                assert lo <= s[2 + k] <= hi
+    plan = g.seed_plan()
+    values = [80.0, 90.0, 100.0, 110.0, 120.0, 300.0]
+    body = g.body(plan.with_genes(values))[0]
+    assert sorted(b.muscle.strength for b in body.bones if b.muscle is not None) == values   # (bones by slot)
+    assert [b.muscle.strength for b in g.body(plan)[0].bones if b.muscle is not None] == [150.0] * 6
+    assert Plan.from_dict(plan.with_genes(values).to_dict()) == plan.with_genes(values)
+    seed_bounds = {k: v for k, v in split.bounds.items() if k[1] == "x"}
+    outside = Plan(tuple((s[0], s[1], s[2] + 1.0 if (s[0], "x") in seed_bounds else s[2], *s[3:]) for s in plan.spheres),
+                   plan.bones)
+    assert g.why_invalid(outside) == "a sphere is out of its design's range"
+
+
+def test_an_optional_hinge_keeps_its_switch_and_optional_bones_are_growths_to_remove():
+    from evolution.bodygenes import BodyGenes, Switch
+    body = design("biped").body
+    assert body.joints, "the biped has hinges"
+    hinge = Switch("knee", "joint", 0)
+    bone = Switch("a bone", "bone", 0)
+    g = Growth(body, GrowSettings(spheres=12), BodyGenes((), (hinge, bone)))
+    assert g.genes.carried.switches == (hinge,)
+    plan = g.seed_plan()
+    assert len(g.body(plan)[0].joints) == len(body.joints)
+    assert len(g.body(plan.with_genes((), (False,)))[0].joints) == len(body.joints) - 1
