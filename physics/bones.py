@@ -80,7 +80,7 @@ def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
             rest[e, R_DELTA, l] = new - cur
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def rest_of_substep(rest, muscle_bone, n, s, substeps):
     """The muscles' rest lengths at the end of substep ``s`` of ``substeps``: the step's change
     spread evenly (``R_REST``)."""

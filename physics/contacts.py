@@ -78,7 +78,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
             c[l] = gx * px[l] + gy * py[l] - d + rad[l]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
@@ -135,7 +135,7 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
             py[l] -= cut * ty
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n):
     """Friction on the load the skeleton pressed into the ground (``load[:, 0] : (P, LANES)``, its
     normal displacement held back, physics/skeleton.py): the skeleton's solve comes after
@@ -165,7 +165,7 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
             p[i, 1, l] -= cut * ty
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
     """Which spheres static friction lets go of for the next substep (``loose : (P, LANES)``, 1
     or 0; :func:`solve_ground` then lets them slide with kinetic friction): those it gripped this
@@ -187,7 +187,7 @@ def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
             loose[i, l] = 1.0 if gives else 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def mark_lifted(active, load, lifted, n):
     """Which spheres the skeleton's last solve pulled out of the ground (``lifted : (P, LANES)``,
     1 or 0): it held them back along the normal as if the ground could pull (``load[:, 0] < 0``,
@@ -204,7 +204,7 @@ def mark_lifted(active, load, lifted, n):
     return new
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop, rise):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
@@ -277,7 +277,7 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
             vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h):
     """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
     the outward velocity the push-out created.

@@ -72,7 +72,7 @@ from .collide import cell_hash, build_grid
 from .integrate import recover_velocity
 from .joints import solve_joints
 from .layout import unpack_hot, unpack_work, work_chunks
-from .skeleton import factor_skeleton, skeleton_scratch, solve_skeleton
+from .skeleton import factor_skeleton, solve_skeleton
 from .terrain import closest_on_terrain, terrain_top
 
 __all__ = ["critical_substep", "required_substeps", "dem_forces", "Spheres", "Law", "step", "MAX_SUBSTEPS", "OMEGA_FACTOR"]
@@ -326,11 +326,12 @@ def _lanes_to_batch(c, work, xb, vb):
 
 
 @njit(cache=True, error_model="numpy")
-def _pbd_substep(c, F, hot, work, h, s, sub, packed):
+def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     """PBD substep ``sub`` of ``s.substeps`` of chunk ``c`` with the contact forces ``F : (B, P,
     2)`` applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h).
-    ``packed``: the model's packed arrays, which ``hot`` is unpacked from (the skeleton's stages
-    unpack them themselves: physics/step.py says why)."""
+    ``packed`` and ``packed_work``: the model's packed arrays and the workspace, which ``hot``
+    and ``work`` are unpacked from (the skeleton's stages unpack them themselves:
+    physics/step.py says why)."""
     iterations, gravity, drag, substeps = s.iterations, s.gravity, s.drag, s.substeps
     P = work.x.shape[1]
     lanes = work.x.shape[3]
@@ -341,7 +342,6 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed):
     rest = work.bone_rows[c]
     lam = work.lam_joint[c]
     push, plane = work.push[c], work.plane[c]
-    sk = skeleton_scratch(work, c)
     keep = max(0.0, 1.0 - drag * h)
     rest_of_substep(rest, hot.muscle_bone, n, sub, substeps)
     for i in range(P):
@@ -356,8 +356,9 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed):
     lam[:, :] = 0.0
     # no ground stage here (its contacts are forces): the skeleton holds no sphere
     push[:, :] = 0.0
+    work.grip[c][:, :] = 0.0     # (the skeleton's stages read them from the workspace)
+    work.lifted[c][:, :] = 0.0
     plane[:, 2, :] = -np.inf
-    load = work.load[c]
     pulled = work.lam[c]   # each muscle's multiplier so far this substep (held at its strength in all)
     pulled[:, :] = 0.0
     no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
@@ -367,8 +368,8 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed):
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, packed, b0, n)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
-        factor_skeleton(x, v, h, p, push, push, push, plane, sk, packed, b0, n, it > 0)
-        solve_skeleton(p, x, rest, h, plane, load, sk, q, pulled, pulled, packed, b0, n, no, no)
+        factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
+        solve_skeleton(h, packed_work, c, packed, b0, n, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):
@@ -396,7 +397,7 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
             _lanes_to_batch(np.int64(c), unpack_work(*work), xb, vb)
         _dem_forces_parallel(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in prange(chunks):
-            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub, hot)
+            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub, hot, work)
     for c in prange(chunks):
         _lanes_to_batch(np.int64(c), unpack_work(*work), out_pos, out_vel)
 
@@ -404,7 +405,7 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
 @njit(cache=True, error_model="numpy")
 def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
     """:func:`_pbd_dem_parallel` on one thread."""
-    packed = hot
+    packed, packed_work = hot, work
     hot, work, s = unpack_hot(*hot), unpack_work(*work), Settings(*settings)
     xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
     out_pos, out_vel, out_len, out_contact = end
@@ -418,7 +419,7 @@ def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
             _lanes_to_batch(c, work, xb, vb)
         dem_forces(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in range(chunks):
-            _pbd_substep(c, F, hot, work, h, s, sub, packed)
+            _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work)
     for c in range(chunks):
         _lanes_to_batch(c, work, out_pos, out_vel)
 

@@ -9,7 +9,7 @@ Störmer-Verlet ``x[n+1] = 2 x[n] - x[n-1] + a h^2`` is written as ``v += a h; p
 from numba import njit
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n, update=True):
     """Apply gravity and drag to the velocities, then move the predicted positions. Pinned
     spheres (inverse mass 0) stay where they are. With ``update`` False the velocities are left
@@ -29,7 +29,7 @@ def predict(x, v, p, inv_mass, b0, gx, gy, h, drag, n, update=True):
                 pr[l] = xr[l] + vk * h
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def recover_velocity(x, p, v, h, n):
     """Velocity is what the positions did over the substep."""
     inv_h = 1.0 / h

@@ -68,7 +68,7 @@ from numba import njit
 
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
-from .layout import unpack_hot
+from .layout import unpack_hot, unpack_work
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -282,22 +282,29 @@ def skeleton_scratch(work, c):
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(x, v, h, p, held, grip, lifted, plane, sk, packed, b0, n, again):
+def factor_skeleton(h, packed_work, c, packed, b0, n, again):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
-    sweeps have reached (which hinges are past their limits, which spheres the ground holds).
-    ``packed``: the model's packed arrays (:func:`physics.hot.packed_hot_of`), unpacked here: a
-    call handing on the unpacked record (77 arrays, hundreds of arguments) costs about 0.5 us
-    whatever the call does, and these stages are called several times a substep.
+    sweeps have reached (which hinges are past their limits, which spheres the ground holds), for
+    chunk ``c`` (creatures ``b0`` to ``b0 + n - 1``). ``packed`` and ``packed_work``: the model's
+    arrays and the workspace as packed buffers (:func:`physics.hot.packed_hot_of`,
+    :func:`physics.hot.packed_workspace_of`), unpacked here: a call costs what its arguments cost
+    to hand on, each array seven or more words (the unpacked model's record, 77 arrays, about
+    0.5 us whatever the call did; the chunk's 17 arrays this stage reads, a sixth of a one-creature
+    step), and these stages are called several times a substep.
 
-    ``held : (P, LANES)`` is the ground's push this substep, ``plane : (P, 3, LANES)`` the contact
-    planes. Out, in the chunk's :class:`Scratch` ``sk``: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
+    It reads the chunk's ``x``, ``v`` and ``p``, ``push : (P, LANES)`` (the ground's push this
+    substep), ``grip`` and ``lifted``, and ``plane : (P, 3, LANES)`` (the contact planes). Out, in
+    the chunk's :class:`Scratch`: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
     dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
-    hot = unpack_hot(*packed)
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
+    x, v, p, plane = work.x[c], work.v[c], work.p[c], work.plane[c]
+    held, grip, lifted = work.push[c], work.grip[c], work.lifted[c]
+    sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     inv_mass = hot.inv_mass
     for i in range(N.shape[0]):
@@ -555,11 +562,14 @@ def _strength(hot, e, muscle, b):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, packed, b0, n, lead_only, pin):
+def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
-    (R, LANES)``, and the corrections added to ``p``. With ``lead_only``, the rods and hinges
-    alone (the soft rows as they are).
+    (R, LANES)``, and the corrections added to ``p``, for chunk ``c``, its arrays in the packed
+    workspace (:func:`factor_skeleton` says why: ``p``, ``x``, the muscles' rest lengths
+    ``bone_rows``, ``plane``, ``load``, ``q`` as ``move``, ``lam`` as ``pulled``, and
+    ``pulled_before`` as ``started``). With ``lead_only``, the rods and hinges alone (the soft
+    rows as they are).
 
     A muscle asked for more than its strength is held at its strength (its multiplier clamped),
     and the rods, hinges and compliant bones take what that leaves: their multipliers are
@@ -579,10 +589,13 @@ def solve_skeleton(p, x, rest, h, plane, load, sk, move, pulled, started, packed
     (the solve done again, the module says why) the multipliers start from ``started`` (what
     ``pulled`` was before the first solve) and a muscle the first solve held at its strength
     keeps that."""
-    hot = unpack_hot(*packed)
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
         return
+    p, x, rest, plane, load, move = work.p[c], work.x[c], work.bone_rows[c], work.plane[c], work.load[c], work.q[c]
+    pulled, started = work.lam[c], work.pulled_before[c]
+    sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
     for t in range(hot.rod_row.shape[0]):
