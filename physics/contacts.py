@@ -149,15 +149,17 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
     for i in range(p.shape[0]):
         if not active[i]:
             continue
+        # (views from b0: indexed at b0 + l, a lane loop is not vectorised)
+        im, mu_s, mu_k = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n], kinetic_friction[i, b0:b0 + n]
         for l in range(n):
-            w = inv_mass[i, b0 + l]
+            w = im[l]
             pressed = load[i, 0, l]
             extra = pressed if (pressed > 0.0) & (w > 0.0) else 0.0
             tx = -plane[i, 1, l]
             ty = plane[i, 0, l]
             slide = (p[i, 0, l] - x[i, 0, l]) * tx + (p[i, 1, l] - x[i, 1, l]) * ty
-            kinetic = min(kinetic_friction[i, b0 + l] * extra, abs(slide))
-            static = abs(slide) <= friction[i, b0 + l] * extra
+            kinetic = min(mu_k[l] * extra, abs(slide))
+            static = abs(slide) <= mu_s[l] * extra
             cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if extra > 0.0 else 0.0
             fric[i, l] += cut
@@ -180,10 +182,10 @@ def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
             for l in range(n):
                 loose[i, l] = 0.0
             continue
+        im, mu_s = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n]
         for l in range(n):
             normal = dn[i, l] + max(0.0, load[i, 0, l])
-            gives = (grip[i, l] > 0.0) & (inv_mass[i, b0 + l] > 0.0) & \
-                (abs(load[i, 1, l]) > friction[i, b0 + l] * normal)
+            gives = (grip[i, l] > 0.0) & (im[l] > 0.0) & (abs(load[i, 1, l]) > mu_s[l] * normal)
             loose[i, l] = 1.0 if gives else 0.0
 
 

@@ -347,10 +347,14 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
         e = hot.rod_bone[t]
+        # (the creatures' arrays as views from b0: indexed at b0 + l, the lane loops were not
+        # vectorised, for the negative index numba must allow for)
+        bone_on = hot.bone_on[e, b0:b0 + n]
+        inv_rest = hot.rod_inv_rest[t, b0:b0 + n]
         for l in range(n):
             # a bone switched off (no force: Model.with_values) has no legs, so no row
-            on = hot.bone_on[e, b0 + l]
-            inv_r = hot.rod_inv_rest[t, b0 + l]
+            on = bone_on[l]
+            inv_r = inv_rest[l]
             ux = (x[a, 0, l] - x[b, 0, l]) * inv_r if on else 0.0
             uy = (x[a, 1, l] - x[b, 1, l]) * inv_r if on else 0.0
             G[g, 0, l] = ux
@@ -483,10 +487,11 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
             PV[k, l] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
         for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
             m = hot.leg_sphere[g]
+            w = inv_mass[m, b0:b0 + n]
             for l in range(n):
                 gg = G[g, 0, l] * G[g, 0, l] + G[g, 1, l] * G[g, 1, l]
                 V[c0, l] += WS[m, 0, l] * (gg - Gn[g, l] * Gn[g, l])
-                PV[k, l] += inv_mass[m, b0 + l] * gg
+                PV[k, l] += w[l] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             for l in range(n):
                 V[t, l] = 0.0
@@ -516,13 +521,20 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         c0 = hot.sk_col_start[k]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         m = hot.row_muscle[k]
-        for l in range(n):
-            keep = PV[k, l] > 0.0
-            if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
-                eps = muscle_softness(h * hot.muscle_omega[m, b0 + l], hot.muscle_damping[m, b0 + l])
-            piv = V[c0, l] + eps * PV[k, l]
-            D[k, l] = 1.0 / piv if keep else 0.0
-            PV[k, l] = piv if keep else 0.0
+        if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
+            omega = hot.muscle_omega[m, b0:b0 + n]
+            zeta = hot.muscle_damping[m, b0:b0 + n]
+            for l in range(n):
+                keep = PV[k, l] > 0.0
+                piv = V[c0, l] + muscle_softness(h * omega[l], zeta[l]) * PV[k, l]
+                D[k, l] = 1.0 / piv if keep else 0.0
+                PV[k, l] = piv if keep else 0.0
+        else:
+            for l in range(n):
+                keep = PV[k, l] > 0.0
+                piv = V[c0, l] + eps * PV[k, l]
+                D[k, l] = 1.0 / piv if keep else 0.0
+                PV[k, l] = piv if keep else 0.0
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             for l in range(n):
                 V[t, l] *= D[k, l]
@@ -551,14 +563,6 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
                 break
             for l in range(n):
                 lam[k, l] -= V[t, l] * lam[i, l]
-
-
-@njit(cache=True, error_model="numpy")
-def _strength(hot, e, muscle, b):
-    """The most force soft bone ``e`` (the muscle ``muscle``, or -1) of creature ``b`` exerts:
-    a muscle's strength, a compliant bone no limit; 0 for a bone switched off."""
-    force = hot.muscle_strength[muscle, b] if muscle >= 0 else np.inf
-    return force if hot.bone_on[e, b] else 0.0
 
 
 @njit(cache=True, error_model="numpy")
@@ -604,6 +608,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
+        bone_rest = hot.bone_rest[e, b0:b0 + n]
         for l in range(n):
             dx = p[a, 0, l] - p[b, 0, l]
             dy = p[a, 1, l] - p[b, 1, l]
@@ -611,7 +616,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             # C = |d| - r, taken as far as a correction along u shortens it: cos(turn) of it
             # (the bone turned since the substep's start; never past 90 degrees)
             slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-            lam[k, l] = (hot.bone_rest[e, b0 + l] - d) * min(1.0, max(0.0, slope))
+            lam[k, l] = (bone_rest[l] - d) * min(1.0, max(0.0, slope))
     for t in range(hot.frame_row.shape[0]):
         c = hot.frame_cluster[t]
         r = hot.frame_r[t]
@@ -643,34 +648,47 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             b = hot.soft_b[t]
             e = hot.soft_bone[t]
             g = hot.soft_leg[t]
-            for l in range(n):
-                dx = p[a, 0, l] - p[b, 0, l]
-                dy = p[a, 1, l] - p[b, 1, l]
-                d = np.sqrt(dx * dx + dy * dy)
-                slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-                # toward the length this substep (bones.R_REST): a compliant bone all the way
-                # (its compliance is in the pivot), a muscle as its spring and dashpot ask
-                # (muscle_pull)
-                want = rest[e, 2, l] - d
-                m = hot.row_muscle[k]
-                if m >= 0:
+            m = hot.row_muscle[k]
+            # toward the length this substep (bones.R_REST): a compliant bone all the way (its
+            # compliance is in the pivot), a muscle as its spring and dashpot ask (muscle_pull).
+            # (Two lane loops, the branch and the creatures' offset b0 outside them: inside,
+            # they kept LLVM from vectorising the loop)
+            if m >= 0:
+                omega = hot.muscle_omega[m, b0:b0 + n]
+                zeta = hot.muscle_damping[m, b0:b0 + n]
+                for l in range(n):
+                    dx = p[a, 0, l] - p[b, 0, l]
+                    dy = p[a, 1, l] - p[b, 1, l]
+                    d = np.sqrt(dx * dx + dy * dy)
+                    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
                     d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
-                    want = muscle_pull(want, d - d0, h * hot.muscle_omega[m, b0 + l], hot.muscle_damping[m, b0 + l])
-                lam[k, l] = want * min(1.0, max(0.0, slope))
+                    want = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l])
+                    lam[k, l] = want * min(1.0, max(0.0, slope))
+            else:
+                for l in range(n):
+                    dx = p[a, 0, l] - p[b, 0, l]
+                    dy = p[a, 1, l] - p[b, 1, l]
+                    d = np.sqrt(dx * dx + dy * dy)
+                    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
+                    lam[k, l] = (rest[e, 2, l] - d) * min(1.0, max(0.0, slope))
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
         # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h
         move[:, :, :n] = 0.0
-        clamped = 0.0
+        clamped = False
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
             e = hot.soft_bone[t]
             g = hot.soft_leg[t]
             muscle = hot.row_muscle[k]
+            # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
+            # switched off 0), from views at b0 (indexed at b0 + l, the loops were not vectorised)
+            on = hot.bone_on[e, b0:b0 + n]
+            strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
             for end in range(2):
                 m = hot.leg_sphere[g + end]
                 for l in range(n):
-                    f = _strength(hot, e, muscle, b0 + l) * h2
+                    f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
                     total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
                     was = pin and (abs(pulled[e, l]) >= f)
                     cut = (pulled[e, l] if was else min(f, max(-f, total))) - total
@@ -678,16 +696,16 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                     move[m, 0, l] += s * (G[g + end, 0, l] - Gn[g + end, l] * N[m, 0, l])
                     move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
             for l in range(n):
-                f = _strength(hot, e, muscle, b0 + l) * h2
+                f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
                 base = started[e, l] if pin else pulled[e, l]
                 total = base + lam[k, l]
                 was = pin and (abs(pulled[e, l]) >= f)
                 held = pulled[e, l] if was else min(f, max(-f, total))
-                clamped += 0.0 if held == total else 1.0
+                clamped |= held != total
                 lam[k, l] = held - base
                 pulled[e, l] = held
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
-        fix = hot.sk_lead[1] if clamped > 0.0 else 0
+        fix = hot.sk_lead[1] if clamped else 0
         for k in range(fix):
             for l in range(n):
                 dlam[k, l] = 0.0
@@ -705,7 +723,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
         if lead_only and k >= lead:
             continue
         m = hot.leg_sphere[g]
-        inv_mass = hot.inv_mass
+        inv_mass = hot.inv_mass[m, b0:b0 + n]
         for l in range(n):
             s = WS[m, 0, l] * lam[k, l]
             gx = G[g, 0, l]
@@ -715,7 +733,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             p[m, 1, l] += s * (gy - gn * N[m, 1, l])
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
-            absorbed = inv_mass[m, b0 + l]
+            absorbed = inv_mass[l]
             nx = plane[m, 0, l]
             ny = plane[m, 1, l]
             along = abs(N[m, 0, l] * nx + N[m, 1, l] * ny) > 0.5   # (held along the normal, or
