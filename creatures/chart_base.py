@@ -16,7 +16,8 @@ import numpy as np
 
 from evolution import rundir
 
-__all__ = ["PlotError", "DEFAULT_SIZE", "COLOURS", "best_records", "new_figure", "add_panels_legend"]
+__all__ = ["PlotError", "DEFAULT_SIZE", "COLOURS", "best_records", "new_figure", "add_panels_legend",
+           "generation_axis"]
 
 DEFAULT_SIZE = (1200, 700)   # pixels
 
@@ -72,6 +73,21 @@ def new_figure(size, dpi):
     fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+def generation_axis(ax, generations) -> None:
+    """Panels sharing ``ax``'s x axis span ``generations`` (one generation: a unit around it),
+    whole generations on the ticks; with none, ``ax`` says no bodies are recorded yet."""
+    from matplotlib.ticker import MaxNLocator
+
+    g = generations
+    if len(g) == 1:
+        ax.set_xlim(g[0] - 0.5, g[0] + 0.5)
+    elif len(g):
+        ax.set_xlim(g[0], g[-1])
+    else:
+        ax.text(0.5, 0.5, "no bodies recorded yet", transform=ax.transAxes, ha="center", color="0.4")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def add_panels_legend(fig, axes, size, dpi) -> None:

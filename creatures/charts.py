@@ -53,7 +53,7 @@ from evolution.files import make_directory, write_atomic
 from evolution.run import OK_FIELDS
 from evolution.tasks import WORST_FITNESS
 
-from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, new_figure
+from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, generation_axis, new_figure
 from .design.schema import unit
 from .growth_charts import (MAX_EXTENT, MAX_LINEAGE_PANELS, MAX_PART_COUNT, ROW_ARROW, SIZE_PARTS, LineageData,
                             SizeData, body_size_figure, lineage_figure, lineage_label, lineage_panels,
@@ -566,7 +566,6 @@ def body_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
     """The body genes chart of a run whose body evolves, a matplotlib Figure of ``size`` pixels:
     a grid of small panels, one per evolvable value (its label, its units) then one per optional
     part (the share of the population with it on), generation along x."""
-    from matplotlib.ticker import MaxNLocator
 
     body = run.body
     genes = body.genes
@@ -609,13 +608,7 @@ def body_figure(run: RunData, size=DEFAULT_SIZE, dpi=100.0):
         ax.set_axisbelow(True)
     for ax in axes[len(shown):]:
         ax.set_visible(False)
-    if len(g) == 1:
-        axes[0].set_xlim(g[0] - 0.5, g[0] + 0.5)
-    elif len(g):
-        axes[0].set_xlim(g[0], g[-1])
-    else:
-        axes[0].text(0.5, 0.5, "no bodies recorded yet", transform=axes[0].transAxes, ha="center", color="0.4")
-    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    generation_axis(axes[0], g)
     for i, ax in enumerate(axes[:len(shown)]):
         if i + columns >= len(shown):  # the lowest panel of its column: the generations below it
             ax.tick_params(labelbottom=True)

@@ -23,7 +23,7 @@ import numpy as np
 from evolution import rundir
 from evolution.growth import GrowSettings, Plan
 
-from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, new_figure
+from .chart_base import COLOURS, DEFAULT_SIZE, PlotError, add_panels_legend, best_records, generation_axis, new_figure
 
 __all__ = ["MAX_LINEAGE_PANELS", "ROW_ARROW", "SIZE_PARTS", "MAX_PART_COUNT", "MAX_EXTENT", "SizeData",
            "LineageData", "read_body_sizes", "read_lineage", "body_size_figure", "lineage_panels",
@@ -253,13 +253,7 @@ def body_size_figure(run, size=DEFAULT_SIZE, dpi=100.0):
         if not stacked or k == len(SIZE_PARTS) - 1:
             ax.tick_params(labelbottom=True)
             ax.set_xlabel("generation", fontsize="x-small")
-    if len(g) == 1:
-        axes[0].set_xlim(g[0] - 0.5, g[0] + 0.5)
-    elif len(g):
-        axes[0].set_xlim(g[0], g[-1])
-    else:
-        axes[0].text(0.5, 0.5, "no bodies recorded yet", transform=axes[0].transAxes, ha="center", color="0.4")
-    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    generation_axis(axes[0], g)
     population = f"; population {run.population}" if run.population else ""
     fig.suptitle(f"{run.title()}: body size{population}", x=0.01, ha="left", fontweight="bold",
                  fontsize="large")

@@ -565,6 +565,18 @@ def _substitute(lam, V, D, col_start, ent_row, R, n):
                 lam[k, l] -= V[t, l] * lam[i, l]
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _length_along(p, G, a, b, g, l):
+    """Row ``g``'s bone between spheres ``a`` and ``b`` in lane ``l``: its length at ``p``, and how
+    far a correction along its leg (taken at the substep's start) shortens it, ``cos(turn)``
+    clipped to [0, 1] (the bone turned since the substep's start; never past 90 degrees)."""
+    dx = p[a, 0, l] - p[b, 0, l]
+    dy = p[a, 1, l] - p[b, 1, l]
+    d = np.sqrt(dx * dx + dy * dy)
+    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
+    return d, min(1.0, max(0.0, slope))
+
+
 @njit(cache=True, error_model="numpy")
 def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
@@ -610,13 +622,9 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
         g = hot.rod_leg[t]
         bone_rest = hot.bone_rest[e, b0:b0 + n]
         for l in range(n):
-            dx = p[a, 0, l] - p[b, 0, l]
-            dy = p[a, 1, l] - p[b, 1, l]
-            d = np.sqrt(dx * dx + dy * dy)
-            # C = |d| - r, taken as far as a correction along u shortens it: cos(turn) of it
-            # (the bone turned since the substep's start; never past 90 degrees)
-            slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-            lam[k, l] = (bone_rest[l] - d) * min(1.0, max(0.0, slope))
+            # C = |d| - r, taken as far as a correction along u shortens it
+            d, along = _length_along(p, G, a, b, g, l)
+            lam[k, l] = (bone_rest[l] - d) * along
     for t in range(hot.frame_row.shape[0]):
         c = hot.frame_cluster[t]
         r = hot.frame_r[t]
@@ -657,20 +665,13 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                 omega = hot.muscle_omega[m, b0:b0 + n]
                 zeta = hot.muscle_damping[m, b0:b0 + n]
                 for l in range(n):
-                    dx = p[a, 0, l] - p[b, 0, l]
-                    dy = p[a, 1, l] - p[b, 1, l]
-                    d = np.sqrt(dx * dx + dy * dy)
-                    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
+                    d, along = _length_along(p, G, a, b, g, l)
                     d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
-                    want = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l])
-                    lam[k, l] = want * min(1.0, max(0.0, slope))
+                    lam[k, l] = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
             else:
                 for l in range(n):
-                    dx = p[a, 0, l] - p[b, 0, l]
-                    dy = p[a, 1, l] - p[b, 1, l]
-                    d = np.sqrt(dx * dx + dy * dy)
-                    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-                    lam[k, l] = (rest[e, 2, l] - d) * min(1.0, max(0.0, slope))
+                    d, along = _length_along(p, G, a, b, g, l)
+                    lam[k, l] = (rest[e, 2, l] - d) * along
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
         # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h
