@@ -79,7 +79,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise):
+def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise, moved):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
@@ -111,32 +111,37 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
         w = inv_mass[i, b0:b0 + n]
         mu_s = friction[i, b0:b0 + n]
         mu_k = kinetic_friction[i, b0:b0 + n]
+        pen_row, cut_row = moved[0], moved[1]
         for l in range(n):
             # out to the surface, or for a sphere that started the substep inside the ground,
             # out by ``rise`` at most (a push-out capped like its speed: see the module)
             depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l]) - max(0.0, depth0 - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
-            px[l] += nx[l] * pen
-            py[l] += ny[l] * pen
+            ax = px[l] + nx[l] * pen
+            ay = py[l] + ny[l] * pen
             total = push[l] + pen
             push[l] = total
             # friction along the tangent t = (-ny, nx)
             tx = -ny[l]
             ty = nx[l]
-            slide = (px[l] - x0[l]) * tx + (py[l] - y0[l]) * ty
+            slide = (ax - x0[l]) * tx + (ay - y0[l]) * ty
             kinetic = min(mu_k[l] * pen, abs(slide))
             static = (abs(slide + cut_so_far[l]) <= mu_s[l] * total) & (loose[i, l] == 0.0)
             cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if total > 0.0 else 0.0
             held[l] = 1.0 if static & (total > 0.0) else 0.0
             cut_so_far[l] += cut
-            px[l] -= cut * tx
-            py[l] -= cut * ty
+            pen_row[l] = pen
+            cut_row[l] = cut
+        for l in range(n):
+            px[l] = (px[l] + nx[l] * pen_row[l]) - cut_row[l] * -ny[l]
+        for l in range(n):
+            py[l] = (py[l] + ny[l] * pen_row[l]) - cut_row[l] * nx[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n):
+def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n, moved):
     """Friction on the load the skeleton pressed into the ground (``load[:, 0] : (P, LANES)``, its
     normal displacement held back, physics/skeleton.py): the skeleton's solve comes after
     :func:`solve_ground` and holds the spheres on the ground, so the weight a body rests on its
@@ -145,26 +150,30 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
     cancelled if it is within ``mu_s`` times this load, else shortened by ``mu_k`` times it: at
     most what this load can grip, so that the skeleton's bones move by no more (cancelling the
     whole slide, as :func:`solve_ground` does, undid what the skeleton had just solved: bones
-    ended 2-4 % off)."""
+    ended 2-4 % off). ``moved`` is scratch (:func:`solve_ground` says why)."""
     for i in range(p.shape[0]):
         if not active[i]:
             continue
         # (views from b0: indexed at b0 + l, a lane loop is not vectorised)
         im, mu_s, mu_k = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n], kinetic_friction[i, b0:b0 + n]
+        px, py, nx, ny, cut_row = p[i, 0], p[i, 1], plane[i, 0], plane[i, 1], moved[1]
         for l in range(n):
             w = im[l]
             pressed = load[i, 0, l]
             extra = pressed if (pressed > 0.0) & (w > 0.0) else 0.0
-            tx = -plane[i, 1, l]
-            ty = plane[i, 0, l]
-            slide = (p[i, 0, l] - x[i, 0, l]) * tx + (p[i, 1, l] - x[i, 1, l]) * ty
+            tx = -ny[l]
+            ty = nx[l]
+            slide = (px[l] - x[i, 0, l]) * tx + (py[l] - x[i, 1, l]) * ty
             kinetic = min(mu_k[l] * extra, abs(slide))
             static = abs(slide) <= mu_s[l] * extra
             cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
             cut = cut if extra > 0.0 else 0.0
             fric[i, l] += cut
-            p[i, 0, l] -= cut * tx
-            p[i, 1, l] -= cut * ty
+            cut_row[l] = cut
+        for l in range(n):
+            px[l] -= cut_row[l] * -ny[l]
+        for l in range(n):
+            py[l] -= cut_row[l] * nx[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -207,7 +216,7 @@ def mark_lifted(active, load, lifted, n):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass, table, blocks, b0, n, slop, rise):
+def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass, terrain, b0, n, slop, rise, moved):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
     the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
@@ -216,7 +225,9 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
     sweeps (a muscle can move a foot centimetres within one substep), so skipped spheres that
     now reach below the terrain's top get their exact query here. On a terrain with corners (more
     than one segment) every sphere near the ground is checked exactly, twice: in a concave corner
-    (the foot of a step) pushing out of one face can push into the other."""
+    (the foot of a step) pushing out of one face can push into the other. ``terrain`` is
+    ``(table, blocks)``; ``moved`` scratch (:func:`solve_ground` says why)."""
+    table, blocks = terrain
     top = blocks[2]
     straight = is_straight(table)
     for i in range(p.shape[0]):
@@ -267,20 +278,24 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         touch = touching[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
+        pen_row = moved[0]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
             depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l]) if straight else vn[l]
             pen -= max(0.0, depth0 - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
-            px[l] += nx[l] * pen
-            py[l] += ny[l] * pen
             push[l] += pen
             vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
+            pen_row[l] = pen
+        for l in range(n):   # (a loop per row of p: solve_ground says why)
+            px[l] += nx[l] * pen_row[l]
+        for l in range(n):
+            py[l] += ny[l] * pen_row[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h):
+def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h, moved):
     """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
     the outward velocity the push-out created.
 
@@ -291,7 +306,8 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
     for 5 cm in a 60 Hz step, a launch from nothing. As Box2D caps its push-out speed
     (``contactPushMaxVelocity``), the outward normal velocity is kept to ``push_speed`` or what
     the sphere would have without the push, whichever is larger (the ground still only pushes:
-    at most ``dn / h`` is taken off)."""
+    at most ``dn / h`` is taken off). ``moved`` is scratch (:func:`solve_ground`
+    says why)."""
     inv_h = 1.0 / h
     for i in range(v.shape[0]):
         vx = v[i, 0]
@@ -302,6 +318,7 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
         approach_v = vn_in[i]
         push = dn[i]
         e = restitution[i, b0:b0 + n]
+        dv_row = moved[0]
         for l in range(n):
             vn = vx[l] * nx[l] + vy[l] * ny[l]
             target = max(vn, 0.0)
@@ -310,6 +327,8 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
             approach = -approach_v[l]
             bounce = e[l] * approach if approach > bounce_speed else 0.0
             target = max(target, bounce)
-            dv = target - vn if touch[l] else 0.0
-            vx[l] += dv * nx[l]
-            vy[l] += dv * ny[l]
+            dv_row[l] = target - vn if touch[l] else 0.0
+        for l in range(n):   # (a loop per row of v: solve_ground says why)
+            vx[l] += dv_row[l] * nx[l]
+        for l in range(n):
+            vy[l] += dv_row[l] * ny[l]

@@ -130,6 +130,9 @@ WORK = (
     *_rows(F, "C R L", "sk_dlam", "the multipliers' correction for clamped muscles"),
     *_rows(F, "C P L", "loose", "static friction let go of it (1) last substep"),
     *_rows(F, "C P L", "lifted", "the skeleton pulled it out of the ground (1) this substep"),
+    *_rows(F, "C L", "lane_a lane_b", "scratch: a lane loop's results, for the loops that move each row of p or v "
+                                      "by them (two arrays: LLVM leaves a lane loop that writes two rows of one "
+                                      "array scalar; physics/contacts.py, solve_ground)"),
     *_rows(F, "C P 2 L", "before", "the positions before the skeleton's solve"),
     *_rows(F, "C E L", "pulled_before", "and the bone multipliers"),
     *_rows(F, f"C {PLATE_ROWS} L", "plate_rows", "in a fluid: a plate end's rows, a value a creature"),

@@ -303,7 +303,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
     if R == 0:
         return
     x, v, p, plane = work.x[c], work.v[c], work.p[c], work.plane[c]
-    held, grip, lifted = work.push[c], work.grip[c], work.lifted[c]
+    held, grip, lifted, code = work.push[c], work.grip[c], work.lifted[c], work.lane_a[c]
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     inv_mass = hot.inv_mass
@@ -321,6 +321,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         ws = WS[i, 0]
         wn = WS[i, 1]
         w = inv_mass[i, b0:b0 + n]
+        # (two lane loops, each writing one row of N and of WS, through a code: LLVM leaves a
+        # lane loop that writes two rows of one array scalar)
         for l in range(n):
             # on the ground: pushed by it this substep, or within HOLD_REACH of it now, at the
             # substep's start or where it was going before the sweeps (a knee the muscles lift
@@ -339,9 +341,13 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
             slides = (static[l] > 0.0) & lift
             on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0) & (not lift)
             hx[l] = nx[l] * _HOLD if on else (-ny[l] * _HOLD if slides else 0.0)
-            hy[l] = ny[l] * _HOLD if on else (nx[l] * _HOLD if slides else 0.0)
             ws[l] = w[l] * (1.0 / HOLD_MASS) if gripped else w[l]
-            wn[l] = w[l] * (1.0 / HOLD_MASS) if on | gripped | slides else w[l]
+            code[l] = 1.0 if on else (2.0 if slides else (3.0 if gripped else 0.0))
+        for l in range(n):
+            on = code[l] == 1.0
+            slides = code[l] == 2.0
+            hy[l] = ny[l] * _HOLD if on else (nx[l] * _HOLD if slides else 0.0)
+            wn[l] = w[l] * (1.0 / HOLD_MASS) if code[l] > 0.0 else w[l]
     for t in range(hot.rod_row.shape[0]):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
@@ -351,16 +357,14 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         # vectorised, for the negative index numba must allow for)
         bone_on = hot.bone_on[e, b0:b0 + n]
         inv_rest = hot.rod_inv_rest[t, b0:b0 + n]
-        for l in range(n):
-            # a bone switched off (no force: Model.with_values) has no legs, so no row
-            on = bone_on[l]
-            inv_r = inv_rest[l]
-            ux = (x[a, 0, l] - x[b, 0, l]) * inv_r if on else 0.0
-            uy = (x[a, 1, l] - x[b, 1, l]) * inv_r if on else 0.0
-            G[g, 0, l] = ux
-            G[g, 1, l] = uy
-            G[g + 1, 0, l] = -ux
-            G[g + 1, 1, l] = -uy
+        # a bone switched off (no force: Model.with_values) has no legs, so no row (a loop per
+        # row of G: LLVM leaves a lane loop that writes two rows of one array scalar)
+        for k in range(2):
+            ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
+            for l in range(n):
+                ga[l] = (xa[l] - xb[l]) * inv_rest[l] if bone_on[l] else 0.0
+            for l in range(n):
+                gb[l] = -((xa[l] - xb[l]) * inv_rest[l] if bone_on[l] else 0.0)
     for t in range(hot.frame_row.shape[0]):
         # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
         # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
@@ -422,20 +426,18 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         b = hot.soft_b[t]
         g = hot.soft_leg[t]
         on = hot.bone_on[hot.soft_bone[t], b0:b0 + n]
-        ga_x = G[g, 0]
-        ga_y = G[g, 1]
-        gb_x = G[g + 1, 0]
-        gb_y = G[g + 1, 1]
         for l in range(n):
             dx = x[a, 0, l] - x[b, 0, l]
             dy = x[a, 1, l] - x[b, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             # (a bone switched off, or of no length, has no row)
-            inv = 1.0 / d if on[l] & (d > 1e-12) else 0.0
-            ga_x[l] = dx * inv
-            ga_y[l] = dy * inv
-            gb_x[l] = -dx * inv
-            gb_y[l] = -dy * inv
+            code[l] = 1.0 / d if on[l] & (d > 1e-12) else 0.0
+        for k in range(2):   # (a loop per row of G, as the rods')
+            ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
+            for l in range(n):
+                ga[l] = (xa[l] - xb[l]) * code[l]
+            for l in range(n):
+                gb[l] = -(xa[l] - xb[l]) * code[l]
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         j = hot.hinge_joint[t]
@@ -610,7 +612,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     if R == 0:
         return
     p, x, rest, plane, load, move = work.p[c], work.x[c], work.bone_rows[c], work.plane[c], work.load[c], work.q[c]
-    pulled, started = work.lam[c], work.pulled_before[c]
+    pulled, started, cuts = work.lam[c], work.pulled_before[c], work.lane_a[c]
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
@@ -686,16 +688,19 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             # switched off 0), from views at b0 (indexed at b0 + l, the loops were not vectorised)
             on = hot.bone_on[e, b0:b0 + n]
             strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
+            # (a loop per row of move, through the cuts: LLVM leaves a lane loop that writes two
+            # rows of one array scalar)
+            for l in range(n):
+                f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
+                total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
+                was = pin and (abs(pulled[e, l]) >= f)
+                cuts[l] = (pulled[e, l] if was else min(f, max(-f, total))) - total
             for end in range(2):
                 m = hot.leg_sphere[g + end]
-                for l in range(n):
-                    f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
-                    total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
-                    was = pin and (abs(pulled[e, l]) >= f)
-                    cut = (pulled[e, l] if was else min(f, max(-f, total))) - total
-                    s = WS[m, 0, l] * cut
-                    move[m, 0, l] += s * (G[g + end, 0, l] - Gn[g + end, l] * N[m, 0, l])
-                    move[m, 1, l] += s * (G[g + end, 1, l] - Gn[g + end, l] * N[m, 1, l])
+                for d in range(2):
+                    to, leg, ws, nd, gn = move[m, d], G[g + end, d], WS[m, 0], N[m, d], Gn[g + end]
+                    for l in range(n):
+                        to[l] += (ws[l] * cuts[l]) * (leg[l] - gn[l] * nd[l])
             for l in range(n):
                 f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
                 base = started[e, l] if pin else pulled[e, l]
@@ -725,13 +730,13 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             continue
         m = hot.leg_sphere[g]
         inv_mass = hot.inv_mass[m, b0:b0 + n]
+        # (two lane loops, each writing one row of p and of load: LLVM leaves a lane loop that
+        # writes two rows of one array scalar)
         for l in range(n):
             s = WS[m, 0, l] * lam[k, l]
             gx = G[g, 0, l]
             gy = G[g, 1, l]
-            gn = Gn[g, l]
-            p[m, 0, l] += s * (gx - gn * N[m, 0, l])
-            p[m, 1, l] += s * (gy - gn * N[m, 1, l])
+            p[m, 0, l] += s * (gx - Gn[g, l] * N[m, 0, l])
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
             absorbed = inv_mass[l]
@@ -741,7 +746,15 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             every = WS[m, 0, l] < absorbed                         # along the ground, or every way)
             held = every | ((WS[m, 1, l] < absorbed) & along)
             load[m, 0, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * nx + gy * ny)
+        for l in range(n):
+            s = WS[m, 0, l] * lam[k, l]
+            gx = G[g, 0, l]
+            gy = G[g, 1, l]
+            p[m, 1, l] += s * (gy - Gn[g, l] * N[m, 1, l])
             # and the slide along the ground static friction held back (contacts.press_friction
             # lets it go where it is more than friction can hold)
+            absorbed = inv_mass[l]
+            along = abs(N[m, 0, l] * plane[m, 0, l] + N[m, 1, l] * plane[m, 1, l]) > 0.5
+            every = WS[m, 0, l] < absorbed
             gripped = every | ((WS[m, 1, l] < absorbed) & (not along))
             load[m, 1, l] += (absorbed if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])

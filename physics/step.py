@@ -144,6 +144,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
     touching, active, touched, grip = work.touching[c], work.active[c], work.touched[c], work.grip[c]
     load, loose, lifted = work.load[c], work.loose[c], work.lifted[c]
+    moved = (work.lane_a[c], work.lane_b[c])   # (scratch: physics/layout.py)
     before, pulled_before, plate_rows = work.before[c], work.pulled_before[c], work.plate_rows[c]
     # gather
     for i in range(P):
@@ -199,7 +200,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 solve_clusters(x, p, q, packed, b0, n)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
-                             hot.kinetic_friction, b0, n, push_h)
+                             hot.kinetic_friction, b0, n, push_h, moved)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
             factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
@@ -223,7 +224,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                     solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
-                               b0, n)
+                               b0, n, moved)
                 solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
@@ -231,11 +232,11 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
             _zero(load)
         if ground:
-            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, table, blocks, b0, n, slop,
-                          push_h)
+            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, terrain, b0, n, slop,
+                          push_h, moved)
         recover_velocity(x, p, v, h, n)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, s.bounce, s.push, h)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, s.bounce, s.push, h, moved)
             for i in range(P):
                 for l in range(n):
                     touched[i, l] |= touching[i, l]
