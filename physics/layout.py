@@ -32,16 +32,11 @@ from numba.np.numpy_support import from_dtype
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks",
-           "PLATE_ROWS"]
+__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks"]
 
 Field = namedtuple("Field", "name dtype axes doc")
 
 I, F, BOOL = np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.bool_)
-
-#: a fluid's plate rows kept per creature for one plate end (physics/medium.py)
-PLATE_ROWS = 7
-
 
 def _rows(dtype, axes: str, names: str, doc: str) -> tuple:
     return tuple(Field(name, dtype, tuple(axes.split()), doc) for name in names.split())
@@ -135,7 +130,9 @@ WORK = (
                                       "array scalar; physics/contacts.py, solve_ground)"),
     *_rows(F, "C P 2 L", "before", "the positions before the skeleton's solve"),
     *_rows(F, "C E L", "pulled_before", "and the bone multipliers"),
-    *_rows(F, f"C {PLATE_ROWS} L", "plate_rows", "in a fluid: a plate end's rows, a value a creature"),
+    *_rows(F, "C L", "plate_tx plate_ty plate_share plate_ux plate_uy plate_dvx plate_dvy",
+           "in a fluid: a plate end's direction, share, velocity and change of it, a value a creature (each its "
+           "own array: LLVM leaves a lane loop that writes two rows of one array scalar)"),
 )
 
 Hot = namedtuple("Hot", [f.name for f in HOT])

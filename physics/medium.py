@@ -145,8 +145,9 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
     """The drag of the fluid on the substep's velocities ``(p - x) / h``, once a substep after
     the constraints (see the module): each sphere's and each plate end's velocity braked
     implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
-    (``Model.bone_plate``); ``acc : (P, 2, lanes)``, ``deg : (P, lanes)`` and ``row : (7, lanes)``
-    are scratch.
+    (``Model.bone_plate``); ``acc : (P, 2, lanes)``, ``deg : (P, lanes)`` and ``row`` (seven
+    arrays (lanes,)) are scratch. (No lane loop writes two rows of one array: LLVM leaves such a
+    loop scalar.)
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
     with no force (switched off: ``Model.with_values``) are no plates."""
     rho = fluid[0]
@@ -155,7 +156,8 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
     cs, ks, cn, ct, kn, kt = fluid[3], fluid[4], fluid[5], fluid[6], fluid[7], fluid[8]
     P = x.shape[0]
     inv_h = 1.0 / h
-    for i in range(P):     # the spheres' own drag
+    tx, ty, f, ux, uy, dvx, dvy = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
+    for i in range(P):     # the spheres' own drag (branch-free, the braked velocity into ux, uy, then a loop per row of p)
         w = inv_mass[i, b0:b0 + n]
         r = radius[i, b0:b0 + n]
         xx = x[i, 0]
@@ -163,19 +165,18 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
         px = p[i, 0]
         py = p[i, 1]
         for l in range(n):
-            if not (w[l] > 0.0 and r[l] > 0.0):
-                continue
-            ux = (px[l] - xx[l]) * inv_h - fx
-            uy = (py[l] - xy[l]) * inv_h - fy
+            vx = (px[l] - xx[l]) * inv_h - fx
+            vy = (py[l] - xy[l]) * inv_h - fy
             area = np.pi * r[l] * r[l]
-            speed = np.sqrt(ux * ux + uy * uy)
-            if speed > 0.0:
-                s = implicit_speed(speed, 0.5 * rho * cs * area * h * w[l], ks * area * h * w[l])
-                k = s / speed
-                ux *= k
-                uy *= k
-            px[l] = xx[l] + (fx + ux) * h
-            py[l] = xy[l] + (fy + uy) * h
+            speed = np.sqrt(vx * vx + vy * vy)
+            s = implicit_speed(speed, 0.5 * rho * cs * area * h * w[l], ks * area * h * w[l])
+            k = s / speed if speed > 0.0 else 1.0
+            ux[l] = vx * k
+            uy[l] = vy * k
+        for l in range(n):
+            px[l] = xx[l] + (fx + ux[l]) * h if (w[l] > 0.0) & (r[l] > 0.0) else px[l]
+        for l in range(n):
+            py[l] = xy[l] + (fy + uy[l]) * h if (w[l] > 0.0) & (r[l] > 0.0) else py[l]
     # The plates: every bone end's drag from the same velocities, with its sphere's mass split
     # among the plates that meet there, and the results averaged (a Jacobi pass: a sphere where
     # several bones meet is braked alike whatever order the design lists them in; each term is
@@ -183,8 +184,9 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
     for i in range(P):
         for l in range(n):
             deg[i, l] = 0.0
-            acc[i, 0, l] = 0.0
-            acc[i, 1, l] = 0.0
+        for k in range(2):
+            for l in range(n):
+                acc[i, k, l] = 0.0
     for e in range(bone_a.shape[0]):
         for end in range(2):
             q = bone_a[e] if end == 0 else bone_b[e]
@@ -195,9 +197,8 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
                 on = ((dx * dx + dy * dy > 1e-24) & bone_on[e, b] & (inv_mass[q, b] > 0.0)
                       & (radius[q, b] > 0.0))
                 deg[q, l] += 1.0 if on else 0.0
-    # per bone, in rows of one value per creature (the loop that does the arithmetic reads and
-    # writes these rows only, so that it is vectorized across creatures)
-    tx, ty, f, ux, uy, dvx, dvy = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
+    # per bone, in rows of one value per creature, each its own array (the loop that does the
+    # arithmetic reads and writes these rows only, so that it is vectorized across creatures)
     for e in range(bone_a.shape[0]):
         i = bone_a[e]
         j = bone_b[e]
@@ -218,12 +219,12 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
             _brake_plate_ends(tx, ty, f, ux, uy, dvx, dvy, rho * ct * 0.5, kt, rho * cn * 0.5, kn, n)
             for l in range(n):
                 acc[q, 0, l] += dvx[l]
+            for l in range(n):
                 acc[q, 1, l] += dvy[l]
     for i in range(P):
-        for l in range(n):
-            k = h / deg[i, l] if deg[i, l] > 0.0 else 0.0
-            p[i, 0, l] += acc[i, 0, l] * k
-            p[i, 1, l] += acc[i, 1, l] * k
+        for k in range(2):
+            for l in range(n):
+                p[i, k, l] += acc[i, k, l] * (h / deg[i, l] if deg[i, l] > 0.0 else 0.0)
 
 
 #: named media: the ``SimParams`` fluid settings each stands for (the others at their defaults).

@@ -145,7 +145,9 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     touching, active, touched, grip = work.touching[c], work.active[c], work.touched[c], work.grip[c]
     load, loose, lifted = work.load[c], work.loose[c], work.lifted[c]
     moved = (work.lane_a[c], work.lane_b[c])   # (scratch: physics/layout.py)
-    before, pulled_before, plate_rows = work.before[c], work.pulled_before[c], work.plate_rows[c]
+    before, pulled_before = work.before[c], work.pulled_before[c]
+    plate_rows = (work.plate_tx[c], work.plate_ty[c], work.plate_share[c], work.plate_ux[c], work.plate_uy[c],
+                  work.plate_dvx[c], work.plate_dvy[c])
     # gather
     for i in range(P):
         for k in range(2):
