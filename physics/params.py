@@ -13,10 +13,13 @@ __all__ = ["SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION"]
 #: files without the setting); 2, the skeleton's exact solve (physics/skeleton.py); 3, the plate
 #: law of fluids (physics/medium.py: a plate's normal force from the whole speed, and the flat
 #: plate's coefficients), which changed nothing without a fluid; 4, muscles as springs and
-#: dashpots (physics/bones.py), which changed everything with a muscle. The engine steps only
+#: dashpots (physics/bones.py), which changed everything with a muscle; 5, a muscle past its
+#: strength held at it on the side of its own demand (physics/skeleton.py: two nearly parallel
+#: muscles no longer lock at +f and -f), which changed every motion where a muscle is at its
+#: strength. The engine steps only
 #: with its own version; :attr:`SimParams.engine` records the one a file was made with, and
 #: :attr:`SimParams.earlier_engine` says whether today's engine moves such settings differently.
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 
 #: ``SimParams.solver``: position-based dynamics (the default, physics/step.py) or Witkin's
 #: constrained dynamics (physics/witkin.py)
@@ -185,7 +188,7 @@ class SimParams:
     @property
     def earlier_engine(self) -> bool:
         """Whether these settings come from an engine that moved them differently from this one
-        (see ENGINE_VERSION): since version 4 changed muscles, any earlier one."""
+        (see ENGINE_VERSION): since versions 4 and 5 changed muscles, any earlier one."""
         return self.engine < ENGINE_VERSION
 
 

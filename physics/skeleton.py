@@ -579,6 +579,20 @@ def _length_along(p, G, a, b, g, l):
     return d, min(1.0, max(0.0, slope))
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _bounds(f, total, demand, muscle):
+    """The bounds of a soft row's multiplier: ``-f`` and ``f`` (its strength, ``f = 0`` for a bone
+    switched off); a muscle past its strength (``|total| > f``) is held at its strength on the side
+    of its own ``demand`` (its right-hand side before the coupled solve), or at 0 where the
+    coupled solve asked it to push against that. (Clamped each on its own, two nearly parallel
+    muscles of a flat triangle were held at +f and -f, one pulling and one pushing, and the far
+    sphere, feeling nearly nothing, drifted away: docs/limits.md.)"""
+    over = muscle and abs(total) > f
+    lo = 0.0 if (over and demand > 0.0) else -f
+    hi = 0.0 if (over and demand < 0.0) else f
+    return lo, hi
+
+
 @njit(cache=True, error_model="numpy")
 def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
@@ -670,6 +684,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                     d, along = _length_along(p, G, a, b, g, l)
                     d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
                     lam[k, l] = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
+                    dlam[k, l] = lam[k, l]   # the muscle's own demand (its sign bounds its clamped force)
             else:
                 for l in range(n):
                     d, along = _length_along(p, G, a, b, g, l)
@@ -694,7 +709,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                 f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
                 total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
                 was = pin and (abs(pulled[e, l]) >= f)
-                cuts[l] = (pulled[e, l] if was else min(f, max(-f, total))) - total
+                lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
+                cuts[l] = (pulled[e, l] if was else min(hi, max(lo, total))) - total
             for end in range(2):
                 m = hot.leg_sphere[g + end]
                 for d in range(2):
@@ -706,7 +722,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                 base = started[e, l] if pin else pulled[e, l]
                 total = base + lam[k, l]
                 was = pin and (abs(pulled[e, l]) >= f)
-                held = pulled[e, l] if was else min(f, max(-f, total))
+                lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
+                held = pulled[e, l] if was else min(hi, max(lo, total))
                 clamped |= held != total
                 lam[k, l] = held - base
                 pulled[e, l] = held

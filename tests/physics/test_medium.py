@@ -253,8 +253,8 @@ def test_a_bone_switched_off_is_no_plate():
 def test_settings_written_by_an_earlier_engine_read_with_its_plate_coefficients():
     """A file's fluid settings leave out the defaults; engine 2's plates were 1.28 across and
     0.04 along, so its water reads back as that, says it was moved differently, and is written
-    again as it was. Engine 4 changed muscles, on land too: settings of any earlier engine
-    move differently."""
+    again as it was. Engines 4 and 5 changed muscles, on land too: settings of any earlier
+    engine move differently."""
     old = {"fluid_density": WATER, "engine": 2}
     params = physics.SimParams.from_dict(old)
     assert (params.fluid_drag_normal, params.fluid_drag_tangent) == (1.28, 0.04)
@@ -263,7 +263,8 @@ def test_settings_written_by_an_earlier_engine_read_with_its_plate_coefficients(
     three = physics.SimParams.from_dict({"fluid_density": WATER, "engine": 3})
     assert (three.fluid_drag_normal, three.fluid_drag_tangent) == (2.0, 0.01)
     assert three.earlier_engine
-    assert not physics.SimParams.from_dict({"fluid_density": WATER, "engine": 4}).earlier_engine
-    assert not physics.SimParams.from_dict({"engine": 4}).earlier_engine
+    assert not physics.SimParams.from_dict({"fluid_density": WATER, "engine": 5}).earlier_engine
+    assert not physics.SimParams.from_dict({"engine": 5}).earlier_engine
+    assert physics.SimParams.from_dict({"engine": 4}).earlier_engine
     assert physics.SimParams.from_dict({"engine": 3}).earlier_engine
     assert physics.SimParams.from_dict({"engine": 1}).earlier_engine
