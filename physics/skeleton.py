@@ -603,8 +603,9 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     ``pulled_before`` as ``started``). With ``lead_only``, the rods and hinges alone (the soft
     rows as they are).
 
-    A muscle asked for more than its strength is held at its strength (its multiplier clamped),
-    and the rods, hinges and compliant bones take what that leaves: their multipliers are
+    A muscle asked for more than its strength is held at its strength (its multiplier clamped;
+    on the side of its own demand, or at 0 where the coupled solve asked it to push against
+    that: :func:`_bounds`), and the rods, hinges and compliant bones take what that leaves: their multipliers are
     corrected by the leading block's solve of ``A_ll dlam = -A_ls (clamped - asked)`` (the
     muscles come last, plan_skeleton), the product computed as
     the displacement ``move : (P, 2, LANES)`` the change of the soft multipliers would make,
