@@ -19,7 +19,8 @@ A muscle is a spring toward a length within its range, but not a stop: a skeleto
 well past its range (every built-in design kicking at random as below: 4-63 % of its rest
 length past it, the eel the most). A muscle past its range by its whole rest length, though, is
 not pulled by a body any more but torn apart by the solver: the skeleton's exact solve of a
-flat triangle of bones and muscles can blow up, which growing bodies found (docs/evolving.md).
+flat triangle of bones and muscles blew up with engine 4, which growing bodies found
+(docs/evolving.md; engine 5 holds it at everyday strengths, docs/limits.md).
 
 A rigid bone is a bone with no compliance that is not a muscle. Honest bodies stay within the
 limits: every built-in land design and the reference walker kicking at random, new signs every
