@@ -18,6 +18,8 @@ Three parts, in this order within a substep:
    if that was above ``bounce_speed`` (so resting contacts do not jitter).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -27,6 +29,10 @@ from .terrain import closest_on_terrain, is_straight, terrain_top
 #: substep their bones can drag them down by centimetres (a foot resting 1-3 mm above the ground was
 #: pulled 1.3 cm into it and popped out after the skeleton's last sweep, leaving a bone 3.75 % short)
 CONTACT_MARGIN = 0.1
+
+#: the stages' scratch: two rows of one value a lane (the workspace's ``lane_a`` and ``lane_b``),
+#: each its own array (LLVM leaves a lane loop that writes two rows of one array scalar)
+Moved = namedtuple("Moved", "along across")
 
 #: a sphere the skeleton pulls out of the ground by more than this (m) in a substep lifts off
 LIFT_SLACK = 1e-7
@@ -111,7 +117,7 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
         w = inv_mass[i, b0:b0 + n]
         mu_s = friction[i, b0:b0 + n]
         mu_k = kinetic_friction[i, b0:b0 + n]
-        pen_row, cut_row = moved[0], moved[1]
+        pen_row, cut_row = moved.along, moved.across
         for l in range(n):
             # out to the surface, or for a sphere that started the substep inside the ground,
             # out by ``rise`` at most (a push-out capped like its speed: see the module)
@@ -156,7 +162,7 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
             continue
         # (views from b0: indexed at b0 + l, a lane loop is not vectorised)
         im, mu_s, mu_k = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n], kinetic_friction[i, b0:b0 + n]
-        px, py, nx, ny, cut_row = p[i, 0], p[i, 1], plane[i, 0], plane[i, 1], moved[1]
+        px, py, nx, ny, cut_row = p[i, 0], p[i, 1], plane[i, 0], plane[i, 1], moved.across
         for l in range(n):
             w = im[l]
             pressed = load[i, 0, l]
@@ -278,7 +284,7 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         touch = touching[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
-        pen_row = moved[0]
+        pen_row = moved.along
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
@@ -318,7 +324,7 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
         approach_v = vn_in[i]
         push = dn[i]
         e = restitution[i, b0:b0 + n]
-        dv_row = moved[0]
+        dv_row = moved.along
         for l in range(n):
             vn = vx[l] * nx[l] + vy[l] * ny[l]
             target = max(vn, 0.0)

@@ -66,9 +66,14 @@ gains is the drag's, never its muscles' alone. Without a fluid this stage is not
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
+
+#: a plate end's values, one a creature (the workspace's ``plate_*`` rows, each its own array:
+#: LLVM leaves a lane loop that writes two rows of one array scalar)
+PlateRows = namedtuple("PlateRows", "tx ty share ux uy dvx dvy")
 
 #: the fields of ``SimParams`` this stage reads, in the order of its coefficient array
 COEFFICIENTS = ("fluid_density", "flow_x", "flow_y", "fluid_drag_sphere", "fluid_viscous_sphere",
@@ -145,8 +150,8 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
     """The drag of the fluid on the substep's velocities ``(p - x) / h``, once a substep after
     the constraints (see the module): each sphere's and each plate end's velocity braked
     implicitly. ``fluid`` holds :data:`COEFFICIENTS`'s values; ``plate`` each bone's plate width
-    (``Model.bone_plate``); ``acc : (P, 2, lanes)``, ``deg : (P, lanes)`` and ``row`` (seven
-    arrays (lanes,)) are scratch. (No lane loop writes two rows of one array: LLVM leaves such a
+    (``Model.bone_plate``); ``acc : (P, 2, lanes)``, ``deg : (P, lanes)`` and ``row`` (a
+    :data:`PlateRows` of arrays (lanes,)) are scratch. (No lane loop writes two rows of one array: LLVM leaves such a
     loop scalar.)
     Spheres with no inverse mass (pinned) or no radius (switched off) are left alone, and bones
     with no force (switched off: ``Model.with_values``) are no plates."""
@@ -156,7 +161,7 @@ def relax_medium(x, p, acc, deg, row, inv_mass, radius, bone_a, bone_b, bone_on,
     cs, ks, cn, ct, kn, kt = fluid[3], fluid[4], fluid[5], fluid[6], fluid[7], fluid[8]
     P = x.shape[0]
     inv_h = 1.0 / h
-    tx, ty, f, ux, uy, dvx, dvy = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
+    tx, ty, f, ux, uy, dvx, dvy = row.tx, row.ty, row.share, row.ux, row.uy, row.dvx, row.dvy
     for i in range(P):     # the spheres' own drag (branch-free, the braked velocity into ux, uy, then a loop per row of p)
         w = inv_mass[i, b0:b0 + n]
         r = radius[i, b0:b0 + n]

@@ -69,9 +69,9 @@ from .layout import unpack_hot, unpack_work, work_chunks
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
-from .contacts import find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
+from .contacts import Moved, find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
-from .medium import buoyancy, coefficients, relax_medium
+from .medium import PlateRows, buoyancy, coefficients, relax_medium
 from .joints import solve_joints
 from .skeleton import factor_skeleton, solve_skeleton
 from .model import Model
@@ -144,10 +144,10 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
     touching, active, touched, grip = work.touching[c], work.active[c], work.touched[c], work.grip[c]
     load, loose, lifted = work.load[c], work.loose[c], work.lifted[c]
-    moved = (work.lane_a[c], work.lane_b[c])   # (scratch: physics/layout.py)
+    moved = Moved(work.lane_a[c], work.lane_b[c])   # (scratch: physics/layout.py)
     before, pulled_before = work.before[c], work.pulled_before[c]
-    plate_rows = (work.plate_tx[c], work.plate_ty[c], work.plate_share[c], work.plate_ux[c], work.plate_uy[c],
-                  work.plate_dvx[c], work.plate_dvy[c])
+    plate_rows = PlateRows(work.plate_tx[c], work.plate_ty[c], work.plate_share[c], work.plate_ux[c],
+                           work.plate_uy[c], work.plate_dvx[c], work.plate_dvy[c])
     # gather
     for i in range(P):
         for k in range(2):
