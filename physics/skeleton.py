@@ -303,7 +303,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
     if R == 0:
         return
     x, v, p, plane = work.x[c], work.v[c], work.p[c], work.plane[c]
-    held, grip, lifted, code = work.push[c], work.grip[c], work.lifted[c], work.lane_a[c]
+    held, grip, lifted = work.push[c], work.grip[c], work.lifted[c]
+    code, inv_len = work.lane_a[c], work.lane_a[c]   # (scratch rows, each used by one stage below)
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     inv_mass = hot.inv_mass
@@ -431,13 +432,13 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
             dy = x[a, 1, l] - x[b, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             # (a bone switched off, or of no length, has no row)
-            code[l] = 1.0 / d if on[l] & (d > 1e-12) else 0.0
+            inv_len[l] = 1.0 / d if on[l] & (d > 1e-12) else 0.0
         for k in range(2):   # (a loop per row of G, as the rods')
             ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
             for l in range(n):
-                ga[l] = (xa[l] - xb[l]) * code[l]
+                ga[l] = (xa[l] - xb[l]) * inv_len[l]
             for l in range(n):
-                gb[l] = -(xa[l] - xb[l]) * code[l]
+                gb[l] = -(xa[l] - xb[l]) * inv_len[l]
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         j = hot.hinge_joint[t]
@@ -577,6 +578,17 @@ def _length_along(p, G, a, b, g, l):
     d = np.sqrt(dx * dx + dy * dy)
     slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
     return d, min(1.0, max(0.0, slope))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _held_ways(N, WS, plane, m, l, absorbed):
+    """Whether the solve held sphere ``m`` (lane ``l``, inverse mass ``absorbed``) along its
+    contact normal, and whether along the ground: held every way (static friction's grip), or
+    along the one its held normal ``N`` points (the normal, or the tangent of a grip that slides)."""
+    along = abs(N[m, 0, l] * plane[m, 0, l] + N[m, 1, l] * plane[m, 1, l]) > 0.5
+    every = WS[m, 0, l] < absorbed
+    one_way = WS[m, 1, l] < absorbed
+    return every | (one_way & along), every | (one_way & (not along))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -757,13 +769,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             p[m, 0, l] += s * (gx - Gn[g, l] * N[m, 0, l])
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
-            absorbed = inv_mass[l]
-            nx = plane[m, 0, l]
-            ny = plane[m, 1, l]
-            along = abs(N[m, 0, l] * nx + N[m, 1, l] * ny) > 0.5   # (held along the normal, or
-            every = WS[m, 0, l] < absorbed                         # along the ground, or every way)
-            held = every | ((WS[m, 1, l] < absorbed) & along)
-            load[m, 0, l] -= (absorbed if held else 0.0) * lam[k, l] * (gx * nx + gy * ny)
+            held, _ = _held_ways(N, WS, plane, m, l, inv_mass[l])
+            load[m, 0, l] -= (inv_mass[l] if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
         for l in range(n):
             s = WS[m, 0, l] * lam[k, l]
             gx = G[g, 0, l]
@@ -771,8 +778,5 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             p[m, 1, l] += s * (gy - Gn[g, l] * N[m, 1, l])
             # and the slide along the ground static friction held back (contacts.press_friction
             # lets it go where it is more than friction can hold)
-            absorbed = inv_mass[l]
-            along = abs(N[m, 0, l] * plane[m, 0, l] + N[m, 1, l] * plane[m, 1, l]) > 0.5
-            every = WS[m, 0, l] < absorbed
-            gripped = every | ((WS[m, 1, l] < absorbed) & (not along))
-            load[m, 1, l] += (absorbed if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])
+            _, gripped = _held_ways(N, WS, plane, m, l, inv_mass[l])
+            load[m, 1, l] += (inv_mass[l] if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])
