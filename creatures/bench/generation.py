@@ -228,16 +228,16 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
     Alternating with those generations, the same chunks are also submitted to the evaluator's
     pool directly and awaited with ``concurrent.futures.wait``: the difference is the cost of
     ``Evaluator.evaluate``'s own bookkeeping (progress reports, gathering results)."""
+    from evolution.chunks import pack_genome
     from evolution.evaluator import Evaluator
-    from evolution.genomes import genome_to_dict
 
-    dicts = [genome_to_dict(g) for g in genomes]
+    packed = [pack_genome(g) for g in genomes]   # as `creatures evolve` sends them to its workers
     trials = trial_starts(len(episode.body.spheres))
     spec, starts, post = trials["spec"], trials["starts"], trials["post"]
 
     def generation():   # the generation's trials, then its best from fresh starts
-        result = evaluator.evaluate(dicts, starts=starts, statistic=spec.statistic)
-        evaluator.evaluate([dicts[int(np.argmax(result.fitness))]], starts=post)
+        result = evaluator.evaluate(packed, starts=starts, statistic=spec.statistic)
+        evaluator.evaluate([packed[int(np.argmax(result.fitness))]], starts=post)
         return result
 
     times, unpolled = [], []
@@ -254,14 +254,14 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
                     raise RuntimeError("the evaluator scored the same genomes differently in two generations")
                 if evaluator.pool is not None:
                     t0 = time.perf_counter()
-                    fitness = _evaluate_unpolled(evaluator, dicts, starts, spec.statistic)
-                    _evaluate_unpolled(evaluator, [dicts[int(np.argmax(fitness))]], post)
+                    fitness = _evaluate_unpolled(evaluator, packed, starts, spec.statistic)
+                    _evaluate_unpolled(evaluator, [packed[int(np.argmax(fitness))]], post)
                     unpolled.append(time.perf_counter() - t0)
                     if not np.array_equal(fitness, first.fitness):
                         raise RuntimeError("the evaluator's chunks scored the genomes differently")
     seconds = statistics.median(times)
     return {"work": "generation", "engine": "creatures", "seconds_per_generation": seconds,
-            "population": len(dicts), "steps": episode.steps, "workers": workers,
+            "population": len(packed), "steps": episode.steps, "workers": workers,
             "generations_timed": len(times), "times_s": times, "first_generation_s": first_seconds,
             "startup_s": max(0.0, first_seconds - seconds),
             "unpolled_seconds_per_generation": statistics.median(unpolled) if unpolled else None,
@@ -270,15 +270,15 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
             "trials": spec.describe()}
 
 
-def _evaluate_unpolled(evaluator, dicts: list[dict], starts=None, statistic: str = "mean") -> np.ndarray:
+def _evaluate_unpolled(evaluator, genomes: list, starts=None, statistic: str = "mean") -> np.ndarray:
     """What ``evaluator.evaluate`` does with a pool, minus its 0.1 s polling: the fitness."""
     from concurrent.futures import wait
 
     from evolution.evaluator import evaluate_in_worker
     from evolution.chunks import creature_chunks, gather
 
-    chunks = creature_chunks(dicts, starts, evaluator.workers)
-    futures = [evaluator.pool.submit(evaluate_in_worker, genomes, creatures) for genomes, creatures in chunks]
+    chunks = creature_chunks(genomes, starts, evaluator.workers)
+    futures = [evaluator.pool.submit(evaluate_in_worker, part, creatures) for part, creatures in chunks]
     wait(futures)
     return gather([f.result() for f in futures], 0.0, 1 if starts is None else len(starts), statistic).fitness
 

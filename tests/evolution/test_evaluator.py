@@ -153,3 +153,17 @@ def test_packed_genomes_score_as_their_dicts(serial, pool, dicts, reference):
     assert np.array_equal(bits(serial.evaluate(packed).fitness), bits(reference.fitness))
     mixed = [p if k % 2 else d for k, (p, d) in enumerate(zip(packed, dicts))]
     assert np.array_equal(bits(pool.evaluate(mixed).fitness), bits(reference.fitness))
+
+
+def _worker_heap() -> tuple:
+    import gc
+    return gc.get_freeze_count(), gc.get_threshold()[0]
+
+
+def test_a_worker_freezes_its_heap_after_its_first_chunk(pool, dicts):
+    """What a worker holds after its first chunk (kernels, modules, the episode) is left out of
+    the garbage collector's collections: else every few chunks paid for a full collection of the
+    whole process (docs/performance.md)."""
+    pool.evaluate(dicts)
+    for frozen, threshold in (pool.pool.submit(_worker_heap).result() for _ in range(4)):
+        assert frozen > 1000 and threshold >= 10_000
