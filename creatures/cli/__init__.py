@@ -15,7 +15,7 @@ import evolution
 from .. import __version__
 from . import (bench, card, challenge, challenges, designs, edit, evolve, export, play, plot, plugins, preview, random_designs,
                record, replay, resume, simulate, validate, watch)
-from .args import Terminated, stop_on_sigterm
+from .args import Terminated, stop_on_sigterm, stopping
 
 #: (name, module, one-line help) of every subcommand, in the order --help lists them
 COMMANDS = [
@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt as exc:
+        stopping()
         print("interrupted", file=sys.stderr)
         return 143 if isinstance(exc, Terminated) else 130
     except BrokenPipeError:  # the output's reader stopped (creatures evolve | head): quietly

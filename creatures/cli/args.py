@@ -35,6 +35,18 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, terminated)
 
 
+def stopping() -> None:
+    """The program is on its way out after a Ctrl-C or a kill: a second one (an impatient user,
+    ``timeout -s INT`` to the whole process group) is ignored from here to the exit. Else one
+    landing after the run's clean-up, while the message is printed or the interpreter shuts down,
+    raised again there and killed the process by the signal (exit -2) after it had stopped
+    cleanly."""
+    import signal
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+
+
 def plugin_error(command: str, exc: Exception) -> str:
     """What to print for a plug-in that cannot be used: a file's problems as they are
     (``file:line:column: message``, like ``creatures validate``), else (no such file, one that

@@ -27,7 +27,7 @@ from evolution.trials import MAX_NOISE, MAX_TRIALS, POST_STARTS, STATISTICS
 from ..design import DesignError, design_error, resolve_design
 from ..kernels import COMPILING, kernels_missing, kernels_to_compile
 from ..runs import MAX_SECONDS, StartError, create_run, default_out, task_slug
-from .args import Terminated, plugin_error
+from .args import Terminated, plugin_error, stopping
 
 EXAMPLES = """examples:
   creatures evolve                                                the walker learns to run, 50 generations
@@ -383,6 +383,7 @@ def drive(run_: Run, out: Path, command: str = "evolve") -> int:
     try:
         run_.evolve(on_generation, on_progress)
     except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (args.Terminated)
+        stopping()
         clear()
         done = run_.generations_done
         print(f"\nstopped after generation {done} of {settings.generations}; everything up to it is "
