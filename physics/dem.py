@@ -409,7 +409,7 @@ def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
     hot, work, s = unpack_hot(*hot), unpack_work(*work), Settings(*settings)
     xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
     out_pos, out_vel, out_len, out_contact = end
-    chunks = work.x.shape[0]
+    chunks = work_chunks(packed_work)
     h = s.dt / s.substeps
     law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in range(chunks):

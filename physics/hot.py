@@ -80,6 +80,23 @@ def hot_of(model: Model) -> Hot:
     return hot
 
 
+def creatures_alike(model: Model) -> bool:
+    """Whether every creature of the batch has the same arrays, bit for bit (one design, no
+    evolvable values: a generation of fixed bodies): then any lane of a chunk reads what any
+    other would, and the step may solve some creatures again in a chunk of their own, lanes
+    0.. (physics/step.py). Kept in ``model.prepared``."""
+    prepared = model.prepared
+    if prepared.alike is None:
+        hot = hot_of(model)
+        prepared.alike = all(_same_lanes(getattr(hot, f.name)) for f in HOT if f.axes[-1] == "B")
+    return prepared.alike
+
+
+def _same_lanes(a: np.ndarray) -> bool:
+    bits = a.view(np.uint8).reshape(a.shape + (a.dtype.itemsize,))
+    return bool((bits == bits[..., :1, :]).all())
+
+
 def muscle_omegas(model: Model) -> np.ndarray:
     """Float (B, M): each muscle's angular frequency on its two spheres (:func:`physics.bones.muscle_omega`;
     0 for a muscle switched off)."""
@@ -171,6 +188,7 @@ def _workspace(model: Model, lanes: int) -> tuple:
         sizes = {"C": -(-model.batch // lanes), "L": lanes, "P": model.n_spheres, "E": model.n_bones,
                  "J": model.n_joints, "ROWS": ROWS, "R": hot.sk_col_start.shape[0] - 1,
                  "NNZ": hot.sk_ent_row.shape[0], "legs": hot.leg_row.shape[0]}
+        sizes["C2"] = 2 * sizes["C"]   # each chunk, then each chunk's twin (physics/step.py)
         # each array starts on a 64-byte boundary (a cache line; a whole AVX-512 vector)
         packed, views = pack(WORK, dict(zip((f.name for f in WORK), work_shapes(sizes))), align=64)
         work = cache[lanes] = (Work(*views), packed)

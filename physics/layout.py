@@ -3,7 +3,9 @@
 Each row of :data:`HOT` and :data:`WORK` is a :class:`Field`: a name, a dtype, and its axes in
 the project's letters (B creatures, P spheres, E bones, M muscles, J joints, K clusters; the
 skeleton's R rows, its legs and the entries of its factor; C chunks and L lanes for the scratch,
-physics/hot.py says why the creatures are last). Everything else is made from the tables:
+physics/hot.py says why the creatures are last; C2 for what the skeleton's stages read and write,
+each chunk's own and then a twin of each, where the creatures whose feet its solve lifted are
+solved again: physics/step.py). Everything else is made from the tables:
 
 - the records :data:`Hot` and :data:`Work` (named tuples: kernels read ``hot.muscle_strength`` and
   ``work.lam``, never a position in a tuple);
@@ -95,41 +97,42 @@ HOT = (
 
 #: one step's scratch, per chunk of lanes (physics/hot.py, workspace_of)
 WORK = (
-    *_rows(F, "C P 2 L", "x", "positions at the substep's start"),
-    *_rows(F, "C P 2 L", "p", "predicted positions"),
-    *_rows(F, "C P 2 L", "v", "velocities"),
-    *_rows(F, "C E ROWS L", "bone_rows", "per bone: rest lengths, weights, direction (physics/bones.py R_*)"),
-    *_rows(F, "C E L", "lam", "bone multipliers"),
+    *_rows(F, "C2 P 2 L", "x", "positions at the substep's start"),
+    *_rows(F, "C2 P 2 L", "p", "predicted positions"),
+    *_rows(F, "C2 P 2 L", "v", "velocities"),
+    *_rows(F, "C2 E ROWS L", "bone_rows", "per bone: rest lengths, weights, direction (physics/bones.py R_*)"),
+    *_rows(F, "C2 E L", "lam", "bone multipliers"),
     *_rows(F, "C J L", "lam_joint", "joint spring multipliers"),
-    *_rows(F, "C P L", "push", "the ground's push this substep"),
+    *_rows(F, "C2 P L", "push", "the ground's push this substep"),
     *_rows(F, "C P L", "cut", "friction's tangential cut this substep"),
-    *_rows(F, "C P 3 L", "plane", "contact half-planes (nx, ny, c)"),
+    *_rows(F, "C2 P 3 L", "plane", "contact half-planes (nx, ny, c)"),
     *_rows(F, "C P L", "vn", "predicted normal velocity at contact"),
     *_rows(BOOL, "C P L", "touching", "touching the ground"),
     *_rows(BOOL, "C P", "active", "the sphere may touch the ground this substep"),
-    *_rows(F, "C P 2 L", "q", "the positions a Jacobi sweep reads"),
+    *_rows(F, "C2 P 2 L", "q", "the positions a Jacobi sweep reads"),
     # the skeleton (physics/skeleton.py)
-    *_rows(F, "C P 2 L", "sk_normal", "each sphere's held normal"),
-    *_rows(F, "C legs 2 L", "sk_leg", "the legs"),
-    *_rows(F, "C legs L", "sk_leg_n", "their components along the held normals"),
-    *_rows(F, "C NNZ L", "sk_factor", "the factor L below its diagonal"),
-    *_rows(F, "C R L", "sk_pivot", "pivots"),
-    *_rows(F, "C R L", "sk_inv_pivot", "1 / pivots"),
-    *_rows(F, "C R L", "sk_error", "the hinge rows' errors"),
-    *_rows(F, "C R L", "sk_lam", "the multipliers"),
+    *_rows(F, "C2 P 2 L", "sk_normal", "each sphere's held normal"),
+    *_rows(F, "C2 legs 2 L", "sk_leg", "the legs"),
+    *_rows(F, "C2 legs L", "sk_leg_n", "their components along the held normals"),
+    *_rows(F, "C2 NNZ L", "sk_factor", "the factor L below its diagonal"),
+    *_rows(F, "C2 R L", "sk_pivot", "pivots"),
+    *_rows(F, "C2 R L", "sk_inv_pivot", "1 / pivots"),
+    *_rows(F, "C2 R L", "sk_error", "the hinge rows' errors"),
+    *_rows(F, "C2 R L", "sk_lam", "the multipliers"),
     *_rows(BOOL, "C P L", "touched", "touched the ground in any substep of the step"),
-    *_rows(F, "C P L", "grip", "static friction holds it (1) this substep"),
-    *_rows(F, "C P 2 L", "sk_mass", "the inverse mass the skeleton gives each sphere (all, along n)"),
-    *_rows(F, "C P 2 L", "load", "what the skeleton pressed into the ground this sweep, and the slide "
+    *_rows(F, "C2 P L", "grip", "static friction holds it (1) this substep"),
+    *_rows(F, "C2 P 2 L", "sk_mass", "the inverse mass the skeleton gives each sphere (all, along n)"),
+    *_rows(F, "C2 P 2 L", "load", "what the skeleton pressed into the ground this sweep, and the slide "
            "static friction held back from it"),
-    *_rows(F, "C R L", "sk_dlam", "the multipliers' correction for clamped muscles"),
+    *_rows(F, "C2 R L", "sk_dlam", "the multipliers' correction for clamped muscles"),
     *_rows(F, "C P L", "loose", "static friction let go of it (1) last substep"),
-    *_rows(F, "C P L", "lifted", "the skeleton pulled it out of the ground (1) this substep"),
-    *_rows(F, "C L", "lane_a lane_b", "scratch: a lane loop's results, for the loops that move each row of p or v "
+    *_rows(F, "C2 P L", "lifted", "the skeleton pulled it out of the ground (1) this substep"),
+    *_rows(F, "C2 L", "lane_a lane_b", "scratch: a lane loop's results, for the loops that move each row of p or v "
                                       "by them (two arrays: LLVM leaves a lane loop that writes two rows of one "
                                       "array scalar; physics/contacts.py, solve_ground)"),
     *_rows(F, "C P 2 L", "before", "the positions before the skeleton's solve"),
-    *_rows(F, "C E L", "pulled_before", "and the bone multipliers"),
+    *_rows(F, "C2 E L", "pulled_before", "and the bone multipliers"),
+    *_rows(I, "C L", "lifting", "the lanes whose creature the skeleton's solve lifted a sphere of, in order (step.py)"),
     *_rows(F, "C L", "plate_tx plate_ty plate_share plate_ux plate_uy plate_dvx plate_dvy",
            "in a fluid: a plate end's direction, share, velocity and change of it, a value a creature (each its "
            "own array: LLVM leaves a lane loop that writes two rows of one array scalar)"),
@@ -238,17 +241,17 @@ def _unpacker(fields: tuple, record: type):
     return unpack
 
 
-_X = [f.name for f in WORK].index("x")
+_CHUNKS = [f.name for f in WORK].index("touching")
 
 
 @njit(cache=True, error_model="numpy")
 def work_chunks(packed):
     """How many chunks a packed workspace (:class:`Packed`'s values) has room for (the first
-    axis of ``x``).
+    axis of ``touching``; the skeleton's arrays, ``C2``, have a twin chunk each after them).
     (A parallel kernel unpacks the records inside its loop: numba's parallel loops cannot take
     a record this module's intrinsic made before them.)"""
     floats, ints, bools, layout = packed
-    return layout[_X, 2]
+    return layout[_CHUNKS, 2]
 
 
 #: inside a kernel: the :data:`Hot` record over its :class:`Packed` buffers (no copy)

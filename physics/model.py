@@ -237,7 +237,8 @@ class Prepared:
     never shared (``with_values`` and ``replace`` give the new model an empty one). Each solver
     fills its part on first use:
 
-    - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/hot.py);
+    - ``hot``, ``packed``: the model's arrays as the PBD kernels read them (physics/hot.py),
+      and ``alike``: whether every creature's are the same (physics.hot.creatures_alike);
     - ``work``: the PBD kernels' workspace, per chunk size (lanes);
     - ``plans``: per (settings, parallel, threads), what a step needs (:func:`physics.prepare_step`:
       every solver's plan, its scratch with it), and ``last``: the one used last, with what it
@@ -247,6 +248,7 @@ class Prepared:
 
     hot: object = None
     packed: tuple | None = None
+    alike: bool | None = None
     work: dict = field(default_factory=dict)
     plans: dict = field(default_factory=dict)
     last: tuple | None = None

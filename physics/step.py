@@ -64,9 +64,9 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, unowned
+from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned
 from .layout import unpack_hot, unpack_work, work_chunks
-from .bones import drive_muscles, rest_of_substep
+from .bones import R_REST, drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
 from .contacts import Moved, find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
@@ -114,9 +114,96 @@ def _copy_rows(dst, src, n):
             dst[i, l] = src[i, l]
 
 
+#: a chunk whose creatures the solve lifted a sphere of are this share of it or fewer solves them
+#: again in its twin (see _solve_lifting_again), else the whole chunk again
+FEW_LIFTING = 0.5
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _lifting_lanes(lifted, lanes, n):
+    """The lanes (of the first ``n``) with a sphere ``lifted`` (P, LANES) into ``lanes``, in
+    order; returns how many."""
+    k = 0
+    for l in range(n):
+        up = False
+        for i in range(lifted.shape[0]):
+            up |= lifted[i, l] > 0.0
+        if up:
+            lanes[k] = l
+            k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _gather(dst, src, lanes, k):
+    """Lane j < k of ``dst`` := lane ``lanes[j]`` of ``src`` (C-contiguous, lanes last)."""
+    L = src.shape[src.ndim - 1]
+    d = dst.reshape(dst.size // L, L)
+    s = src.reshape(src.size // L, L)
+    for i in range(s.shape[0]):
+        for j in range(k):
+            d[i, j] = s[i, lanes[j]]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _scatter(dst, src, lanes, k):
+    """Lane ``lanes[j]`` of ``dst`` := lane j < k of ``src`` (C-contiguous, lanes last)."""
+    L = src.shape[src.ndim - 1]
+    d = dst.reshape(dst.size // L, L)
+    s = src.reshape(src.size // L, L)
+    for i in range(s.shape[0]):
+        for j in range(k):
+            d[i, lanes[j]] = s[i, j]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead):
+    """The skeleton's solve done again for the ``k`` creatures of chunk ``c`` whose feet its
+    first solve lifted (``work.lifting[c]``), alone: gathered into the chunk's twin
+    (``chunks + c``, lanes 0 .. k - 1), factored and solved there with those spheres free, and
+    what the rest of the substep reads put back in their lanes: the positions, the load, the
+    multipliers, and of the factor what the solves of the rods and hinges alone read after it
+    (``lead``: the leading block's rows, its factor's entries and its legs). Only where every
+    creature of the batch has the same arrays (``physics.hot.creatures_alike``): the twin's lane
+    j reads the model at lane j, not at its creature's.
+
+    The same bits as solving the whole chunk again: a creature that lifted nothing is solved
+    again to what its first solve gave (physics/skeleton.py), so its lanes keep that, and a
+    lane's arithmetic is its own. Under varied muscles some creature lifts a foot in nearly every
+    substep (a fifth to a quarter of them each substep): the whole chunk solved again was a third
+    of the step."""
+    t = chunks + c
+    lanes = work.lifting[c]
+    rows, entries, legs = lead
+    # where the first solve started from, and what it held
+    for dst, src in ((work.x, work.x), (work.v, work.v), (work.p, work.before), (work.plane, work.plane)):
+        _gather(dst[t], src[c], lanes, k)
+    for dst, src in ((work.push, work.push), (work.grip, work.grip), (work.lifted, work.lifted),
+                     (work.lam, work.lam), (work.pulled_before, work.pulled_before)):
+        _gather(dst[t], src[c], lanes, k)
+    if again:   # (a hinge the solve before brought back stays at its limit: its pivot says so)
+        _gather(work.sk_pivot[t], work.sk_pivot[c], lanes, k)
+    rest, rest_t = work.bone_rows[c], work.bone_rows[t]
+    for e in range(rest.shape[0]):   # (the solve reads a bone's length this substep alone)
+        for j in range(k):
+            rest_t[e, R_REST, j] = rest[e, R_REST, lanes[j]]
+    _zero(work.load[t])
+    first = t - t   # (lane 0 of the model: a runtime 0, a literal one compiles the callees again)
+    factor_skeleton(h, packed_work, t, packed, first, k, again)
+    solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0)
+    for dst, src in ((work.p, work.p), (work.load, work.load), (work.sk_mass, work.sk_mass),
+                     (work.sk_normal, work.sk_normal)):
+        _scatter(dst[c], src[t], lanes, k)
+    _scatter(work.lam[c], work.lam[t], lanes, k)
+    for dst, src, m in ((work.sk_leg_n, work.sk_leg_n, legs), (work.sk_factor, work.sk_factor, entries),
+                        (work.sk_pivot, work.sk_pivot, rows), (work.sk_inv_pivot, work.sk_inv_pivot, rows)):
+        _scatter(dst[c][:m], src[t][:m], lanes, k)
+
+
 #: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
 #: and the medium's coefficients (physics/medium.py)
-Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid")
+Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid "
+                                   "alike")
 
 
 @njit(cache=True, error_model="numpy")
@@ -137,6 +224,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     B, P = pos.shape[0], pos.shape[1]
     h = s.dt / substeps
     lanes = work.x.shape[3]
+    C = work.touching.shape[0]   # the chunks (the skeleton's arrays have a twin of each after them)
     b0 = c * lanes
     n = min(lanes, B - b0)
     x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
@@ -177,6 +265,9 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     # the stages' flags as runtime bools: numba compiles a function once more for each literal
     # or omitted argument (a literal True is a type of its own), seconds of the first run each
     no, yes = c < 0, c >= 0
+    # the leading block of the skeleton (rods and hinges): its rows, its factor's entries, its legs
+    rows = hot.sk_lead[0]
+    lead = (rows, hot.sk_col_start[rows], hot.row_leg_start[rows])
     if ground and not corners:
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, n, False)
         find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
@@ -212,10 +303,15 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             solve_skeleton(h, packed_work, c, packed, b0, n, no, no)
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
-                _copy_lanes(p, before, n)
-                _zero(load)
-                factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
-                solve_skeleton(h, packed_work, c, packed, b0, n, no, yes)
+                k = _lifting_lanes(lifted, work.lifting[c], n)
+                if s.alike and k <= n * FEW_LIFTING:
+                    # those creatures alone, in the chunk's twin (see _solve_lifting_again)
+                    _solve_lifting_again(h, packed_work, c, packed, work, k, C, it > 0, lead)
+                else:
+                    _copy_lanes(p, before, n)
+                    _zero(load)
+                    factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
+                    solve_skeleton(h, packed_work, c, packed, b0, n, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
                 factor_skeleton(h, packed_work, c, packed, b0, n, yes)
                 solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
@@ -382,7 +478,7 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
         if args.pbd:
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
-                      args.self_collision and model.pair_a.shape[0] > 0, args.fluid)
+                      args.self_collision and model.pair_a.shape[0] > 0, args.fluid, creatures_alike(model))
             plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
                             None, None, (model.batch, model.n_spheres, model.n_muscles))
         else:
