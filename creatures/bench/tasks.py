@@ -26,7 +26,7 @@ from evolution import Task
 
 from . import generation
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "flag_task.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "flag_task.py"   # (the source checkout's)
 GENERATIONS = 5
 QUICK_GENERATIONS = 2
 

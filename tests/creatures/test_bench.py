@@ -306,3 +306,12 @@ def test_the_shapes_row_times_many_shapes_against_one_and_says_the_ratio(capsys)
     assert f"{grown['vs_one_shape']:.2f}x that body's" in text
     assert cli.main(["bench", "--shapes", "--quick", "--json"]) == 0
     assert '"work": "shapes"' in capsys.readouterr().out
+
+
+def test_the_plug_in_table_times_the_flag_example_of_a_source_checkout():
+    """``creatures bench --tasks`` times examples/flag_task.py beside the built-in run when the
+    examples are there (this checkout): it had looked for them inside the package."""
+    from creatures.bench import tasks
+
+    assert tasks.EXAMPLE.is_file()
+    assert [name for name, _ in tasks._tasks()][-1] == "examples/flag_task.py (numpy)"
