@@ -114,9 +114,14 @@ def _copy_rows(dst, src, n):
             dst[i, l] = src[i, l]
 
 
-#: a chunk whose creatures the solve lifted a sphere of are this share of it or fewer solves them
-#: again in its twin (see _solve_lifting_again), else the whole chunk again
-FEW_LIFTING = 0.5
+#: a chunk of at least TWIN_LANES creatures, this share of them or fewer lifting a sphere, solves
+#: those again in its twin (see _solve_lifting_again), else the whole chunk again. Measured (one
+#: thread, alternating runs): the walker under varied commands lifts with ~a quarter of a chunk
+#: of 75-125 each substep and gains 8-12 %; a 5-sphere, 7-bone body with a third of its chunk
+#: lifting lost 4-12 % at 32-64 lanes (their loops' set-up, not their lanes, is what a small chunk
+#: pays, and the copies cost more than the lanes they spare) and broke even at 128
+TWIN_LANES = 72
+FEW_LIFTING = 0.3
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -304,7 +309,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             if ground and mark_lifted(active, load, lifted, n) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], n)
-                if s.alike and k <= n * FEW_LIFTING:
+                if s.alike and n >= TWIN_LANES and k <= n * FEW_LIFTING:
                     # those creatures alone, in the chunk's twin (see _solve_lifting_again)
                     _solve_lifting_again(h, packed_work, c, packed, work, k, C, it > 0, lead)
                 else:

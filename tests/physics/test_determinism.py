@@ -95,23 +95,27 @@ def test_creatures_alike_solve_their_lifted_feet_again_to_the_same_bits(settings
     """A batch of creatures with the same arrays solves the creatures whose feet the skeleton
     lifted again on their own, in a chunk's twin (physics/step.py, _solve_lifting_again); one
     creature made different (its last muscle a little stronger) makes the whole chunk solve
-    again, every substep something lifts. Same commands: the first 40 creatures end in the same
-    bits either way, and some of them did lift feet (they walked on the hills with their own
-    bang-bang commands, so nearly every substep some creature lifts a foot)."""
+    again, every substep something lifts. Same commands: the first 80 creatures (one chunk on
+    one thread, wide enough for the twin: physics.step.TWIN_LANES) end in the same bits either
+    way, and some of them did lift feet (they walked on the hills with their own bang-bang
+    commands, so nearly every substep some creature lifts a foot)."""
     from physics.hot import creatures_alike
+    from physics.step import TWIN_LANES
 
     numba_threads(1)
     params = SETTINGS[settings]
     body = physics.examples.walker()
-    commands = bang_bang(np.random.default_rng(5), STEPS, 41, 6)
-    alike = physics.build_model(body, 40)
-    strength = np.full((41, 6), alike.muscle_strength[0])
-    strength[40, 5] *= 1.01
-    other = physics.build_model(body, 41).with_values(muscle_strength=strength)
+    B = 80
+    assert B >= TWIN_LANES
+    commands = bang_bang(np.random.default_rng(5), STEPS, B + 1, 6)
+    alike = physics.build_model(body, B)
+    strength = np.full((B + 1, 6), alike.muscle_strength[0])
+    strength[B, 5] *= 1.01
+    other = physics.build_model(body, B + 1).with_values(muscle_strength=strength)
     assert creatures_alike(alike) and not creatures_alike(other)
     ends = []
-    for model, cmds in ((alike, commands[:, :40]), (other, commands)):
+    for model, cmds in ((alike, commands[:, :B]), (other, commands)):
         state = physics.initial_state(model, params, offset=(1.0, 0.05))
         ends.append(run(model, state, np.ascontiguousarray(cmds), params, HILLS))
-    assert np.array_equal(ends[0].pos, ends[1].pos[:40]) and np.array_equal(ends[0].vel, ends[1].vel[:40])
+    assert np.array_equal(ends[0].pos, ends[1].pos[:B]) and np.array_equal(ends[0].vel, ends[1].vel[:B])
     assert np.ptp(ends[0].pos[:, :, 0].mean(axis=1)) > 0.1   # they went their own ways
