@@ -113,3 +113,20 @@ def test_every_array_of_the_skeletons_plan_is_a_field_of_the_table():
                          model.joint_c, model.joint_b, model.joint_limited, model.n_spheres, model.cluster_start,
                          model.cluster_sphere, model.muscle_bone)
     assert set(plan) <= {f.name for f in HOT}
+
+
+def test_the_skeletons_stages_read_only_what_a_chunks_twin_has():
+    """physics/step.py solves some creatures again in a chunk's twin (chunk index C + c): every
+    workspace field the skeleton's factor and solve read must have the twin axis C2, or that
+    solve would read past the field's chunks (no bounds check in the kernels)."""
+    import inspect
+    import re
+
+    from physics import skeleton
+
+    axes = {f.name: f.axes[0] for f in WORK}
+    read = set()
+    for stage in (skeleton.factor_skeleton, skeleton.solve_skeleton, skeleton.skeleton_scratch):
+        read |= set(re.findall(r"work\.(\w+)\[c\]", inspect.getsource(stage.py_func)))
+    assert {"x", "p", "lifted", "sk_factor"} <= read
+    assert all(axes[name] == "C2" for name in read), {n: axes[n] for n in read if axes[n] != "C2"}
