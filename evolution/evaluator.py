@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from . import limits
 from .chunks import Evaluation, creature_chunks, evaluate_chunk, gather, load_config_text
-from .process import prepare_process
+from .process import prepare_process, steady_heap
 from .rollout import Episode
 
 __all__ = ["Evaluator", "worker_count", "evaluate_in_worker"]
@@ -40,7 +40,6 @@ _EPISODE: Episode | None = None
 _CONFIG = None
 _KIND = "feedforward"
 _COUNTER = None
-_HEAP_STEADY = False
 
 
 def _init_worker(episode: Episode, neat_text: str, kind: str, counter) -> None:
@@ -94,20 +93,12 @@ def evaluate_in_worker(genome_dicts: list[dict], creatures=None):
 
 
 def _steady_heap() -> None:
-    """After a worker's first chunk, Python's cyclic garbage collector tuned for the worker's
-    life (as :func:`evolution.run._steady_heap` tunes the run's process): what exists then (the
-    kernels, the modules, the episode) is frozen, left out of collections, and the youngest
-    generation is collected every 10,000 allocations instead of 700. A chunk makes some 20
-    objects a step and 10,000 genes; without it every third chunk or so paid for a full
-    collection of the whole process (~50 ms, an eighth of a generation). Genomes and states hold
-    no cycles, and when the collector runs does not change what a chunk computes."""
-    global _HEAP_STEADY
-    if _HEAP_STEADY or not gc.isenabled():
-        return
-    _HEAP_STEADY = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(max(gc.get_threshold()[0], 10_000), *gc.get_threshold()[1:])
+    """After a worker's first chunk (nothing frozen yet), its heap made steady for the worker's
+    life (:func:`evolution.process.steady_heap`). A chunk makes some 20 objects a step and 10,000
+    genes; without it every third chunk or so paid for a full collection of the whole process
+    (~50 ms, an eighth of a generation)."""
+    if gc.isenabled() and not gc.get_freeze_count():
+        steady_heap()
 
 
 class Evaluator:

@@ -76,6 +76,7 @@ from .chunks import pack_genome
 from .files import WriteError, make_directory, write_atomic
 from .bodyplan import Plan
 from .growth import GrowSettings, Growth, grown_episode, grown_plan, grown_record
+from .process import steady_heap
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
@@ -454,10 +455,7 @@ def _steady_heap():
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return
-    thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(max(thresholds[0], 10_000), *thresholds[1:])
+    thresholds = steady_heap()
     try:
         yield
     finally:

@@ -181,11 +181,11 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
     lanes = work.lifting[c]
     rows, entries, legs = lead
     # where the first solve started from, and what it held
-    for dst, src in ((work.x, work.x), (work.v, work.v), (work.p, work.before), (work.plane, work.plane)):
-        _gather(dst[t], src[c], lanes, k)
-    for dst, src in ((work.push, work.push), (work.grip, work.grip), (work.lifted, work.lifted),
-                     (work.lam, work.lam), (work.pulled_before, work.pulled_before)):
-        _gather(dst[t], src[c], lanes, k)
+    _gather(work.p[t], work.before[c], lanes, k)
+    for a in (work.x, work.v, work.plane):
+        _gather(a[t], a[c], lanes, k)
+    for a in (work.push, work.grip, work.lifted, work.lam, work.pulled_before):
+        _gather(a[t], a[c], lanes, k)
     if again:   # (a hinge the solve before brought back stays at its limit: its pivot says so)
         _gather(work.sk_pivot[t], work.sk_pivot[c], lanes, k)
     rest, rest_t = work.bone_rows[c], work.bone_rows[t]
@@ -196,13 +196,11 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
     first = t - t   # (lane 0 of the model: a runtime 0, a literal one compiles the callees again)
     factor_skeleton(h, packed_work, t, packed, first, k, again)
     solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0)
-    for dst, src in ((work.p, work.p), (work.load, work.load), (work.sk_mass, work.sk_mass),
-                     (work.sk_normal, work.sk_normal)):
-        _scatter(dst[c], src[t], lanes, k)
+    for a in (work.p, work.load, work.sk_mass, work.sk_normal):
+        _scatter(a[c], a[t], lanes, k)
     _scatter(work.lam[c], work.lam[t], lanes, k)
-    for dst, src, m in ((work.sk_leg_n, work.sk_leg_n, legs), (work.sk_factor, work.sk_factor, entries),
-                        (work.sk_pivot, work.sk_pivot, rows), (work.sk_inv_pivot, work.sk_inv_pivot, rows)):
-        _scatter(dst[c][:m], src[t][:m], lanes, k)
+    for a, m in ((work.sk_leg_n, legs), (work.sk_factor, entries), (work.sk_pivot, rows), (work.sk_inv_pivot, rows)):
+        _scatter(a[c][:m], a[t][:m], lanes, k)
 
 
 #: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
@@ -229,7 +227,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     B, P = pos.shape[0], pos.shape[1]
     h = s.dt / substeps
     lanes = work.x.shape[3]
-    C = work.touching.shape[0]   # the chunks (the skeleton's arrays have a twin of each after them)
+    C = work_chunks(packed_work)   # (the skeleton's arrays have a twin of each chunk after them)
     b0 = c * lanes
     n = min(lanes, B - b0)
     x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
