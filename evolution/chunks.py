@@ -41,6 +41,8 @@ class Evaluation:
     warnings: list = field(default_factory=list)  # plug-in problems that did not stop the run
     #: each trial's fitness, (N, K): for the champion's file and the statistics
     trials: np.ndarray = None
+    #: the fitness of the genome scored besides, from each of its starts (``also``), or None
+    also: np.ndarray = None
 
 
 def make_brains(genomes, config, kind: str, index=None):
@@ -110,19 +112,32 @@ def split_chunks(n: int, chunks: int) -> list[np.ndarray]:
     return [c for c in np.array_split(np.arange(n), max(1, chunks)) if len(c)]
 
 
-def creature_chunks(genome_dicts: list, starts, chunks: int) -> list[tuple]:
+def creature_chunks(genome_dicts: list, starts, chunks: int, also=None) -> list[tuple]:
     """A generation as chunks of creatures: every genome from every start of ``starts`` ((K, P,
     2) offsets; None: once, from the design's exact start), genome by genome, in at most
     ``chunks`` contiguous, nearly equal chunks. Each is ``(its genomes, (genome (C,) ints into
-    them, offsets (C, P, 2)) or None)``: a genome goes to every chunk that has a trial of it, once."""
-    if starts is None:
+    them, offsets (C, P, 2)) or None)``: a genome goes to every chunk that has a trial of it, once.
+    ``also``, ``(genome, offsets (K2, P, 2))``: one more genome from each of its own starts, its
+    creatures after the generation's (the best of the generation before from its fresh starts,
+    scored in the same batches: :meth:`evolution.run.Run.evolve`); it needs ``starts``."""
+    if also is None and starts is None:
         return [([genome_dicts[i] for i in c], None) for c in split_chunks(len(genome_dicts), chunks)]
-    K = len(starts)
+    if starts is None:
+        raise ValueError("a genome scored besides the generation needs the generation's starts")
+    starts = np.asarray(starts)
+    K, N = len(starts), len(genome_dicts)
+    genome_of = np.arange(N * K) // K
+    offsets = starts[np.arange(N * K) % K]
+    if also is not None:
+        extra = np.asarray(also[1])
+        genome_dicts = list(genome_dicts) + [also[0]]
+        genome_of = np.concatenate([genome_of, np.full(len(extra), N)])
+        offsets = np.concatenate([offsets, extra.astype(offsets.dtype, copy=False)])
     out = []
-    for c in split_chunks(len(genome_dicts) * K, chunks):
-        genomes = c // K
+    for c in split_chunks(len(genome_of), chunks):
+        genomes = genome_of[c]
         first = int(genomes[0])
-        out.append((genome_dicts[first:int(genomes[-1]) + 1], (genomes - first, np.asarray(starts)[c % K])))
+        out.append((genome_dicts[first:int(genomes[-1]) + 1], (genomes - first, offsets[c])))
     return out
 
 
@@ -166,11 +181,15 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     return fitness, run.failed.copy(), run.nonfinite.copy(), run.warnings
 
 
-def gather(parts, seconds: float, trials: int = 1, statistic: str = "mean") -> Evaluation:
+def gather(parts, seconds: float, trials: int = 1, statistic: str = "mean", also: int = 0) -> Evaluation:
     """One :class:`Evaluation` from the chunks' ``evaluate_chunk`` results, in chunk order, of
-    ``trials`` creatures a genome (:func:`creature_chunks`), made one by ``statistic``."""
+    ``trials`` creatures a genome (:func:`creature_chunks`), made one by ``statistic``; the last
+    ``also`` creatures' fitnesses (the genome scored besides) in its ``also``."""
     from .trials import score
     warnings = list(dict.fromkeys(w for p in parts for w in p[3]))
-    fitness, failed, nonfinite = (np.concatenate([p[k] for p in parts]).reshape(-1, trials) for k in range(3))
+    fitness, failed, nonfinite = (np.concatenate([p[k] for p in parts]) for k in range(3))
+    end = len(fitness) - also
+    extra = fitness[end:].copy() if also else None
+    fitness, failed, nonfinite = (a[:end].reshape(-1, trials) for a in (fitness, failed, nonfinite))
     scores, failed_genome = score(fitness, failed, statistic)
-    return Evaluation(scores, failed_genome, nonfinite.any(axis=1), seconds, warnings, fitness)
+    return Evaluation(scores, failed_genome, nonfinite.any(axis=1), seconds, warnings, fitness, extra)

@@ -132,17 +132,20 @@ class Evaluator:
             self._local = (episode, _CONFIG, kind)
 
     def evaluate(self, genome_dicts: list[dict], on_progress=None, starts=None,
-                 statistic: str = "mean") -> Evaluation:
+                 statistic: str = "mean", also=None) -> Evaluation:
         """Fitness of every genome: from each start of ``starts`` ((K, P, 2) offsets from the
         design's start, :mod:`evolution.trials`; None: once, from the exact start), made one by
-        ``statistic``. ``on_progress(done, total)`` is called as creature-steps complete (from
-        this process, about ten times a second)."""
+        ``statistic``. ``also``, ``(genome, offsets (K2, P, 2))``: one more genome scored from
+        each of its own starts in the same batches (its fitnesses in the result's ``also``:
+        :func:`evolution.chunks.creature_chunks`). ``on_progress(done, total)`` is called as
+        creature-steps complete (from this process, about ten times a second)."""
         t0 = time.perf_counter()
         n = len(genome_dicts)
         trials = 1 if starts is None else len(starts)
-        total = n * trials * self.episode.steps
+        extra = 0 if also is None else len(also[1])
+        total = (n * trials + extra) * self.episode.steps
         self.counter.value = 0
-        chunks = creature_chunks(genome_dicts, starts, self.workers)
+        chunks = creature_chunks(genome_dicts, starts, self.workers, also)
         if self.pool is None:
             episode, config, kind = self._local
             parts = [evaluate_chunk(episode, config, kind, genomes, report=self._count, creatures=creatures)
@@ -157,7 +160,7 @@ class Evaluator:
             parts = [f.result() for f in futures]
         if on_progress is not None:
             on_progress(total, total)
-        return gather(parts, time.perf_counter() - t0, trials, statistic)
+        return gather(parts, time.perf_counter() - t0, trials, statistic, extra)
 
     def _count(self, creature_steps: int) -> None:
         with self.counter.get_lock():

@@ -149,20 +149,22 @@ class RayEvaluator:
             raise
 
     def evaluate(self, genome_dicts: list[dict], on_progress=None, starts=None,
-                 statistic: str = "mean") -> Evaluation:
+                 statistic: str = "mean", also=None) -> Evaluation:
         """Fitness of every genome, as :meth:`evolution.evaluator.Evaluator.evaluate` gives it
-        (``starts``, ``statistic``: its trials). ``on_progress(done, total)`` is called as
-        creature-steps complete (from this process, about ten times a second)."""
+        (``starts``, ``statistic``: its trials; ``also``: a genome scored besides).
+        ``on_progress(done, total)`` is called as creature-steps complete (from this process,
+        about ten times a second)."""
         t0 = time.perf_counter()
         trials = 1 if starts is None else len(starts)
-        n = len(genome_dicts) * trials   # creatures
+        extra = 0 if also is None else len(also[1])
+        n = len(genome_dicts) * trials + extra   # creatures
         steps = self.episode.steps
         total = n * steps
         count = self.workers
         if self.chunk_size is not None:
             count = max(count, math.ceil(n / self.chunk_size))
         chunks = split_chunks(n, count)   # the creatures of each task, for its messages
-        work = creature_chunks(genome_dicts, starts, count)
+        work = creature_chunks(genome_dicts, starts, count, also)
         self._generation += 1
         progress = None
         if on_progress is not None:
@@ -198,7 +200,7 @@ class RayEvaluator:
             raise
         if on_progress is not None:
             on_progress(total, total)
-        return gather(parts, time.perf_counter() - t0, trials, statistic)
+        return gather(parts, time.perf_counter() - t0, trials, statistic, extra)
 
     @staticmethod
     def _result(ref, chunk):

@@ -50,7 +50,6 @@ import fcntl
 import gc
 import io
 import json
-import math
 import random
 import re
 import signal
@@ -77,6 +76,7 @@ from .files import WriteError, make_directory, write_atomic
 from .bodyplan import Plan
 from .growth import GrowSettings, Growth, grown_episode, grown_plan, grown_record
 from .process import steady_heap
+from .generations import WALL_STATS_FIELDS, OK_FIELDS, STATS_FIELDS, GenerationStats, Waiting, stats_fields
 from .genomes import (MAX_NEAT_CONFIG_BYTES, NETWORK_KINDS, NeatConfigError, body_of_genome, check_body,
                       check_genome, check_neat_config, genome_from_dict, genome_to_dict,
                       load_neat_config, neat_config_text, read_neat_config)
@@ -101,21 +101,6 @@ RUN_FILES = ("settings.json", "body.json", TERRAIN, "neat.cfg", "stats.csv", "sp
 
 class RunError(ValueError):
     """A run directory that cannot be opened, resumed or evolved; the message is one line."""
-
-STATS_FIELDS = ("generation", "best", "mean", "median", "p90", "p75", "p25", "p10", "worst",
-                "species", "failed", "nonfinite", "eval_seconds", "creature_steps_per_s", "wall_seconds",
-                "creatures", "ok_p90", "ok_p75", "ok_median", "ok_p25", "ok_p10", "ok_worst",
-                "post_mean", "post_worst", "post_sd")
-#: the percentiles and worst of the creatures that did not fail (all the failure value when all failed)
-OK_FIELDS = STATS_FIELDS[-9:-3]
-#: the best genome's post-evaluation (NaN: a run from before it)
-POST_FIELDS = STATS_FIELDS[-3:]
-#: stats.csv's columns before runs recorded how many creatures they evaluated and the percentiles
-#: of those that did not fail (read from species.csv, and from the columns when none failed)
-_WALL_STATS_FIELDS = STATS_FIELDS[:15]
-#: stats.csv's columns before runs measured their generations' wall time (read as 0: not measured)
-_LEGACY_STATS_FIELDS = STATS_FIELDS[:14]
-
 
 @dataclass
 class RunSettings:
@@ -340,49 +325,6 @@ def read_terrain(directory, settings: RunSettings) -> physics.Terrain:
     return resolve("terrain", settings.terrain or task.sample.default_terrain).make(settings.seed)
 
 
-@dataclass
-class GenerationStats:
-    generation: int
-    best: float
-    mean: float
-    median: float
-    p90: float
-    p75: float
-    p25: float
-    p10: float
-    worst: float
-    species: int
-    failed: int
-    nonfinite: int
-    eval_seconds: float
-    creature_steps_per_s: float
-    #: the generation's wall time: from the end of the one before (or the start of the run) to
-    #: its own end, breeding, evaluation, statistics and files together (0: not measured)
-    wall_seconds: float = 0.0
-    #: the creatures evaluated (the population; 0: not known)
-    creatures: int = 0
-    #: the percentiles and worst of the creatures that did not fail (a failed creature scores
-    #: ``WORST_FITNESS``, so that the plain ones dive when many fail); every one is
-    #: ``WORST_FITNESS`` when all failed, NaN when not known (a run from before they were
-    #: recorded, with failures)
-    ok_p90: float = math.nan
-    ok_p75: float = math.nan
-    ok_median: float = math.nan
-    ok_p25: float = math.nan
-    ok_p10: float = math.nan
-    ok_worst: float = math.nan
-    #: the best genome's post-evaluation: the mean, worst and standard deviation of its fitness
-    #: from :data:`~evolution.trials.POST_STARTS` fresh starts (NaN: not known)
-    post_mean: float = math.nan
-    post_worst: float = math.nan
-    post_sd: float = math.nan
-    #: plug-in problems of this generation that did not stop it (not in stats.csv)
-    warnings: list = field(default_factory=list)
-
-    def row(self, fields: tuple = STATS_FIELDS) -> list:
-        return [getattr(self, f) for f in fields]
-
-
 def _with_sizes(text: str, n_inputs: int, n_outputs: int, population: int) -> str:
     """A user's neat config with the sizes this run needs (they follow from the design)."""
     out = []
@@ -535,7 +477,8 @@ class Run:
         self._stats_fields = STATS_FIELDS   # stats.csv's columns (an older run's header may have fewer)
         self._writer = None    # the checkpoint writer thread, while evolving
         self._pending = None   # the checkpoint it is writing
-        self._posts = {}       # post-evaluations of recent generations' bests, by genome (see _post_evaluate)
+        self._posts = {}       # post-evaluations of recent generations' bests, by genome (see _post_of)
+        self._waiting = None   # the generation whose files wait for its best's fresh starts (Waiting)
 
     def _adopt(self, genome: dict) -> int | None:
         """A start genome's body plan taken in by a growing run (its family tree's node), or
@@ -678,18 +621,24 @@ class Run:
                 generation = population.generation + 1
                 if self.growth is not None:   # the children bred after it are of the next one
                     self.growth.generation = generation
+                waiting, also = self._waiting, None
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
                     trials = self.trials_of(generation)
-                    result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic)
-                    post, post_seconds, post_episodes = self._post_evaluate(evaluator,
-                                                                            packed[int(np.argmax(result.fitness))])
+                    if waiting is not None:   # the best before, from its fresh starts, in the same batches
+                        also = (waiting.genome, self._post_starts())
+                    result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic, also)
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
-                self._wait_for_checkpoint()  # the files of this generation come after it
-                stats = self._record(population, genomes, result, trials, post, post_seconds, post_episodes)
+                self._wait_for_checkpoint()  # the files of the generation before come after it
+                if waiting is not None:
+                    self._finish(waiting, self._post_of(waiting.genome, result.also), on_generation)
+                best = packed[int(np.argmax(result.fitness))]
+                self._waiting = self._record(population, genomes, result, trials, best)
                 self._generation_start = time.perf_counter()  # the next one's wall starts here
-                if on_generation is not None:
-                    on_generation(stats)
+                # its best's fresh starts: known (an elite's), or now when the generation's starts
+                # are exact (nothing to score them beside), else beside the next generation's
+                if repr(best) in self._posts or trials["starts"] is None:
+                    self._flush(evaluator, on_generation)
 
             with _steady_heap():  # Python's garbage collector: see _steady_heap
                 while population.generation < s.generations:
@@ -706,6 +655,11 @@ class Run:
                     if population.generation == before:  # a user's neat config hit its fitness threshold
                         break
                     self._checkpoint(population)
+                if self._waiting is not None:   # the last generation's best, from its fresh starts
+                    self._wait_for_checkpoint()
+                    self._flush(evaluator, on_generation)
+                    if population.generation > before:
+                        self._checkpoint(population)   # (nothing waits any more)
             self._wait_for_checkpoint()
             self._writer = None
         return self.best_genome()
@@ -736,24 +690,30 @@ class Run:
         """How many spheres a start moves: the design's, or a growing body's sphere slots."""
         return self.growth.settings.spheres if self.growth is not None else len(self.body.spheres)
 
-    def _post_evaluate(self, evaluator, packed_genome) -> tuple[dict, float, int]:
-        """The generation's best genome scored again from :data:`~evolution.trials.POST_STARTS`
-        fresh starts (the run's post seeds: never a selection trial's, the same every
-        generation), moved by the run's noise (the default, 1 cm, for a run of exact starts):
-        ``{"starts", "noise", "seeds", "fitness", "mean", "worst", "sd"}``, the seconds it took
-        and the episodes simulated. A genome that stays the best (its elite copy) is not
-        simulated again: its fresh starts are the same, so it would score the same, bit for bit
-        (0 s and 0 episodes then)."""
-        known = repr(packed_genome)   # every number as it round-trips: the same genome, exactly
-        if known in self._posts:
-            return self._posts[known], 0.0, 0
-        noise = self.settings.noise or DEFAULT_NOISE
+    def _post_starts(self):
+        """The post-evaluation's starts: the run's post seeds (never a selection trial's, the same
+        every generation), moved by the run's noise (the default, 1 cm, for a run of exact starts)."""
+        return start_offsets(post_seeds(self.settings.seed), self.settings.noise or DEFAULT_NOISE, self.sphere_slots)
+
+    def _post_of(self, genome, fitness) -> dict:
+        """A best genome's post-evaluation from its :meth:`_post_starts`' fitnesses:
+        ``{"starts", "noise", "seeds", "fitness", "mean", "worst", "sd"}``, kept for the genome
+        (an elite that stays the best is not simulated again: it would score the same, bit for bit)."""
         seeds = post_seeds(self.settings.seed)
-        result = evaluator.evaluate([packed_genome], None, start_offsets(seeds, noise, self.sphere_slots))
-        fitness = [float(f) for f in result.trials[0]]
-        post = {"starts": len(seeds), "noise": noise, "seeds": seeds, "fitness": fitness, **spread_of(fitness)}
-        self._posts = {known: post, **dict(list(self._posts.items())[:15])}   # the 16 newest
-        return post, result.seconds, len(seeds)
+        fitness = [float(f) for f in fitness]
+        post = {"starts": len(seeds), "noise": self.settings.noise or DEFAULT_NOISE, "seeds": seeds,
+                "fitness": fitness, **spread_of(fitness)}
+        self._posts = {repr(genome): post, **dict(list(self._posts.items())[:15])}   # the 16 newest
+        return post
+
+    def _flush(self, evaluator, on_generation) -> None:
+        """The waiting generation's files, its best scored from fresh starts now if not known."""
+        waiting, self._waiting = self._waiting, None
+        post, seconds, episodes = self._posts.get(repr(waiting.genome)), 0.0, 0
+        if post is None:
+            result = evaluator.evaluate([waiting.genome], None, self._post_starts())
+            post, seconds, episodes = self._post_of(waiting.genome, result.trials[0]), result.seconds, POST_STARTS
+        self._finish(waiting, post, on_generation, seconds, episodes)
 
     def start_population(self) -> neat.Population:
         """The population to go on from: the checkpoint's, with the files trimmed back to it,
@@ -767,12 +727,15 @@ class Run:
         path = self.dir / CHECKPOINT
         if path.exists():
             try:
-                population = checkpoint.restore_population(self.config, rundir.read_checkpoint(path))
+                data = rundir.read_checkpoint(path)
+                population = checkpoint.restore_population(self.config, data)
+                self._waiting = Waiting.from_state(data["waiting"]) if "waiting" in data else None
             except JsonFileError as exc:
                 raise RunError(str(exc)) from None
             except checkpoint.CheckpointError as exc:
                 raise RunError(f"{path}: {exc}") from None
-            self._trim(population.generation)
+            # (a generation that waits for its best's fresh starts writes its files again)
+            self._trim(population.generation - (self._waiting is not None))
             return population
         s = self.settings
         random.seed(s.seed)
@@ -788,6 +751,8 @@ class Run:
     def _checkpoint(self, population) -> None:
         """Take the population's state now; encode and write it on the writer thread."""
         state = checkpoint.population_state(population)
+        if self._waiting is not None:
+            state["waiting"] = self._waiting.to_state()
         self._wait_for_checkpoint()
         write = lambda: write_atomic(self.dir / CHECKPOINT, checkpoint.dumps(state))  # noqa: E731
         if self._writer is None:
@@ -809,9 +774,9 @@ class Run:
             keep = lines[:1] + [ln for ln in lines[1:]  # rows were checked when the run was opened
                                 if ln.strip() and int(ln.split(",")[0]) <= generation]
             if name == "stats.csv" and "wall_seconds" not in lines[0]:  # a run from before it
-                keep = [",".join(_WALL_STATS_FIELDS) + "\n"] + [ln.rstrip("\n") + ",0\n" for ln in keep[1:]]
+                keep = [",".join(WALL_STATS_FIELDS) + "\n"] + [ln.rstrip("\n") + ",0\n" for ln in keep[1:]]
             if name == "stats.csv":  # a run from before a column keeps writing rows of its header's
-                self._stats_fields = _stats_fields(keep[0])
+                self._stats_fields = stats_fields(keep[0])
             if keep != lines:
                 write_atomic(path, "".join(keep))
         for path in (self.dir / "best").glob("gen_*.json"):
@@ -832,7 +797,7 @@ class Run:
         ints = tuple(n for n, f in GenerationStats.__dataclass_fields__.items() if f.type in (int, "int"))
         try:
             with open(directory / "stats.csv", "rb") as f:
-                fields = _stats_fields(f.readline(4096).decode("utf-8", "replace"))
+                fields = stats_fields(f.readline(4096).decode("utf-8", "replace"))
         except OSError:
             fields = STATS_FIELDS   # read_csv says what is wrong
         rows = rundir.read_csv(directory / "stats.csv", fields, ints)
@@ -866,44 +831,54 @@ class Run:
                 raise RunError(f"another process is evolving {self.dir}") from None
             yield
 
-    def _record(self, population, genomes, result, trials: dict, post: dict, post_seconds: float,
-                post_episodes: int) -> GenerationStats:
+    def _record(self, population, genomes, result, trials: dict, best) -> "Waiting":
+        """The generation's files as they will be written once its best (``best``, as workers
+        take it) is scored from fresh starts (:meth:`_finish`)."""
         gen = population.generation + 1
         f = result.fitness
         q = np.percentile(f, [90, 75, 50, 25, 10])
         ok = f[~np.asarray(result.failed, bool)]
         okq = (np.percentile(ok, [90, 75, 50, 25, 10]).tolist() + [ok.min()] if ok.size
                else [WORST_FITNESS] * len(OK_FIELDS))
-        # every episode simulated: each genome's trials and the best's fresh starts
-        steps = (result.trials.size + post_episodes) * self.episode.steps
-        seconds = result.seconds + post_seconds
+        # every episode simulated: each genome's trials and the best before's fresh starts
+        episodes = result.trials.size + (0 if result.also is None else result.also.size)
         stats = GenerationStats(gen, float(f.max()), float(f.mean()), float(q[2]), float(q[0]),
                                 float(q[1]), float(q[3]), float(q[4]), float(f.min()),
                                 len(population.species.species), int(result.failed.sum()),
-                                int(result.nonfinite.sum()), round(seconds, 4),
-                                round(steps / max(seconds, 1e-9), 1),
+                                int(result.nonfinite.sum()), result.seconds, 0.0,
                                 round(time.perf_counter() - self._generation_start, 4), len(f),
-                                *(float(v) for v in okq), post["mean"], post["worst"], post["sd"],
-                                warnings=list(result.warnings))
-        self.history.append(stats)
+                                *(float(v) for v in okq), warnings=list(result.warnings))
         k = int(np.argmax(f))   # the first best, as max() picks it
-        best = genomes[k][1]
+        best_genome = genomes[k][1]
         spec = self.settings.trial_spec
-        record = {"generation": gen, "fitness": best.fitness, "genome": genome_to_dict(best),
+        record = {"generation": gen, "fitness": best_genome.fitness, "genome": genome_to_dict(best_genome),
                   "trials": {**spec.to_dict(), "seeds": trials["seeds"],
                              "fitness": [float(v) for v in result.trials[k]]},
-                  "post": post}
+                  "post": None}
         if self.genes:   # the generation's bodies, for charts of the body genes over generations
             record["population_bodies"] = [body_of_genome(g) for _, g in genomes]
         if self.growth is not None:   # the best's wiring; each grown body's size, for charts
-            record["grown"] = grown_record(self.episode, self.growth, grown_plan(best))
-            record["body_history"] = [[g, plan.to_dict()] for g, plan in self.growth.lineage(best.body_node)]
+            record["grown"] = grown_record(self.episode, self.growth, grown_plan(best_genome))
+            record["body_history"] = [[g, plan.to_dict()] for g, plan in self.growth.lineage(best_genome.body_node)]
             record["population_sizes"] = [list(g.body_plan.size()) for _, g in genomes]
-        write_atomic(self.dir / "best" / f"gen_{gen:04d}.json", json.dumps(record, indent=1))
+        species = [[gen, sid, len(sp.members)] for sid, sp in sorted(population.species.species.items())]
+        return Waiting(stats, record, species, best, episodes * self.episode.steps)
+
+    def _finish(self, waiting: "Waiting", post: dict, on_generation, seconds: float = 0.0, episodes: int = 0) -> None:
+        """Write a generation's files with its best's post-evaluation ``post`` (``seconds`` and
+        ``episodes`` more spent on it apart from the generation's evaluation)."""
+        stats, record, extra_seconds = waiting.stats, dict(waiting.record, post=post), seconds
+        seconds = stats.eval_seconds + seconds
+        steps = waiting.steps + episodes * self.episode.steps
+        stats = replace(stats, eval_seconds=round(seconds, 4), creature_steps_per_s=round(steps / max(seconds, 1e-9), 1),
+                        wall_seconds=round(stats.wall_seconds + extra_seconds, 4),
+                        post_mean=post["mean"], post_worst=post["worst"], post_sd=post["sd"])
+        self.history.append(stats)
+        write_atomic(self.dir / "best" / f"gen_{stats.generation:04d}.json", json.dumps(record, indent=1))
         self._append(self.dir / "stats.csv", [stats.row(self._stats_fields)])
-        self._append(self.dir / "species.csv",
-                     [[gen, sid, len(sp.members)] for sid, sp in sorted(population.species.species.items())])
-        return stats
+        self._append(self.dir / "species.csv", waiting.species)
+        if on_generation is not None:
+            on_generation(stats)
 
     @staticmethod
     def _append(path: Path, rows) -> None:
@@ -911,13 +886,6 @@ class Run:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(rows)
         write_atomic(path, path.read_text() + buf.getvalue())
-
-
-def _stats_fields(header: str) -> tuple:
-    """The columns of ``STATS_FIELDS`` a stats.csv header names, in its order: all of them, or
-    an older run's (every run has at least ``_LEGACY_STATS_FIELDS``; read_csv names any missing)."""
-    names = {h.strip() for h in header.split(",")}
-    return _LEGACY_STATS_FIELDS + tuple(n for n in STATS_FIELDS[len(_LEGACY_STATS_FIELDS):] if n in names)
 
 
 def history_of(directory) -> list[GenerationStats]:

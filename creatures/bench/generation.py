@@ -30,10 +30,14 @@ times each, so their networks have hidden nodes, as in a mid-run generation.
 Both sides do the default evaluation of ``creatures evolve`` (:mod:`evolution.trials`, the defaults
 of ``RunSettings``): each genome scored from the generation's trial starts (the design's start
 with every sphere moved by the trials' noise; the same starts on both sides), the trials made one
-fitness by the trials' statistic, then the generation's best scored again from
-:data:`~evolution.trials.POST_STARTS` fresh starts. The baseline runs each trial as a pymunk
-episode of its own, the post-evaluation's trials spread over its pool, as an expert user of
-neat-python would write it.
+fitness by the trials' statistic, and the generation's best scored again from
+:data:`~evolution.trials.POST_STARTS` fresh starts. Ours scores those beside the next
+generation's creatures, in the same batches, as ``creatures evolve`` does (a generation here
+is the population's trials and, beside them, the best before's fresh starts: the same genomes
+every generation, so the same best; in a run, an elite that stays the best is not scored
+again, on either side's account here). The baseline runs each trial as a pymunk episode of its
+own, the post-evaluation's trials spread over its pool, as an expert user of neat-python would
+write it.
 
 End to end (:func:`run_end_to_end`): whole generations of evolution, breeding and speciation
 included, on the same work (150 walker genomes, 20 s each, 2 workers, seed 0, the run's default neat
@@ -235,27 +239,26 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
     trials = trial_starts(len(episode.body.spheres))
     spec, starts, post = trials["spec"], trials["starts"], trials["post"]
 
-    def generation():   # the generation's trials, then its best from fresh starts
-        result = evaluator.evaluate(packed, starts=starts, statistic=spec.statistic)
-        evaluator.evaluate([packed[int(np.argmax(result.fitness))]], starts=post)
-        return result
+    def generation(best):   # the generation's trials, and beside them the best before's fresh starts
+        return evaluator.evaluate(packed, starts=starts, statistic=spec.statistic, also=(packed[best], post))
 
     times, unpolled = [], []
     t0 = time.perf_counter()
     with Evaluator(episode, neat_text, "feedforward", workers=workers) as evaluator:
-        first = generation()
+        first = evaluator.evaluate(packed, starts=starts, statistic=spec.statistic)
+        best = int(np.argmax(first.fitness))   # (the same genomes every generation: the same best)
+        alone = evaluator.evaluate([packed[best]], starts=post).trials[0]
         first_seconds = time.perf_counter() - t0
         with OtherLoad() as other:
             for _ in range(generations):
                 t0 = time.perf_counter()
-                result = generation()
+                result = generation(best)
                 times.append(time.perf_counter() - t0)
-                if not np.array_equal(result.fitness, first.fitness):
+                if not (np.array_equal(result.fitness, first.fitness) and np.array_equal(result.also, alone)):
                     raise RuntimeError("the evaluator scored the same genomes differently in two generations")
                 if evaluator.pool is not None:
                     t0 = time.perf_counter()
-                    fitness = _evaluate_unpolled(evaluator, packed, starts, spec.statistic)
-                    _evaluate_unpolled(evaluator, [packed[int(np.argmax(fitness))]], post)
+                    fitness = _evaluate_unpolled(evaluator, packed, starts, spec.statistic, (packed[best], post))
                     unpolled.append(time.perf_counter() - t0)
                     if not np.array_equal(fitness, first.fitness):
                         raise RuntimeError("the evaluator's chunks scored the genomes differently")
@@ -270,17 +273,18 @@ def time_creatures(episode, neat_text: str, genomes, generations: int = GENERATI
             "trials": spec.describe()}
 
 
-def _evaluate_unpolled(evaluator, genomes: list, starts=None, statistic: str = "mean") -> np.ndarray:
+def _evaluate_unpolled(evaluator, genomes: list, starts=None, statistic: str = "mean", also=None) -> np.ndarray:
     """What ``evaluator.evaluate`` does with a pool, minus its 0.1 s polling: the fitness."""
     from concurrent.futures import wait
 
     from evolution.evaluator import evaluate_in_worker
     from evolution.chunks import creature_chunks, gather
 
-    chunks = creature_chunks(genomes, starts, evaluator.workers)
+    chunks = creature_chunks(genomes, starts, evaluator.workers, also)
     futures = [evaluator.pool.submit(evaluate_in_worker, part, creatures) for part, creatures in chunks]
     wait(futures)
-    return gather([f.result() for f in futures], 0.0, 1 if starts is None else len(starts), statistic).fitness
+    return gather([f.result() for f in futures], 0.0, 1 if starts is None else len(starts), statistic,
+                  0 if also is None else len(also[1])).fitness
 
 
 # ---------------------------------------------------------------------------------------------

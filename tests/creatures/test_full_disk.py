@@ -86,8 +86,10 @@ def _one_line(capsys, code):
     ("checkpoint.json", 2, "replace", 1),    # generation 2's checkpoint, on the writer thread
     ("checkpoint.json", 3, "fsync", 2),      # generation 3's, its data never on the disk
     ("checkpoint.json", 0, "replace", 0),    # the very first one (generation 0)
-    ("gen_0003.json", 0, "replace", 2),      # a generation's best genome, on the main thread
-    ("stats.csv", 3, "fsync", 2),            # header, 1 and 2 written; generation 3's row fails
+    # a generation's files come once the next one is evaluated (its best's fresh starts beside
+    # it): the checkpoint of generation 3 holds it (evolution.run, Waiting)
+    ("gen_0003.json", 0, "replace", 3),      # a generation's best genome, on the main thread
+    ("stats.csv", 3, "fsync", 3),            # header, 1 and 2 written; generation 3's row fails
 ])
 def test_a_full_disk_stops_evolve_in_one_line_and_resume_finishes_the_run(
         straight, tmp_path, monkeypatch, capsys, name, after, where, intact):

@@ -42,8 +42,8 @@ SETUPS = 0
 
 
 class BreaksLater(Rise):
-    """Rise, until its fourth episode (the run's check, generation 1 and its best's post-evaluation,
-    then generation 2), whose update raises."""
+    """Rise, until its third episode (the run's check, generation 1, then generation 2 with
+    generation 1's best's post-evaluation beside it), whose update raises."""
 
     def setup(self, ctx):
         global SETUPS
@@ -52,7 +52,7 @@ class BreaksLater(Rise):
 
     def update(self, state, clock):
         super().update(state, clock)
-        if SETUPS >= 4:
+        if SETUPS >= 3:
             raise RuntimeError("the flag fell over")
 
 
@@ -179,8 +179,11 @@ def test_a_plugin_that_breaks_mid_run_stops_it_cleanly_and_it_resumes_once_fixed
     assert lines[0] == (f"creatures: task '{flag}:BreaksLater' (file, {flag.resolve()}) failed in update(): "
                         f"RuntimeError: the flag fell over at {flag.resolve()}:{line}")
     assert lines[1] == f"the run stopped after generation 1 of 2; everything up to it is saved in {out}."
-    assert json.loads((out / "checkpoint.json").read_text())["generation"] == 1
-    assert [p.name for p in (out / "best").iterdir()] == ["gen_0001.json"]
+    checkpoint = json.loads((out / "checkpoint.json").read_text())
+    assert checkpoint["generation"] == 1
+    # generation 1's files wait in the checkpoint for its best's fresh starts (evolution.run)
+    assert json.loads(checkpoint["waiting"]["record"])["generation"] == 1
+    assert list((out / "best").iterdir()) == []
 
     flag.write_text(flag.read_text().replace('raise RuntimeError("the flag fell over")', "pass"))
     refused = _one_line(run_creatures("resume", out))
@@ -188,6 +191,7 @@ def test_a_plugin_that_breaks_mid_run_stops_it_cleanly_and_it_resumes_once_fixed
     r = run_creatures("resume", out, "--reload-plugins")
     assert r.returncode == 0, r.stderr
     assert json.loads((out / "checkpoint.json").read_text())["generation"] == 2
+    assert sorted(p.name for p in (out / "best").iterdir()) == ["gen_0001.json", "gen_0002.json"]
 
 
 # --- champions whose plug-ins are code ---------------------------------------------------------------

@@ -167,3 +167,33 @@ def test_a_worker_freezes_its_heap_after_its_first_chunk(pool, dicts):
     pool.evaluate(dicts)
     for frozen, threshold in (pool.pool.submit(_worker_heap).result() for _ in range(4)):
         assert frozen > 1000 and threshold >= 10_000
+
+
+@pytest.mark.parametrize("workers", ["serial", "pool"])
+def test_a_genome_scored_besides_the_generation_scores_as_alone(workers, request, dicts):
+    """The best before's fresh starts ride in the generation's batches (evolution.run): every
+    creature scores the bits it scores without them, and they those they score alone."""
+    from evolution.trials import post_seeds, start_offsets, trial_seeds, Trials
+    evaluator = request.getfixturevalue(workers)
+    P = len(evaluator.episode.body.spheres)
+    starts = start_offsets(trial_seeds(Trials(2, 0.01), 0, 1), 0.01, P)
+    post = start_offsets(post_seeds(0)[:5], 0.01, P)
+    plain = evaluator.evaluate(dicts, starts=starts)
+    both = evaluator.evaluate(dicts, starts=starts, also=(dicts[3], post))
+    alone = evaluator.evaluate([dicts[3]], starts=post)
+    assert np.array_equal(bits(both.fitness), bits(plain.fitness))
+    assert np.array_equal(bits(both.trials), bits(plain.trials))
+    assert plain.also is None and both.also.shape == (5,)
+    assert np.array_equal(bits(both.also), bits(alone.trials[0]))
+
+
+def test_a_genome_scored_besides_shares_the_chunks_out_evenly(dicts):
+    from evolution.chunks import creature_chunks
+    starts = np.zeros((2, 8, 2))
+    chunks = creature_chunks(dicts, starts, 2, also=(dicts[0], np.ones((5, 8, 2))))
+    sizes = [len(index) for _, (index, _) in chunks]
+    assert sizes == [15, 14]            # 12 genomes x 2 starts, and 5 besides
+    genomes, (index, offsets) = chunks[-1]
+    assert genomes[-1] is dicts[0] and (index[-5:] == len(genomes) - 1).all() and (offsets[-5:] == 1.0).all()
+    with pytest.raises(ValueError, match="starts"):
+        creature_chunks(dicts, None, 2, also=(dicts[0], np.ones((5, 8, 2))))

@@ -421,8 +421,15 @@ def test_a_best_genome_met_again_is_not_post_evaluated_again(base):
     _, run, _, _ = base
     best = json.loads(sorted((base[0] / "best").glob("gen_*.json"))[-1].read_text())
     from evolution.chunks import pack_genome
+    from evolution.generations import Waiting
     packed = pack_genome(genome_from_dict(best["genome"]))
-    assert repr(packed) in run._posts                       # the run's last best, remembered
-    again, seconds, simulated = run._post_evaluate(None, packed)   # no evaluator: it would fail if simulated
-    assert again == best["post"]
-    assert simulated == 0 and seconds == 0.0
+    assert run._posts[repr(packed)] == best["post"]         # the run's last best, remembered
+    written = []
+    run._finish, finish = (lambda waiting, post, on_generation, seconds=0.0, episodes=0:
+                           written.append((post, seconds, episodes))), run._finish
+    try:
+        run._waiting = Waiting(None, {}, [], packed, 0)
+        run._flush(None, None)   # no evaluator: it would fail if simulated
+    finally:
+        del run._finish, finish
+    assert written == [(best["post"], 0.0, 0)]
