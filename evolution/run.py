@@ -582,11 +582,14 @@ class Run:
 
     @property
     def generations_done(self) -> int:
-        """Generations evaluated so far, by the checkpoint (0 if there is none yet)."""
+        """Generations done so far, their files written, by the checkpoint (0 if there is none
+        yet): its generation, less one it keeps waiting for its best's fresh starts (a run that
+        goes on writes that one's files first, :class:`Waiting`)."""
         path = self.dir / CHECKPOINT
         if not path.exists():
             return 0
-        return rundir.read_checkpoint(path).get("generation", 0)  # RunFileError: one line
+        data = rundir.read_checkpoint(path)  # RunFileError: one line
+        return max(0, data.get("generation", 0) - ("waiting" in data))
 
     def set_generations(self, generations: int) -> None:
         """Change how many generations the run goes to (to go on after it has finished)."""
@@ -656,10 +659,11 @@ class Run:
                         break
                     self._checkpoint(population)
                 if self._waiting is not None:   # the last generation's best, from its fresh starts
+                    checkpointed = population.generation == self._waiting.stats.generation
                     self._wait_for_checkpoint()
                     self._flush(evaluator, on_generation)
-                    if population.generation > before:
-                        self._checkpoint(population)   # (nothing waits any more)
+                    if checkpointed:   # (not when a fitness threshold ended it: no checkpoint then, as ever)
+                        self._checkpoint(population)   # nothing waits any more
             self._wait_for_checkpoint()
             self._writer = None
         return self.best_genome()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from evolution.run import Run
 
 import physics
 from evolution.trials import DEFAULT_NOISE, DEFAULT_TRIALS
@@ -371,7 +372,7 @@ def test_ctrl_c_in_the_terminal_stops_the_window_and_its_run_cleanly(tmp_path, d
     assert "Traceback" not in err
     left = subprocess.run(["pgrep", "-f", f"creatures resume {Path('runs') / run_dir.name}"], capture_output=True)
     assert left.stdout == b""                        # no background run left evolving
-    done = json.loads((run_dir / "checkpoint.json").read_text())["generation"]
+    done = Run.open(run_dir).generations_done   # (its files written: evolution.run, Waiting)
     assert done >= 1 and len((run_dir / "stats.csv").read_text().splitlines()) >= done + 1
     r = run_creatures("resume", run_dir, "--generations", done + 1, "--workers", 1)
     assert r.returncode == 0, r.stderr
