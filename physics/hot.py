@@ -69,6 +69,13 @@ def hot_of(model: Model) -> Hot:
             if f.name not in arrays:   # the model's own: the topology as it is, the rest creature last
                 a = np.asarray(getattr(model, f.name))
                 arrays[f.name] = np.moveaxis(a, 0, -1) if f.axes[-1] == "B" else a
+        # Each creature's arrays with as many columns as its chunks step lanes (whole eights past
+        # 8: the creatures past the batch copies of its last one, physics/step.py whole_eights)
+        extra = (-(-model.batch // 8) * 8 - model.batch) if model.batch > 8 else 0
+        for f in HOT:
+            if f.axes[-1] == "B" and extra:
+                a = arrays[f.name]
+                arrays[f.name] = np.concatenate([a, np.repeat(a[..., -1:], extra, axis=-1)], axis=-1)
         # Fresh writeable C-ordered copies (a read-only array is a different numba type, and
         # every new combination of types compiles the step kernel again, ~15 s each), packed
         # into one buffer per dtype: the kernels take the buffers and the layout and rebuild

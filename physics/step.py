@@ -125,6 +125,17 @@ FEW_LIFTING = 0.3
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def whole_eights(n):
+    """The lanes a chunk of ``n`` creatures steps: ``n`` rounded up to a multiple of 8 past 8
+    (the lanes past ``n`` copies of its last creature: the model's arrays have as many columns,
+    physics/hot.py). A lane loop is a vector loop of 16 lanes a turn, then one of 4, then one
+    lane at a time, and a lane of that last loop costs about four vector lanes: under brains 85
+    walkers took 155-157 us a step and 88 146-148 (one thread). Up to 8, where one creature
+    would pay for eight, as many as there are."""
+    return n if n <= 8 else -(-n // 8) * 8
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def _lifting_lanes(lifted, lanes, n):
     """The lanes (of the first ``n``) with a sphere ``lifted`` (P, LANES) into ``lanes``, in
     order; returns how many."""
@@ -229,7 +240,8 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     lanes = work.x.shape[3]
     C = work_chunks(packed_work)   # (the skeleton's arrays have a twin of each chunk after them)
     b0 = c * lanes
-    n = min(lanes, B - b0)
+    n = min(lanes, B - b0)   # its creatures: read from start, written to end
+    m = whole_eights(n)      # its lanes stepped (past n, copies of its last creature)
     x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
     rest, lam, lamj = work.bone_rows[c], work.lam[c], work.lam_joint[c]
     dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
@@ -242,10 +254,14 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     # gather
     for i in range(P):
         for k in range(2):
-            for l in range(n):
-                x[i, k, l] = pos[b0 + l, i, k]
-                v[i, k, l] = vel[b0 + l, i, k]
+            for l in range(m):
+                x[i, k, l] = pos[b0 + min(l, n - 1), i, k]
+                v[i, k, l] = vel[b0 + min(l, n - 1), i, k]
     drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, s.dt)
+    for e in range(rest.shape[0]):
+        for r in range(rest.shape[1]):
+            for l in range(n, m):
+                rest[e, r, l] = rest[e, r, n - 1]
     _zero(touched)
     _zero(loose)
     # A call costs what its arguments cost to hand on (seven or more words an array): the small
@@ -272,16 +288,16 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     rows = hot.sk_lead[0]
     lead = (rows, hot.sk_col_start[rows], hot.row_leg_start[rows])
     if ground and not corners:
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, n, False)
-        find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, m, False)
+        find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop)
     for sub in range(substeps):
         if muscles:
-            rest_of_substep(rest, hot.muscle_bone, n, sub, substeps)
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, n, True)
+            rest_of_substep(rest, hot.muscle_bone, m, sub, substeps)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, m, True)
         if ground and corners:
-            find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop)
+            find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop)
         if medium:
-            buoyancy(v, p, inv_mass, radius, b0, n, h, gravity, fluid)
+            buoyancy(v, p, inv_mass, radius, b0, m, h, gravity, fluid)
         _zero(lam)
         _zero(lamj)
         _zero(dn)
@@ -291,60 +307,64 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
         _zero(lifted)
         for it in range(iterations):
             if joints:
-                solve_joints(x, p, q, lamj, packed, b0, n, h, no)
+                solve_joints(x, p, q, lamj, packed, b0, m, h, no)
             if clusters:
-                solve_clusters(x, p, q, packed, b0, n)
+                solve_clusters(x, p, q, packed, b0, m)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
-                             hot.kinetic_friction, b0, n, push_h, moved)
+                             hot.kinetic_friction, b0, m, push_h, moved)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
+            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0)
             if ground:
-                _copy_lanes(before, p, n)
-                _copy_rows(pulled_before, lam, n)
-            solve_skeleton(h, packed_work, c, packed, b0, n, no, no)
-            if ground and mark_lifted(active, load, lifted, n) > 0.0:
+                _copy_lanes(before, p, m)
+                _copy_rows(pulled_before, lam, m)
+            solve_skeleton(h, packed_work, c, packed, b0, m, no, no)
+            if ground and mark_lifted(active, load, lifted, m) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
-                k = _lifting_lanes(lifted, work.lifting[c], n)
-                if s.alike and n >= TWIN_LANES and k <= n * FEW_LIFTING:
-                    # those creatures alone, in the chunk's twin (see _solve_lifting_again)
-                    _solve_lifting_again(h, packed_work, c, packed, work, k, C, it > 0, lead)
+                k = _lifting_lanes(lifted, work.lifting[c], m)
+                if s.alike and m >= TWIN_LANES and k <= m * FEW_LIFTING:
+                    # those creatures alone, in the chunk's twin (see _solve_lifting_again), in
+                    # whole eights of lanes too (the last one's lane again: the same bits, put back twice)
+                    k8 = whole_eights(k)
+                    for j in range(k, k8):
+                        work.lifting[c][j] = work.lifting[c][k - 1]
+                    _solve_lifting_again(h, packed_work, c, packed, work, k8, C, it > 0, lead)
                 else:
-                    _copy_lanes(p, before, n)
+                    _copy_lanes(p, before, m)
                     _zero(load)
-                    factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
-                    solve_skeleton(h, packed_work, c, packed, b0, n, no, yes)
+                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0)
+                    solve_skeleton(h, packed_work, c, packed, b0, m, no, yes)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(h, packed_work, c, packed, b0, n, yes)
-                solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
+                factor_skeleton(h, packed_work, c, packed, b0, m, yes)
+                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
-                loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, n)
+                loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m)
             if s.self_collision:
                 for sweep in range(COLLISION_SWEEPS):
-                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, n)
+                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, m)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
-                               b0, n, moved)
-                solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
+                               b0, m, moved)
+                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
-            relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, n, h, fluid)
-            solve_skeleton(h, packed_work, c, packed, b0, n, yes, no)
+            relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, m, h, fluid)
+            solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
             _zero(load)
         if ground:
-            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, terrain, b0, n, slop,
+            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, terrain, b0, m, slop,
                           push_h, moved)
-        recover_velocity(x, p, v, h, n)
+        recover_velocity(x, p, v, h, m)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, n, s.bounce, s.push, h, moved)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, m, s.bounce, s.push, h, moved)
             for i in range(P):
-                for l in range(n):
+                for l in range(m):
                     touched[i, l] |= touching[i, l]
         # the substep's end is the next one's start
         for i in range(P):
             for k in range(2):
-                for l in range(n):
+                for l in range(m):
                     x[i, k, l] = p[i, k, l]
     # scatter
     for i in range(P):

@@ -61,6 +61,17 @@ def test_per_creature_fields_have_the_creature_last():
     assert all(getattr(hot, f.name).shape[-1] == 4 for f in HOT if f.axes[-1] == "B")
 
 
+def test_a_batch_past_8_has_its_last_creatures_arrays_to_a_whole_eight():
+    """A chunk steps whole eights of lanes past 8 (physics/step.py whole_eights): the lanes past
+    the batch read copies of its last creature's arrays; a batch of 8 or fewer has its own."""
+    model = physics.build_model(cluster_walker(), batch=11).with_values(radius=np.linspace(0.05, 0.08, 11)[:, None])
+    hot = hot_of(model)
+    np.testing.assert_array_equal(hot.radius[:, :11], model.radius.T)
+    np.testing.assert_array_equal(hot.radius[:, 11:], np.repeat(model.radius.T[:, -1:], 5, axis=1))
+    assert all(getattr(hot, f.name).shape[-1] == 16 for f in HOT if f.axes[-1] == "B")
+    assert hot_of(physics.build_model(cluster_walker(), batch=5)).radius.shape[-1] == 5
+
+
 def test_the_workspace_is_made_from_its_table_and_unpacked_to_the_very_same_memory():
     """The workspace's shapes come from its table's axes (C chunks, C2 the chunks and their
     twins, L lanes); unpacked inside a kernel each field is the memory physics.hot.workspace_of
