@@ -627,14 +627,16 @@ class Run:
                 waiting, also = self._waiting, None
                 with _random_untouched():  # Ray draws from Python's random; neat's stream is neat's
                     trials = self.trials_of(generation)
-                    if waiting is not None:   # the best before, from its fresh starts, in the same batches
-                        also = (waiting.genome, self._post_starts())
+                    if waiting is not None and trials["starts"] is not None:   # the best before, from its
+                        also = (waiting.genome, self._post_starts())   # fresh starts, in the same batches
                     result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic, also)
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of the generation before come after it
-                if waiting is not None:
+                if also is not None:
                     self._finish(waiting, self._post_of(waiting.genome, result.also), on_generation)
+                elif waiting is not None:   # (none to score them beside: exact starts)
+                    self._flush(evaluator, on_generation)
                 best = packed[int(np.argmax(result.fitness))]
                 self._waiting = self._record(population, genomes, result, trials, best)
                 self._generation_start = time.perf_counter()  # the next one's wall starts here

@@ -25,6 +25,7 @@ read-only (``Model.with_values`` makes a new model, with a hot copy of its own).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -45,6 +46,17 @@ def chunk_lanes(batch: int, threads: int) -> int:
     chunks = max(chunks, -(-batch // MAX_LANES))
     lanes = -(-batch // chunks)
     return min(MAX_LANES, -(-lanes // 8) * 8)
+
+@njit(cache=True, error_model="numpy", inline="always")
+def whole_eights(n):
+    """The lanes a chunk of ``n`` creatures steps (physics/step.py): ``n`` rounded up to a
+    multiple of 8 past 8, the lanes past ``n`` copies of its last creature (the model's arrays
+    have as many columns: :func:`hot_of`). A lane loop is a vector loop of 16 lanes a turn, then
+    one of 4, then one lane at a time, and a lane of that last loop costs about four vector
+    lanes: under brains 85 walkers took 155-157 us a step and 88 146-148 (one thread). Up to 8,
+    where one creature would pay for eight, as many as there are."""
+    return n if n <= 8 else -(-n // 8) * 8
+
 
 def hot_of(model: Model) -> Hot:
     """The lane-major copy of ``model`` (shape (X..., B) for each per-creature array: the
@@ -69,9 +81,9 @@ def hot_of(model: Model) -> Hot:
             if f.name not in arrays:   # the model's own: the topology as it is, the rest creature last
                 a = np.asarray(getattr(model, f.name))
                 arrays[f.name] = np.moveaxis(a, 0, -1) if f.axes[-1] == "B" else a
-        # Each creature's arrays with as many columns as its chunks step lanes (whole eights past
-        # 8: the creatures past the batch copies of its last one, physics/step.py whole_eights)
-        extra = (-(-model.batch // 8) * 8 - model.batch) if model.batch > 8 else 0
+        # Each creature's arrays with as many columns as its chunks step lanes (whole_eights: the
+        # creatures past the batch copies of its last one)
+        extra = whole_eights(model.batch) - model.batch
         for f in HOT:
             if f.axes[-1] == "B" and extra:
                 a = arrays[f.name]

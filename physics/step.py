@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import dem, witkin
-from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned
+from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned, whole_eights
 from .layout import unpack_hot, unpack_work, work_chunks
 from .bones import R_REST, drive_muscles, rest_of_substep
 from .clusters import solve_clusters
@@ -122,17 +122,6 @@ def _copy_rows(dst, src, n):
 #: pays, and the copies cost more than the lanes they spare) and broke even at 128
 TWIN_LANES = 72
 FEW_LIFTING = 0.3
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def whole_eights(n):
-    """The lanes a chunk of ``n`` creatures steps: ``n`` rounded up to a multiple of 8 past 8
-    (the lanes past ``n`` copies of its last creature: the model's arrays have as many columns,
-    physics/hot.py). A lane loop is a vector loop of 16 lanes a turn, then one of 4, then one
-    lane at a time, and a lane of that last loop costs about four vector lanes: under brains 85
-    walkers took 155-157 us a step and 88 146-148 (one thread). Up to 8, where one creature
-    would pay for eight, as many as there are."""
-    return n if n <= 8 else -(-n // 8) * 8
 
 
 @njit(cache=True, error_model="numpy", inline="always")

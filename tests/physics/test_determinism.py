@@ -54,7 +54,7 @@ def test_creature_does_not_depend_on_its_batch_mates(name, index, settings, numb
     batch of 100 whose others get other commands: bit-identical final states. On two threads the
     batch is two chunks of 56 lanes, so index 37 is lane 37 of the first chunk and 70 lane 14 of
     the second (on one thread, one chunk of 104); 99, the last, is stepped in its chunk's last
-    lanes too, copies of it up to a whole eight (physics/step.py whole_eights)."""
+    lanes too, copies of it up to a whole eight (physics.hot.whole_eights)."""
     numba_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     body, params = BODIES[name](), SETTINGS[settings]
     muscles = physics.build_model(body).n_muscles

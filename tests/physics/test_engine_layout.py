@@ -62,7 +62,7 @@ def test_per_creature_fields_have_the_creature_last():
 
 
 def test_a_batch_past_8_has_its_last_creatures_arrays_to_a_whole_eight():
-    """A chunk steps whole eights of lanes past 8 (physics/step.py whole_eights): the lanes past
+    """A chunk steps whole eights of lanes past 8 (physics.hot.whole_eights): the lanes past
     the batch read copies of its last creature's arrays; a batch of 8 or fewer has its own."""
     model = physics.build_model(cluster_walker(), batch=11).with_values(radius=np.linspace(0.05, 0.08, 11)[:, None])
     hot = hot_of(model)
