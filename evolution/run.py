@@ -479,6 +479,7 @@ class Run:
         self._pending = None   # the checkpoint it is writing
         self._posts = {}       # post-evaluations of recent generations' bests, by genome (see _post_of)
         self._waiting = None   # the generation whose files wait for its best's fresh starts (Waiting)
+        self._post_offsets = None   # the post-evaluation's starts (_post_starts)
 
     def _adopt(self, genome: dict) -> int | None:
         """A start genome's body plan taken in by a growing run (its family tree's node), or
@@ -698,8 +699,12 @@ class Run:
 
     def _post_starts(self):
         """The post-evaluation's starts: the run's post seeds (never a selection trial's, the same
-        every generation), moved by the run's noise (the default, 1 cm, for a run of exact starts)."""
-        return start_offsets(post_seeds(self.settings.seed), self.settings.noise or DEFAULT_NOISE, self.sphere_slots)
+        every generation), moved by the run's noise (the default, 1 cm, for a run of exact starts);
+        made once (a generator a seed: 3 ms)."""
+        if self._post_offsets is None:
+            self._post_offsets = start_offsets(post_seeds(self.settings.seed), self.settings.noise or DEFAULT_NOISE,
+                                               self.sphere_slots)
+        return self._post_offsets
 
     def _post_of(self, genome, fitness) -> dict:
         """A best genome's post-evaluation from its :meth:`_post_starts`' fitnesses:
