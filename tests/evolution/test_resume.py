@@ -192,3 +192,28 @@ def test_copied_run_directory_resumes_identically(straight, tmp_path):
     run.set_generations(GENERATIONS)
     run.evolve()
     assert run_files(moved) == run_files(straight[0])
+
+
+def test_a_run_its_fitness_threshold_ends_resumes_to_the_same_files(straight, tmp_path):
+    """A user's neat config that stops at a fitness threshold ends a run before it breeds: the
+    generation that reached it is written with its best's fresh starts at once, and the
+    checkpoint stays the generation before's, which keeps that one waiting for its best's fresh
+    starts (evolution.run, Waiting); resumed, the run writes the waiting generation, reaches
+    the threshold again and ends with the same files. The threshold: the straight run's second
+    best, so that it ends at generation 2."""
+    best = [float(row["best"]) for row in read_stats(straight[0])]
+    assert best[1] > best[0]
+    config = (BUSY_CONFIG.replace("fitness_threshold     = 1e9", f"fitness_threshold     = {best[1]!r}")
+              .replace("no_fitness_termination = True", "no_fitness_termination = False"))
+    assert f"fitness_threshold     = {best[1]!r}" in config and "no_fitness_termination = False" in config
+    settings = tiny_settings(generations=GENERATIONS, population=24, seconds=0.5, network="recurrent",
+                             neat_config=config)
+    first = tmp_path / "first"
+    Run.create(first, settings, design("walker").body).evolve()
+    assert len(read_stats(first)) == 2
+    state = json.loads((first / "checkpoint.json").read_text())
+    assert state["generation"] == 1 and "waiting" in state
+    again = tmp_path / "again"
+    shutil.copytree(first, again)
+    Run.open(again).evolve()
+    assert run_files(again) == run_files(first)
