@@ -165,9 +165,9 @@ def _scatter(dst, src, lanes, k):
 def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead):
     """The skeleton's solve done again for the ``k`` creatures of chunk ``c`` whose feet its
     first solve lifted (``work.lifting[c]``), alone: gathered into the chunk's twin
-    (``chunks + c``, lanes 0 .. k - 1), factored and solved there with those spheres free, and
-    what the rest of the substep reads put back in their lanes: the positions, the load, the
-    multipliers, and of the factor what the solves of the rods and hinges alone read after it
+    (``chunks + c``, lanes 0 .. k - 1, then up to a whole eight), factored and solved there with
+    those spheres free, and what the rest of the substep reads put back in their lanes: the
+    positions, the load, the multipliers, and of the factor what the solves of the rods and hinges alone read after it
     (``lead``: the leading block's rows, its factor's entries and its legs). Only where every
     creature of the batch has the same arrays (``physics.hot.creatures_alike``): the twin's lane
     j reads the model at lane j, not at its creature's.
@@ -179,6 +179,11 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
     of the step."""
     t = chunks + c
     lanes = work.lifting[c]
+    # in whole eights of lanes, as the chunk (the last creature's lane again: the same bits, put
+    # back twice)
+    for j in range(k, whole_eights(k)):
+        lanes[j] = lanes[k - 1]
+    k = whole_eights(k)
     rows, entries, legs = lead
     # where the first solve started from, and what it held
     _gather(work.p[t], work.before[c], lanes, k)
@@ -313,12 +318,8 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], m)
                 if s.alike and m >= TWIN_LANES and k <= m * FEW_LIFTING:
-                    # those creatures alone, in the chunk's twin (see _solve_lifting_again), in
-                    # whole eights of lanes too (the last one's lane again: the same bits, put back twice)
-                    k8 = whole_eights(k)
-                    for j in range(k, k8):
-                        work.lifting[c][j] = work.lifting[c][k - 1]
-                    _solve_lifting_again(h, packed_work, c, packed, work, k8, C, it > 0, lead)
+                    # those creatures alone, in the chunk's twin (see _solve_lifting_again)
+                    _solve_lifting_again(h, packed_work, c, packed, work, k, C, it > 0, lead)
                 else:
                     _copy_lanes(p, before, m)
                     _zero(load)
