@@ -94,13 +94,15 @@ def unpack_genome(data: tuple):
 
 
 def bodies_of(episode: Episode, genomes) -> tuple | None:
-    """``(values (B, V), parts (B, S))``: the body genes of ``genomes`` for ``episode``'s design
-    (None for a fixed design). Raises ValueError for a genome whose body genes do not fit it."""
+    """``(values (B, V), parts (B, S))``: the body genes of ``genomes`` (genomes or
+    :func:`pack_genome`'s tuples) for ``episode``'s design (None for a fixed design). Raises
+    ValueError for a genome whose body genes do not fit it."""
     genes = episode.genes
     if not genes:
         return None
-    values = np.array([g.body_values for g in genomes], dtype=np.float64).reshape(len(genomes), -1)
-    parts = np.array([g.body_parts for g in genomes], dtype=np.bool_).reshape(len(genomes), -1)
+    each = [g[3] if isinstance(g, tuple) else (g.body_values, g.body_parts) for g in genomes]
+    values = np.array([v for v, _ in each], dtype=np.float64).reshape(len(genomes), -1)
+    parts = np.array([p for _, p in each], dtype=np.bool_).reshape(len(genomes), -1)
     if values.shape[1] != genes.n_values or parts.shape[1] != genes.n_parts:
         raise ValueError(f"a genome has {values.shape[1]} body values and {parts.shape[1]} parts; the "
                          f"design evolves {genes.n_values} values and {genes.n_parts} optional parts")
@@ -157,8 +159,11 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     ``report(creature_steps)`` is called every :data:`PROGRESS_EVERY` steps, if given. Returns
     ``(fitness (C,), failed (C,), nonfinite (C,), warnings)``. A plug-in that raises stops it
     with a :class:`evolution.PluginError`."""
-    genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     index, starts = creatures if creatures is not None else (None, None)
+    if episode.growth is None and kind == "feedforward" and all(isinstance(d, tuple) for d in genome_dicts):
+        genomes = list(genome_dicts)   # (compiled from the tuples: no genome objects made)
+    else:
+        genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     if episode.growth is not None:   # bodies of many shapes: shape by shape (evolution.growth)
         from .growth import grown_plan, score_grown
         from .network import compile_networks

@@ -55,6 +55,7 @@ from dataclasses import dataclass, fields, replace
 
 import neat
 import numpy as np
+from neat.graphs import required_for_output
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.core import cgutils
@@ -171,6 +172,9 @@ class _FlatNetwork:
 def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
     """Compile neat ``DefaultGenome``s (with their ``neat.Config``) into one batch of ``kind``
     networks, ``"feedforward"`` or ``"recurrent"``, each exactly as neat-python would build it.
+    A genome may also be :func:`evolution.chunks.pack_genome`'s tuple (what workers receive):
+    a feed-forward one is compiled from it without making the genome's objects
+    (:func:`_packed_node_evals`), to the same networks.
 
     Raises ValueError for an unknown kind, no genomes, or a node whose activation or aggregation
     function is not one of neat's built-ins listed in ``ACTIVATIONS`` / ``AGGREGATIONS``."""
@@ -179,10 +183,20 @@ def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
     genomes = list(genomes)
     if not genomes:
         raise ValueError("compile_networks needs at least one genome")
-    flats = [_flatten(genome, config.genome_config, _neat_network(genome, config, kind))
-             for genome in genomes]
-    return _pack(flats, kind, len(config.genome_config.input_keys),
-                 len(config.genome_config.output_keys))
+    genome_config = config.genome_config
+    flats = []
+    for genome in genomes:
+        if isinstance(genome, tuple) and kind == "feedforward":
+            key, nodes = genome[0], {int(n[0]): n for n in genome[1]}
+            names = {k: (n[3], n[4]) for k, n in nodes.items()}
+            flats.append(_flatten(key, names, genome_config, _packed_node_evals(nodes, genome[2], genome_config)))
+            continue
+        if isinstance(genome, tuple):
+            from .chunks import unpack_genome
+            genome = unpack_genome(genome)
+        names = {k: (n.activation, n.aggregation) for k, n in genome.nodes.items()}
+        flats.append(_flatten(genome.key, names, genome_config, _neat_network(genome, config, kind).node_evals))
+    return _pack(flats, kind, len(genome_config.input_keys), len(genome_config.output_keys))
 
 
 def _neat_network(genome, config, kind: str):
@@ -192,28 +206,80 @@ def _neat_network(genome, config, kind: str):
     return neat.nn.RecurrentNetwork.create(genome, config)
 
 
-def _flatten(genome, genome_config, net) -> _FlatNetwork:
-    """Dense slots for one neat network's node_evals, keeping their order and link order."""
-    slot = {key: i for i, key in enumerate(genome_config.input_keys)}
-    for node, *_ in net.node_evals:
+def _packed_node_evals(nodes: dict, connections, genome_config) -> list:
+    """neat's ``FeedForwardNetwork.create(genome, config).node_evals`` for a genome given as
+    :func:`evolution.chunks.pack_genome`'s nodes (by key) and connections (in the genome's
+    order), the same tuples in the same order: the layers of :func:`_feed_forward_layers`
+    (neat's), each node's links the enabled connections into it from a required node or an
+    input, in the genome's order (neat looks each up in the whole list; here they are sorted
+    by node once)."""
+    enabled = [(int(i), int(o), float(w)) for i, o, w, on, _ in connections if bool(on)]
+    keys = [(i, o) for i, o, _ in enabled]
+    layers, required = _feed_forward_layers(genome_config.input_keys, genome_config.output_keys, keys)
+    readable = required.union(set(genome_config.input_keys))
+    into: dict = {}
+    for i, o, w in enabled:
+        if i in readable:
+            into.setdefault(o, []).append((i, w))
+    node_evals = []
+    for layer in layers:
+        for node in layer:
+            _, bias, response, activation, aggregation, _ = nodes[node]
+            node_evals.append((node, genome_config.activation_defs.get(activation),
+                               genome_config.aggregation_function_defs.get(aggregation), bias, response,
+                               into.get(node, [])))
+    return node_evals
+
+
+def _feed_forward_layers(inputs, outputs, connections):
+    """``neat.graphs.feed_forward_layers``: the same sets, built by the same operations in the
+    same order (so that they iterate alike, and the nodes of a layer are evaluated in neat's
+    order), without its scan of every connection for each candidate node of each layer."""
+    required = required_for_output(inputs, outputs, connections)
+    nodes_with_inputs = set()
+    incoming: dict = {}
+    for a, b in connections:
+        nodes_with_inputs.add(b)
+        incoming.setdefault(b, []).append(a)
+    bias_neurons = required - nodes_with_inputs
+    layers = []
+    potential_input = set(inputs) | bias_neurons
+    if bias_neurons:
+        layers.append(bias_neurons.copy())
+    while True:
+        c = {b for (a, b) in connections if a in potential_input and b not in potential_input}
+        next_layer = set()
+        for n in c:
+            if n in required and all(a in potential_input for a in incoming[n] if a in required):
+                next_layer.add(n)
+        if not next_layer:
+            break
+        layers.append(next_layer)
+        potential_input = potential_input.union(next_layer)
+    return layers, required
+
+
+def _flatten(key, names: dict, genome_config, node_evals) -> _FlatNetwork:
+    """Dense slots for one neat network's node_evals, keeping their order and link order
+    (``names``: each node's activation and aggregation names, for errors)."""
+    slot = {k: i for i, k in enumerate(genome_config.input_keys)}
+    for node, *_ in node_evals:
         slot[node] = len(slot)
 
-    def slot_of(key):  # nodes read but never evaluated get a slot of their own, forever 0.0
-        if key not in slot:
-            slot[key] = len(slot)
-        return slot[key]
+    def slot_of(k):  # nodes read but never evaluated get a slot of their own, forever 0.0
+        if k not in slot:
+            slot[k] = len(slot)
+        return slot[k]
 
     flat = _FlatNetwork([], [], [], [], [], [], 0)
-    for node, act, agg, bias, response, links in net.node_evals:
-        gene = genome.nodes[node]
-        flat.activation.append(_function_id(_ACTIVATION_IDS, act, "activation", gene.activation,
-                                            genome.key, node))
-        flat.aggregation.append(_function_id(_AGGREGATION_IDS, agg, "aggregation",
-                                             gene.aggregation, genome.key, node))
+    for node, act, agg, bias, response, links in node_evals:
+        activation, aggregation = names[node]
+        flat.activation.append(_function_id(_ACTIVATION_IDS, act, "activation", activation, key, node))
+        flat.aggregation.append(_function_id(_AGGREGATION_IDS, agg, "aggregation", aggregation, key, node))
         flat.bias.append(float(bias))
         flat.response.append(float(response))
         flat.links.append([(slot_of(source), float(weight)) for source, weight in links])
-    flat.output_slot = [slot_of(key) for key in genome_config.output_keys]
+    flat.output_slot = [slot_of(k) for k in genome_config.output_keys]
     flat.slot_count = len(slot)
     flat.slots = slot
     return flat
@@ -222,7 +288,9 @@ def _flatten(genome, genome_config, net) -> _FlatNetwork:
 def node_slots(genome, config, kind: str) -> dict:
     """Node key -> slot of the genome's compiled network (inputs included): where
     ``NetworkBatch.values`` holds each node's value, for a viewer's brain panel."""
-    return dict(_flatten(genome, config.genome_config, _neat_network(genome, config, kind)).slots)
+    names = {k: (n.activation, n.aggregation) for k, n in genome.nodes.items()}
+    return dict(_flatten(genome.key, names, config.genome_config,
+                         _neat_network(genome, config, kind).node_evals).slots)
 
 
 def _function_id(ids: dict, function, what: str, name: str, genome_key, node) -> int:

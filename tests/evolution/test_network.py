@@ -306,6 +306,54 @@ def test_feedforward_hidden_chain_is_evaluated_in_order(configs):
     assert ours[1, 0, 0] == 0.5 + 1.5 * (0.5 + 1.5 * (0.5 + 1.5 * rows[1, 0, 0]))
 
 
+def hand_made(config):
+    """The hand-made genomes of the tests above: disabled links, a disconnected output, a chain
+    listed backwards."""
+    links = [(-1, 0, 0.7, True), (-2, 0, -1.3, True), (-3, 1, 0.4, True), (-1, 2, 2.0, True)]
+    return [one_genome(config, links + [(-4, 0, 25.0, False), (-2, 2, 25.0, False)]),
+            one_genome(config, [(-1, 0, 0.7, True), (-2, 2, -1.1, True), (-3, 1, 3.0, False)]),
+            one_genome(config, [(6, 0, 1.0, True), (5, 6, 1.0, True), (-1, 5, 1.0, True)],
+                       activation="identity", hidden=(6, 5))]
+
+
+def compiled_arrays(networks):
+    return {name: value for name, value in vars(networks).items()}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_packed_genomes_compile_to_the_genomes_networks(kind, configs, genomes):
+    """What workers receive (pack_genome's tuples) compiles to the networks of the genomes
+    themselves, array for array (a feed-forward one without making the genome's objects)."""
+    from evolution.chunks import pack_genome
+    config = configs[kind]
+    batch = list(genomes[kind]) + hand_made(config)
+    ours = compiled_arrays(compile_networks([pack_genome(g) for g in batch], config, kind))
+    theirs = compiled_arrays(compile_networks(batch, config, kind))
+    assert ours.keys() == theirs.keys()
+    for name, value in theirs.items():
+        if isinstance(value, np.ndarray):
+            assert value.dtype == ours[name].dtype and np.array_equal(value, ours[name]), name
+        else:
+            assert value == ours[name], name
+
+
+def test_feed_forward_layers_are_neats_in_neats_order(configs, genomes):
+    """The layers the packed genomes are compiled by are neat-python's, each layer's nodes in the
+    order neat iterates them (the order a layer's nodes are evaluated)."""
+    from neat.graphs import feed_forward_layers
+    config = configs["feedforward"]
+    keys = config.genome_config.input_keys, config.genome_config.output_keys
+    layered = 0
+    for genome in list(genomes["feedforward"]) + hand_made(config):
+        connections = [cg.key for cg in genome.connections.values() if cg.enabled]
+        theirs, their_required = feed_forward_layers(*keys, connections)
+        ours, our_required = network._feed_forward_layers(*keys, connections)
+        assert [list(layer) for layer in ours] == [list(layer) for layer in theirs]
+        assert our_required == their_required
+        layered += len(theirs) > 1
+    assert layered >= 10   # hidden nodes in many genomes, not one layer of outputs each time
+
+
 # --- neat's functions, one by one ----------------------------------------------------------------
 
 EDGE_VALUES = [0.0, -0.0, 1.0, -1.0, 1e-7, -1e-7, 5e-324, -5e-324, 1e-300, 0.2, -0.2, 3.4, -3.4,
