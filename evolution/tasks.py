@@ -215,7 +215,7 @@ class FlyFar(_CentreOfMassTask):
 # The kernels stop following a creature whose centre of mass is not finite: it has failed (the
 # episode's rules score it), and its last finite position stays.
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _airborne(contact, b):
     """Whether none of creature ``b``'s spheres touches the ground."""
     for i in range(contact.shape[1]):

@@ -160,7 +160,7 @@ def measure(pos, frame, terrain, ground, skip, out):
         out[b, 3] = stretch
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def within_limits(m):
     """Whether measures ``m`` (one creature's row) are all within their limits (False for NaN)."""
     return m[0] <= STRAIN_LIMIT and m[1] <= OVERSHOOT_LIMIT and m[2] <= PENETRATION_LIMIT and m[3] <= STRETCH_LIMIT

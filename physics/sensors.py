@@ -83,7 +83,7 @@ def ground_contacts(model: Model, state: State) -> np.ndarray:
     return state.contact
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def creature_com(mass, a, b):
     """Mass-weighted mean of ``a[b] : (P, 2)`` (positions or velocities) of creature ``b``."""
     m = 0.0
@@ -96,7 +96,7 @@ def creature_com(mass, a, b):
     return x / m, y / m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def creature_rotation(mass, rest, pos, b):
     """Creature ``b``'s rotation from its rest pose as the unnormalised ``(sin, cos)`` pair whose
     atan2 is the best-matching angle (the shape-matching rotation of the whole body)."""

@@ -161,7 +161,7 @@ def is_straight(table) -> bool:
     return table.shape[1] == 2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def find_segment(xs, x):
     """Index k of the segment [xs[k], xs[k+1]] holding x (clamped to the first/last segment)."""
     lo = 0
@@ -179,7 +179,7 @@ def find_segment(xs, x):
     return lo
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def height_at(xs, ys, x):
     """The terrain's height under ``x``: ``np.interp(x, xs, ys)`` for one x, bit for bit (the
     same search result and arithmetic), without the two arrays numba's ``np.interp`` allocates
