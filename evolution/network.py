@@ -172,9 +172,9 @@ class _FlatNetwork:
 def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
     """Compile neat ``DefaultGenome``s (with their ``neat.Config``) into one batch of ``kind``
     networks, ``"feedforward"`` or ``"recurrent"``, each exactly as neat-python would build it.
-    A genome may also be :func:`evolution.chunks.pack_genome`'s tuple (what workers receive):
-    a feed-forward one is compiled from it without making the genome's objects
-    (:func:`_packed_node_evals`), to the same networks.
+    A feed-forward genome may also be :func:`evolution.chunks.pack_genome`'s tuple (what workers
+    receive): compiled from it without making the genome's objects (:func:`_packed_node_evals`),
+    to the same networks.
 
     Raises ValueError for an unknown kind, no genomes, or a node whose activation or aggregation
     function is not one of neat's built-ins listed in ``ACTIVATIONS`` / ``AGGREGATIONS``."""
@@ -192,8 +192,8 @@ def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
             flats.append(_flatten(key, names, genome_config, _packed_node_evals(nodes, genome[2], genome_config)))
             continue
         if isinstance(genome, tuple):
-            from .chunks import unpack_genome
-            genome = unpack_genome(genome)
+            raise ValueError("a recurrent network is compiled from its genome (evolution.chunks.unpack_genome), "
+                             "not from its tuples")
         names = {k: (n.activation, n.aggregation) for k, n in genome.nodes.items()}
         flats.append(_flatten(genome.key, names, genome_config, _neat_network(genome, config, kind).node_evals))
     return _pack(flats, kind, len(genome_config.input_keys), len(genome_config.output_keys))

@@ -320,11 +320,14 @@ def compiled_arrays(networks):
     return {name: value for name, value in vars(networks).items()}
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_packed_genomes_compile_to_the_genomes_networks(kind, configs, genomes):
+def test_packed_genomes_compile_to_the_genomes_networks(configs, genomes):
     """What workers receive (pack_genome's tuples) compiles to the networks of the genomes
-    themselves, array for array (a feed-forward one without making the genome's objects)."""
+    themselves, array for array, without making the genome's objects; a recurrent one only from
+    its genome."""
     from evolution.chunks import pack_genome
+    kind = "feedforward"
+    with pytest.raises(ValueError, match="recurrent"):
+        compile_networks([pack_genome(genomes["recurrent"][0])], configs["recurrent"], "recurrent")
     config = configs[kind]
     batch = list(genomes[kind]) + hand_made(config)
     ours = compiled_arrays(compile_networks([pack_genome(g) for g in batch], config, kind))
