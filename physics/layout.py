@@ -25,6 +25,7 @@ kernel reading the wrong array).
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -170,13 +171,13 @@ def pack(fields: tuple, arrays: dict, align: int = 1) -> tuple[Packed, tuple]:
         start = -(-ends[kind] // line) * line
         layout[k, :2] = kind, start
         layout[k, 2:2 + len(shape)] = shape
-        ends[kind] = start + int(np.prod(shape))
+        ends[kind] = start + math.prod(shape)
         shapes.append(shape)
     buffers = [_aligned_zeros(max(end, 1), dtype, align) for end, dtype in zip(ends, (F, I, BOOL))]
     views = []
     for k, (f, shape) in enumerate(zip(fields, shapes)):
         buf = buffers[layout[k, 0]]
-        view = buf[layout[k, 1]:layout[k, 1] + int(np.prod(shape))].reshape(shape)
+        view = buf[layout[k, 1]:layout[k, 1] + math.prod(shape)].reshape(shape)
         a = arrays[f.name]
         if not isinstance(a, tuple):
             view[...] = a
