@@ -665,7 +665,7 @@ class EpisodeRun:
         return physics.centre_of_mass(self.model, self.state)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures):
     """After a physics step: every creature's clock (``clock``: steps, time) advances, and the
     episode's failure rules judge the creatures still going (``flags``: ended, failed,

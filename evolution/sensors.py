@@ -258,7 +258,7 @@ def _read_contacts(contact, out):
             out[b, i] = 1.0 if contact[b, i] else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _read_tilt(pos, mass, rest_pos, out):
     for b in range(pos.shape[0]):
         sn, cs = creature_rotation(mass, rest_pos, pos, b)
@@ -267,14 +267,14 @@ def _read_tilt(pos, mass, rest_pos, out):
         out[b, 1] = cs / norm if norm > 0.0 else 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _read_height(pos, mass, xs, ys, rest_height, out):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
         out[b, 0] = (cy - height_at(xs, ys, cx)) / rest_height[b]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _read_velocity(vel, mass, sizes, out):
     for b in range(vel.shape[0]):
         vxs, vys = creature_com(mass, vel, b)
@@ -282,7 +282,7 @@ def _read_velocity(vel, mass, sizes, out):
         out[b, 1] = min(MAX_SPEED, max(-MAX_SPEED, vys / sizes[b]))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ray_to_terrain(xs, ys, ox, oy, dx, dy, reach):
     """Distance along the unit ray (dx, dy) from (ox, oy) to the first point at or below the
     terrain polyline (flat beyond its ends), or ``reach`` if there is none within it. 0 if the
@@ -321,7 +321,7 @@ def ray_to_terrain(xs, ys, ox, oy, dx, dy, reach):
     return reach
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _read_rays(pos, mass, xs, ys, dirs, reach, ground, out):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)

@@ -224,7 +224,7 @@ def _airborne(contact, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _follow_com(pos, mass, com):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
@@ -233,7 +233,7 @@ def _follow_com(pos, mass, com):
             com[b, 1] = cy
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _follow_airborne_height(pos, contact, mass, com, max_height):
     """The highest centre of mass of each creature at a step where none of its spheres touches."""
     for b in range(pos.shape[0]):
@@ -245,7 +245,7 @@ def _follow_airborne_height(pos, contact, mass, com, max_height):
                 max_height[b] = max(max_height[b], cy)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _follow_ground_stood_on(pos, contact, mass, xs, ys, com, max_ground):
     """The highest ground each creature stands on: at a step where some of its spheres touch,
     the lowest terrain height under their centres (all its feet are at least that high)."""
@@ -262,7 +262,7 @@ def _follow_ground_stood_on(pos, contact, mass, xs, ys, com, max_ground):
                 max_ground[b] = max(max_ground[b], lowest)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
     """Adds each creature's centre-of-mass height above its start to ``held`` at the steps of the
     second half where none of its spheres touches the ground."""
@@ -275,7 +275,7 @@ def _follow_held_height(pos, contact, mass, step, from_step, start, com, held):
                 held[b] += cy - start[b, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _follow_airborne_travel(pos, contact, mass, com, covered):
     """Adds to ``covered`` each creature's travel to the right over this step if none of its
     spheres touches the ground at its end."""

@@ -373,3 +373,23 @@ def test_a_plugin_sensor_with_bounds_the_wrong_way_round_is_refused():
     run = EpisodeRun(episode, _Still(), 1)
     with pytest.raises(PluginError, match=r"bounds\(\) must have low <= high"):
         run.input_bounds()
+
+
+def test_a_body_without_mass_reads_numbers_or_nan_and_never_raises():
+    """The kernels that take a creature's centre of mass divide by its mass (the helpers are
+    inlined into them): with none they give what IEEE division gives, as the helpers always did,
+    not a ZeroDivisionError."""
+    from evolution.sensors import _read_height, _read_tilt, _read_velocity
+    from evolution.tasks import _follow_com
+    pos, mass, out = np.zeros((2, 3, 2)), np.zeros((2, 3)), np.zeros((2, 2))
+    _read_velocity(pos, mass, np.ones(2), out)
+    assert np.array_equal(out, np.full((2, 2), -MAX_SPEED))   # NaN clipped as Python's min and max do
+    _read_tilt(pos, mass, pos.copy(), out)
+    assert np.array_equal(out, np.tile([0.0, 1.0], (2, 1)))
+    flat = physics.Terrain.flat()
+    height = np.zeros((2, 1))
+    _read_height(pos, mass, flat.xs, flat.ys, np.ones(2), height)
+    assert np.isnan(height).all()
+    com = np.ones((2, 2))
+    _follow_com(pos, mass, com)
+    assert np.array_equal(com, np.ones((2, 2)))   # not finite: the last finite one stays
