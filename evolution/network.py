@@ -57,7 +57,7 @@ import neat
 import numpy as np
 from neat.graphs import required_for_output
 from llvmlite import ir
-from numba import njit, prange, types
+from numba import get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -387,10 +387,13 @@ class NetworkBatch:
         read = self.active
         write = 1 - read if nets.kind == "recurrent" else read
         outputs = np.empty((nets.batch, nets.num_outputs))
-        kernel = _step_networks_parallel if self.parallel else _step_networks
-        kernel(inputs, self.values, read, write, nets.eval_count, nets.bias, nets.response,
-               nets.activation, nets.aggregation, nets.link_start, nets.link_source,
-               nets.link_weight, nets.output_slot, self._scratch, outputs)
+        args = (inputs, self.values, read, write, nets.eval_count, nets.bias, nets.response,
+                nets.activation, nets.aggregation, nets.link_start, nets.link_source,
+                nets.link_weight, nets.output_slot, self._scratch, outputs)
+        if self.parallel:
+            _step_networks_parallel(min(nets.batch, get_num_threads()), *args)
+        else:
+            _step_networks(*args)
         self.active = write
         return outputs
 
@@ -399,18 +402,20 @@ class NetworkBatch:
 def _step_networks(inputs, values, read, write, eval_count, bias, response, activation,
                    aggregation, link_start, link_source, link_weight, output_slot, scratch,
                    outputs):
-    """One step of all B networks, one after the other."""
+    """One step of all B networks, one after the other (the kernel creatures.kernels names)."""
     _step_range(0, inputs.shape[0], inputs, values, read, write, eval_count, bias, response, activation,
                 aggregation, link_start, link_source, link_weight, output_slot, scratch, outputs)
 
 
 @njit(cache=True, parallel=True)
-def _step_networks_parallel(inputs, values, read, write, eval_count, bias, response, activation,
+def _step_networks_parallel(parts, inputs, values, read, write, eval_count, bias, response, activation,
                             aggregation, link_start, link_source, link_weight, output_slot, scratch,
                             outputs):
-    """One step of all B networks, spread over numba's threads (each network is independent)."""
-    for b in prange(inputs.shape[0]):
-        _step_range(np.int64(b), np.int64(b) + 1, inputs, values, read, write, eval_count, bias, response,
+    """One step of all B networks in ``parts`` runs of networks (numba's threads: each network
+    is independent)."""
+    B = inputs.shape[0]
+    for k in prange(parts):
+        _step_range(k * B // parts, (k + 1) * B // parts, inputs, values, read, write, eval_count, bias, response,
                     activation, aggregation, link_start, link_source, link_weight, output_slot, scratch,
                     outputs)
 

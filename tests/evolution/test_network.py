@@ -316,10 +316,6 @@ def hand_made(config):
                        activation="identity", hidden=(6, 5))]
 
 
-def compiled_arrays(networks):
-    return {name: value for name, value in vars(networks).items()}
-
-
 def test_packed_genomes_compile_to_the_genomes_networks(configs, genomes):
     """What workers receive (pack_genome's tuples) compiles to the networks of the genomes
     themselves, array for array, without making the genome's objects; a recurrent one only from
@@ -330,8 +326,8 @@ def test_packed_genomes_compile_to_the_genomes_networks(configs, genomes):
         compile_networks([pack_genome(genomes["recurrent"][0])], configs["recurrent"], "recurrent")
     config = configs[kind]
     batch = list(genomes[kind]) + hand_made(config)
-    ours = compiled_arrays(compile_networks([pack_genome(g) for g in batch], config, kind))
-    theirs = compiled_arrays(compile_networks(batch, config, kind))
+    ours = vars(compile_networks([pack_genome(g) for g in batch], config, kind))
+    theirs = vars(compile_networks(batch, config, kind))
     assert ours.keys() == theirs.keys()
     for name, value in theirs.items():
         if isinstance(value, np.ndarray):
