@@ -92,11 +92,20 @@ def evaluate_in_worker(genome_dicts: list[dict], creatures=None):
     return result
 
 
+#: whether this worker has made its heap steady (:func:`_steady_heap`), after its first chunk
+_HEAP_STEADY = False
+
+
 def _steady_heap() -> None:
     """After a worker's first chunk (nothing frozen yet), its heap made steady for the worker's
     life (:func:`evolution.process.steady_heap`). A chunk makes some 20 objects a step and 10,000
     genes; without it every third chunk or so paid for a full collection of the whole process
-    (~50 ms, an eighth of a generation)."""
+    (~50 ms, an eighth of a generation). Asked once: ``gc.get_freeze_count`` walks every frozen
+    object (~150,000 of them, 12 ms, on every chunk's way back before it was remembered)."""
+    global _HEAP_STEADY
+    if _HEAP_STEADY:
+        return
+    _HEAP_STEADY = True
     if gc.isenabled() and not gc.get_freeze_count():
         steady_heap()
 
