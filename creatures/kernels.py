@@ -19,8 +19,9 @@ COMPILING = "compiling the physics kernels (first run only, a minute or two)"
 
 def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
     """The top-level kernels an evaluation worker calls from Python (numba caches each with
-    everything it inlines): the physics step of the run's solver, the networks, the episode's
-    rules. Names that do not exist (any more) are skipped."""
+    everything it inlines): the physics step of the run's solver, and with PBD's the episode's
+    loop (``evolution.rollout._run_steps``, which steps the networks itself), else the networks;
+    the episode's rules. Names that do not exist (any more) are skipped."""
     import importlib
     if solver == "witkin":
         step = ("physics.witkin", "_witkin_serial")
@@ -28,7 +29,8 @@ def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feed
         step = ("physics.dem", "_pbd_dem_serial")
     else:
         step = ("physics.step", "_rollout_serial")
-    names = [step, ("evolution.network", "_step_networks"), ("evolution.rollout", "_after_step")]
+    loop = ("evolution.rollout", "_run_steps") if step[1] == "_rollout_serial" else ("evolution.network", "_step_networks")
+    names = [step, loop, ("evolution.rollout", "_after_step")]
     found = []
     for module, name in names:
         try:
@@ -58,6 +60,7 @@ def cached(dispatcher) -> bool | None:
 #: what each kernel is, as ``creatures evolve`` names it while it compiles
 KERNEL_NAMES = {"_rollout_serial": "the physics step", "_witkin_serial": "the physics step (Witkin)",
                 "_pbd_dem_serial": "the physics step (DEM contacts)", "_step_networks": "the networks",
+                "_run_steps": "the episode's loop",
                 "_after_step": "the episode's rules"}
 
 

@@ -177,12 +177,8 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     B = len(genomes) if index is None else len(index)
     bodies = bodies_of(episode, genomes if index is None else [genomes[i] for i in index])
 
-    def on_step(t, state, inputs, outputs):
-        if (t + 1) % PROGRESS_EVERY == 0:
-            report(PROGRESS_EVERY * B)
-
-    fitness, run = run_episode(episode, brains, B, on_step=None if report is None else on_step,
-                               parallel=False, bodies=bodies, starts=starts)
+    fitness, run = run_episode(episode, brains, B, parallel=False, bodies=bodies, starts=starts, report=report,
+                               every=PROGRESS_EVERY)
     return fitness, run.failed.copy(), run.nonfinite.copy(), run.warnings
 
 

@@ -829,10 +829,7 @@ def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=
     fitness, failed, nonfinite = np.zeros(C), np.zeros(C, dtype=np.bool_), np.zeros(C, dtype=np.bool_)
     warnings: list = []
     for run, idx in grown_runs(episode, growth, plans, networks, starts):
-        while not run.done:
-            run.step()
-            if report is not None and run.t % every == 0:
-                report(every * len(idx))
+        run.run_steps(report, every)
         fitness[idx], failed[idx], nonfinite[idx] = run.fitness(), run.failed, run.nonfinite
         warnings += [w for w in run.warnings if w not in warnings]
     return fitness, failed, nonfinite, warnings

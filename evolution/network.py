@@ -62,7 +62,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = ["ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks",
-           "node_slots", "benchmark"]
+           "node_slots", "benchmark", "step_range"]
 
 _KINDS = ("feedforward", "recurrent")
 
@@ -403,8 +403,8 @@ def _step_networks(inputs, values, read, write, eval_count, bias, response, acti
                    aggregation, link_start, link_source, link_weight, output_slot, scratch,
                    outputs):
     """One step of all B networks, one after the other (the kernel creatures.kernels names)."""
-    _step_range(0, inputs.shape[0], inputs, values, read, write, eval_count, bias, response, activation,
-                aggregation, link_start, link_source, link_weight, output_slot, scratch, outputs)
+    step_range(0, inputs.shape[0], inputs, values, read, write, eval_count, bias, response, activation,
+               aggregation, link_start, link_source, link_weight, output_slot, scratch, outputs)
 
 
 @njit(cache=True, parallel=True)
@@ -415,9 +415,9 @@ def _step_networks_parallel(parts, inputs, values, read, write, eval_count, bias
     is independent)."""
     B = inputs.shape[0]
     for k in prange(parts):
-        _step_range(k * B // parts, (k + 1) * B // parts, inputs, values, read, write, eval_count, bias, response,
-                    activation, aggregation, link_start, link_source, link_weight, output_slot, scratch,
-                    outputs)
+        step_range(k * B // parts, (k + 1) * B // parts, inputs, values, read, write, eval_count, bias, response,
+                   activation, aggregation, link_start, link_source, link_weight, output_slot, scratch,
+                   outputs)
 
 
 # (one call for all the networks of a step, each one's step written in the loop: called once a
@@ -426,8 +426,8 @@ def _step_networks_parallel(parts, inputs, values, read, write, eval_count, bias
 # atomically: 85 walker brains 23.9 -> 15.0 us a step. The links' indices unsigned, so that
 # numba does not check each for a negative index: 54 -> 27 us a step for 75 walker brains.)
 @njit(cache=True)
-def _step_range(first_b, end_b, inputs, values, read, write, eval_count, bias, response, activation,
-                aggregation, link_start, link_source, link_weight, output_slot, scratch, outputs):
+def step_range(first_b, end_b, inputs, values, read, write, eval_count, bias, response, activation,
+               aggregation, link_start, link_source, link_weight, output_slot, scratch, outputs):
     """Networks ``first_b .. end_b - 1`` one step each, as neat's ``activate``: inputs into both
     buffers, then each node in order: weighted inputs from the read buffer, aggregate,
     activate, into the write buffer (the same buffer for feed-forward)."""

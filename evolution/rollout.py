@@ -3,7 +3,11 @@
 Each step: sensors -> networks -> muscle commands -> physics step -> the episode's failure rules
 -> the task's update. :class:`EpisodeRun` is that loop one step at a time; evolution scores
 with it (through :func:`run_episode`), the viewer replays champions with it and the Gymnasium
-environment steps it, so what is watched is what was scored.
+environment steps it, so what is watched is what was scored. Where every part of an episode is a
+built-in that has a kernel (the built-in sensors, a task that follows the centre of mass, the
+batched networks, the PBD solver), :meth:`EpisodeRun.run_until` takes its steps in one kernel
+call (:func:`_run_steps`), each stage the kernel :meth:`EpisodeRun.step` calls: the same bits,
+without Python's side of each stage at every step (docs/performance.md).
 
 The episode's own rules, whatever the task: a creature whose centre of mass stops being finite,
 or whose body leaves the physics behind (a rigid bone more than 5 % off its length, a hinge
@@ -21,13 +25,15 @@ import numpy as np
 from numba import njit
 
 import physics
+from physics import step_in_kernel
 from physics.integrity import MEASURES, frame_of, measure, rigid_bones, within_limits
 from physics.sensors import creature_com
 
 from .bodygenes import NO_GENES, BodyGenes
 from .plugins import Plugin, PluginError, plugin_failure, resolve
-from .sensors import DEFAULT_SENSORS
-from .tasks import DEFAULT_TASK, WORST_FITNESS, Task, task_sim
+from .network import NetworkBatch, step_range
+from .sensors import DEFAULT_SENSORS, builtin_reads, read_builtins
+from .tasks import DEFAULT_TASK, WORST_FITNESS, Run, Task, follow_com, task_sim
 
 __all__ = ["Context", "Clock", "Episode", "EpisodeRun", "Wiring", "WiredBrains", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
 
@@ -453,6 +459,7 @@ class EpisodeRun:
         self._measures = np.zeros((batch, len(MEASURES)))
         self._task_ends = _overrides(self.task, Task, "ended")
         self._task_fails = _overrides(self.task, Task, "failed")
+        self._kernel = None   # (what _run_steps takes: made on first use, False if it cannot)
         self.warnings: list[str] = []
         offset = (physics.standing_offsets(self.model, self.terrain) if episode.genes or episode.varied
                   else physics.standing_offset(self.model, self.terrain))
@@ -584,6 +591,72 @@ class EpisodeRun:
         self.read_sensors()
         self.advance(self.brains.activate(self.inputs))
 
+    def run_until(self, t_end: int) -> None:
+        """:meth:`step` until ``t_end`` steps are taken or the episode is done: in one kernel call
+        where every part of the episode has a kernel (:meth:`_kernel_args`), the same bits."""
+        t_end = min(t_end, self.episode.steps)
+        if self.done or self.t >= t_end:
+            return
+        args = self._kernel_args()
+        if args is None:
+            while not self.done and self.t < t_end:
+                self.step()
+            return
+        physics_plan, reads, brains, wiring, net = args
+        state = self.state
+        pos, vel, length, contact = (np.array(a) for a in (state.pos, state.vel, state.muscle_len, state.contact))
+        m, clock, sim = self.model, self.clock, self.episode.sim
+        rules = (m.mass, self._frame, (self.terrain.table, self.terrain.blocks), sim.ground, sim.dt,
+                 (clock.step, clock.time), (self.ended, self.failed, self.nonfinite), self._measures)
+        taken, net.active = _run_steps(t_end - self.t, (pos, vel, length, contact), physics_plan, reads,
+                                       brains + (net.active,), wiring, rules, self.task.com)
+        time = state.time
+        for _ in range(taken):
+            time += sim.dt   # (as each step's State adds it)
+        self.state = physics.State(pos, vel, length, contact, time)
+        self.outputs = (wiring[4] if wiring[0] else brains[-1]).copy()
+        self.t += taken
+        self._all_ended = bool(self.ended.all())
+
+    def run_steps(self, report=None, every: int = 30) -> None:
+        """Through to the episode's end (:meth:`run_until`), calling ``report(creature_steps)``
+        after every ``every`` steps if given."""
+        while not self.done:
+            self.run_until(self.t + every if report is not None else self.episode.steps)
+            if report is not None and self.t % every == 0:
+                report(every * self.model.batch)
+
+    def _kernel_args(self):
+        """What :func:`_run_steps` takes for this episode, made once; None if some part of it has
+        no kernel there (a plug-in or a built-in subclassed, a task that ends or fails creatures
+        itself or follows more than the centre of mass, muscles sharing commands, brains other
+        than one batch of networks on one thread, a solver other than PBD's)."""
+        if self._kernel is None:
+            self._kernel = self._make_kernel_args() or False
+        return self._kernel or None
+
+    def _make_kernel_args(self):
+        brains, wired = self.brains, isinstance(self.brains, WiredBrains)
+        net = brains.brains if wired else brains
+        if self.parallel is not False or self._expand is not None or type(net) is not NetworkBatch or net.parallel \
+                or (wired and type(brains) is not WiredBrains) or self._task_ends or self._task_fails \
+                or type(self.task).update is not Run.update:
+            return None
+        reads = builtin_reads(self.sensors, [sl for _, _, _, sl in self._reads], self.ctx)
+        plan = physics.kernel_plan(self.model, self.episode.sim, self.terrain)
+        if reads is None or plan is None:
+            return None
+        n = net.networks
+        B = self.model.batch
+        outputs = np.empty((B, n.num_outputs))
+        network = (net.values, n.kind == "recurrent", n.eval_count, n.bias, n.response, n.activation,
+                   n.aggregation, n.link_start, n.link_source, n.link_weight, n.output_slot, net._scratch, outputs)
+        if wired:
+            wiring = (True, brains._in, brains._inputs, brains._out, np.empty(brains._out.shape))
+        else:
+            wiring = (False, np.zeros((B, 0), np.int64), self.inputs, np.zeros((B, 0), np.int64), outputs)
+        return plan, reads + (self.inputs,), network[:-1] + (outputs,), wiring, net
+
     def advance(self, commands: np.ndarray) -> None:
         """One physics step with the muscles driven by ``commands`` (B, C): one per brain output,
         which is one per muscle unless muscles share a group (each muscle then takes its group's
@@ -692,18 +765,60 @@ def _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures):
     return changed
 
 
+@njit(cache=True, error_model="numpy")
+def _run_steps(n, state, physics_plan, reads, brains, wiring, rules, com):
+    """Up to ``n`` steps of an episode, each as :meth:`EpisodeRun.step` takes it, stage by stage
+    the kernel it calls: the built-in sensors read (``reads``: :func:`evolution.sensors.builtin_reads`
+    and the inputs), the networks stepped (``brains``: a batch's arrays, whether recurrent, its
+    outputs and the buffer it reads), wired to the bodies (``wiring``: whether, the indices in and
+    out, the brains' inputs, the commands), the physics stepped (``physics_plan``:
+    ``physics.kernel_plan``'s), the episode's rules and the task (``com``: the centre of mass it
+    follows). The ``state`` arrays advance in place; stops early when every creature has ended.
+    Returns the steps taken and the buffer the networks read next."""
+    pos, vel, length, contact = state
+    buffers, plan = physics_plan
+    codes, starts, ends, what, inputs = reads
+    values, recurrent, eval_count, bias, response, activation, aggregation, link_start, link_source, \
+        link_weight, output_slot, scratch, outputs, read = brains
+    wired, index_in, brain_inputs, index_out, commands = wiring
+    mass, frame, terrain, ground, dt, clock, flags, measures = rules
+    B = pos.shape[0]
+    taken = 0
+    for _ in range(n):
+        read_builtins(codes, starts, ends, what, pos, vel, contact, clock[1], inputs)
+        write = 1 - read if recurrent else read
+        if wired:
+            _wire_in(inputs, index_in, brain_inputs)
+        step_range(0, B, brain_inputs, values, read, write, eval_count, bias, response, activation, aggregation,
+                   link_start, link_source, link_weight, output_slot, scratch, outputs)
+        read = write
+        if wired:
+            _wire_out(outputs, index_out, commands)
+        step_in_kernel(pos, vel, length, contact, commands, buffers, plan)
+        changed = _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures)
+        follow_com(pos, mass, com)
+        taken += 1
+        if changed and flags[0].all():
+            break
+    return taken, read
+
+
 def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bool = False, bodies=None,
-                starts=None):
+                starts=None, report=None, every: int = 30):
     """Run ``batch`` creatures driven by ``brains`` through the whole episode (with the bodies
     ``bodies``, see :meth:`Episode.model`; from starts moved by ``starts``, (B, P, 2), see
     :mod:`evolution.trials`).
 
     Returns ``(fitness (B,), run)`` (the :class:`EpisodeRun`, for its failure flags and
-    warnings). ``on_step(t, state, inputs, outputs)`` is called after every step if given."""
+    warnings). ``on_step(t, state, inputs, outputs)`` is called after every step if given;
+    ``report(creature_steps)`` after every ``every`` steps (:meth:`EpisodeRun.run_until` takes
+    the steps between)."""
     run = EpisodeRun(episode, brains, batch, parallel, bodies, starts)
-    while not run.done:
-        run.step()
-        if on_step is not None:
+    if on_step is not None:
+        while not run.done:
+            run.step()
             on_step(run.t - 1, run.state, run.inputs, run.outputs)
+    else:
+        run.run_steps(report, every)
     return run.fitness(), run
 

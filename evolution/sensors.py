@@ -35,7 +35,7 @@ from physics.terrain import find_segment, height_at
 from .bases import Sensor
 
 __all__ = ["Sensor", "DEFAULT_SENSORS", "MAX_SPEED", "Clock", "Muscles", "Joints", "Contacts",
-           "Tilt", "Height", "Velocity", "Rays", "sensor_list"]
+           "Tilt", "Height", "Velocity", "Rays", "sensor_list", "builtin_reads", "read_builtins"]
 
 #: velocities are clipped to this many body lengths per second before they reach a brain
 MAX_SPEED = 5.0
@@ -215,6 +215,56 @@ class Rays(Sensor):
         c, t = self.ctx, self.ctx.terrain
         _read_rays(state.pos, c.model.mass, t.xs, t.ys, self.dirs, self.distance,
                    bool(c.sim.ground), out)
+
+
+# --- the built-ins read inside a kernel -------------------------------------------------------------
+
+#: the built-in sensors :func:`read_builtins` reads, by code (exact classes: a subclass may read
+#: otherwise)
+_BUILTIN = {Clock: 0, Muscles: 1, Joints: 2, Contacts: 3, Tilt: 4, Height: 5, Velocity: 6}
+
+
+def builtin_reads(sensors, columns, ctx):
+    """``sensors`` (each with its ``columns``, a slice of the brains' inputs) as
+    :func:`read_builtins` takes them, ``(codes, starts, ends, what they read)``; None if any is
+    not one of the built-ins it reads."""
+    codes = [_BUILTIN.get(type(s), -1) for s in sensors]
+    if -1 in codes:
+        return None
+    muscles = [s for s in sensors if type(s) is Muscles]
+    m = ctx.model
+    a, b = (muscles[0].a, muscles[0].b) if muscles else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    t = ctx.terrain
+    reads = (float(ctx.clock_hz), np.ascontiguousarray(a, dtype=np.int64), np.ascontiguousarray(b, dtype=np.int64),
+             m.muscle_rest, m.muscle_range, m.joint_a, m.joint_c, m.joint_b, m.mass, m.rest_pos, t.xs, t.ys,
+             ctx.rest_heights, ctx.body_sizes)
+    return (np.array(codes, dtype=np.int64), np.array([c.start for c in columns], dtype=np.int64),
+            np.array([c.stop for c in columns], dtype=np.int64), reads)
+
+
+@njit(cache=True, error_model="numpy")
+def read_builtins(codes, starts, ends, reads, pos, vel, contact, time, inputs):
+    """The built-in sensors ``codes`` (:func:`builtin_reads`) read into their columns of
+    ``inputs`` (B, I), each as its ``read`` does, from a state's ``pos``, ``vel`` and ``contact``
+    and the clock's ``time``."""
+    hz, ma, mb, m_rest, m_range, ja, jc, jb, mass, rest_pos, xs, ys, rest_heights, sizes = reads
+    for k in range(codes.shape[0]):
+        out = inputs[:, starts[k]:ends[k]]
+        code = codes[k]
+        if code == 0:
+            _read_clock(time, hz, out)
+        elif code == 1:
+            _read_muscles(pos, ma, mb, m_rest, m_range, out)
+        elif code == 2:
+            _read_joints(pos, ja, jc, jb, out)
+        elif code == 3:
+            _read_contacts(contact, out)
+        elif code == 4:
+            _read_tilt(pos, mass, rest_pos, out)
+        elif code == 5:
+            _read_height(pos, mass, xs, ys, rest_heights, out)
+        else:
+            _read_velocity(vel, mass, sizes, out)
 
 
 # --- kernels ------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ from physics.terrain import height_at
 from .bases import Task
 
 __all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "FlyFar", "WORST_FITNESS",
-           "DEFAULT_TASK", "describe_fitness", "task_sim"]
+           "DEFAULT_TASK", "describe_fitness", "task_sim", "follow_com"]
 
 #: the task when none is named: a run's (``evolution.run.RunSettings``, which every front end
 #: asks for its defaults) and an episode's (``evolution.rollout.Episode``)
@@ -114,7 +114,7 @@ class Run(_CentreOfMassTask):
     default_terrain = "flat"
 
     def update(self, state, clock) -> None:
-        _follow_com(state.pos, self.ctx.model.mass, self.com)
+        follow_com(state.pos, self.ctx.model.mass, self.com)
 
     def fitness(self) -> np.ndarray:
         return self.com[:, 0] - self.start[:, 0]
@@ -225,7 +225,8 @@ def _airborne(contact, b):
 
 
 @njit(cache=True, error_model="numpy")
-def _follow_com(pos, mass, com):
+def follow_com(pos, mass, com):
+    """Each creature's centre of mass into ``com`` (B, 2), where it is finite (:class:`Run`'s update)."""
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
         if np.isfinite(cx) and np.isfinite(cy):

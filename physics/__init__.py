@@ -36,7 +36,7 @@ from .params import CONTACT_MODELS, ENGINE_VERSION, FLUID_SETTINGS, SOLVERS, Sim
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
                       kinetic_energy, muscle_lengths, orientation)
 from .state import State, initial_state, standing_offset, standing_offsets
-from .step import StepArgs, StepPlan, prepare_step, rollout, step, substeps_for
+from .step import StepArgs, StepPlan, kernel_plan, prepare_step, rollout, step, step_in_kernel, substeps_for
 from .terrain import TERRAIN_KINDS, Terrain, make_terrain
 
 
@@ -66,7 +66,7 @@ __all__ = [
     "prepare_process", "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "MUSCLE_STRETCH", "MUSCLE_DAMPING", "Body", "Bone", "Cluster",
     "Joint", "Model", "Muscle", "Sphere", "build_model", "stack_models", "SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION",
     "State", "initial_state", "standing_offset", "standing_offsets", "step", "rollout", "substeps_for", "prepare_step",
-    "StepPlan", "StepArgs", "Terrain",
+    "StepPlan", "StepArgs", "kernel_plan", "step_in_kernel", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",
     "ground_contacts", "joint_angles", "kinetic_energy", "muscle_lengths", "orientation",
     "integrity", "rigid_bones", "verdict", "MEDIA", "MEDIUM_KEYS", "medium_name", "medium_settings",

@@ -79,7 +79,7 @@ from .params import SimParams
 from .state import State
 from .terrain import Terrain, is_straight
 
-__all__ = ["step", "rollout", "substeps_for", "prepare_step", "StepPlan", "StepArgs"]
+__all__ = ["step", "rollout", "substeps_for", "prepare_step", "StepPlan", "StepArgs", "kernel_plan", "step_in_kernel"]
 
 #: Jacobi sweeps over a creature's colliding sphere pairs per iteration, after the skeleton's
 #: solve: a sphere pressed between two others is pushed both ways at once by one sweep; with two,
@@ -501,6 +501,37 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
         prepared.plans[key] = plan
     prepared.last = (params, parallel, threads, plan)
     return plan
+
+
+def kernel_plan(model: Model, params: SimParams | None = None, terrain: Terrain | None = None):
+    """What :func:`step_in_kernel` needs to step ``model``'s whole batch inside a caller's own
+    kernel, one thread, as :func:`step` with ``parallel=False`` does (the same bits): ``(buffers,
+    plan)``; None where :func:`step` would step otherwise (the Witkin solver, DEM contacts, a shared
+    arena)."""
+    params = params or _DEFAULT
+    terrain = terrain or _FLAT
+    plan = prepare_step(model, params, False)
+    a = plan.args
+    if not a.pbd or (a.arena and model.batch > 1):
+        return None
+    B, P, M = plan.sizes
+    buffers = (np.empty((1, B, P, 2)), np.empty((1, B, P, 2)), np.empty((1, B, M)), np.empty((1, 0, 0, 2)))
+    return buffers, (plan.hot, plan.work, (_writable(terrain.table), _writable(terrain.blocks)),
+                     (a.dt, a.substeps) + plan.solver)
+
+
+@njit(cache=True, error_model="numpy")
+def step_in_kernel(pos, vel, length, contact, commands, buffers, plan):
+    """One :func:`step` of the batch from within a kernel: ``pos``, ``vel``, ``length`` (a
+    state's arrays) advanced in place by ``commands`` (B, M), and ``contact`` set, with
+    :func:`kernel_plan`'s ``buffers`` and ``plan``; the same bits as :func:`step`."""
+    out_pos, out_vel, out_len, frames = buffers
+    hot, work, terrain, settings = plan
+    _rollout_serial((pos, vel, length), (out_pos, out_vel, out_len, contact, frames),
+                    commands.reshape(1, commands.shape[0], commands.shape[1]), 0, hot, work, terrain, settings)
+    pos[:] = out_pos[0]
+    vel[:] = out_vel[0]
+    length[:] = out_len[0]
 
 
 def _writable(a: np.ndarray) -> np.ndarray:

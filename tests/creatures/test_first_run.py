@@ -56,8 +56,9 @@ def test_a_function_numba_does_not_cache_is_not_counted():
 
 def test_the_kernels_checked_are_the_workers_own():
     names = {k.py_func.__name__ for k in kernels.dispatchers()}
-    assert names == {"_rollout_serial", "_step_networks", "_after_step"}
-    assert {k.py_func.__name__ for k in kernels.dispatchers(solver="witkin")} >= {"_witkin_serial"}
+    assert names == {"_rollout_serial", "_run_steps", "_after_step"}   # (the episode's loop steps the networks)
+    assert {k.py_func.__name__ for k in kernels.dispatchers(solver="witkin")} == {"_witkin_serial", "_step_networks",
+                                                                                 "_after_step"}
     assert {k.py_func.__name__ for k in kernels.dispatchers(contacts="dem")} >= {"_pbd_dem_serial"}
 
 
@@ -95,8 +96,8 @@ def test_the_first_run_says_it_compiles_and_the_next_one_does_not(tmp_path):
                            capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
-    # the physics' cache was kept: the networks and the episode's rules compile, and it says so
-    assert lines[0].startswith("evolving walker") and lines[1] == COMPILING + ": the networks, the episode's rules"
+    # the physics' cache was kept: the episode's loop and its rules compile, and it says so
+    assert lines[0].startswith("evolving walker") and lines[1] == COMPILING + ": the episode's loop, the episode's rules"
     assert lines[2] == evolve.MEDIAN_NOTE and lines[3].startswith("gen    1")
     second = subprocess.run([*args, "--out", str(tmp_path / "two")], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=900)
