@@ -829,7 +829,7 @@ def score_grown(episode: Episode, growth: Growth, plans: list, networks, starts=
     fitness, failed, nonfinite = np.zeros(C), np.zeros(C, dtype=np.bool_), np.zeros(C, dtype=np.bool_)
     warnings: list = []
     for run, idx in grown_runs(episode, growth, plans, networks, starts):
-        run.run_steps(report, every)
+        run.run_to_end(report, every)
         fitness[idx], failed[idx], nonfinite[idx] = run.fitness(), run.failed, run.nonfinite
         warnings += [w for w in run.warnings if w not in warnings]
     return fitness, failed, nonfinite, warnings

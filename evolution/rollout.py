@@ -33,7 +33,7 @@ from .bodygenes import NO_GENES, BodyGenes
 from .plugins import Plugin, PluginError, plugin_failure, resolve
 from .network import NetworkBatch, step_range
 from .sensors import DEFAULT_SENSORS, builtin_reads, read_builtins
-from .tasks import DEFAULT_TASK, WORST_FITNESS, Run, Task, follow_com, task_sim
+from .tasks import DEFAULT_TASK, WORST_FITNESS, Task, builtin_follow, follow_builtin, task_sim
 
 __all__ = ["Context", "Clock", "Episode", "EpisodeRun", "Wiring", "WiredBrains", "run_episode", "DEFAULT_SECONDS", "DEFAULT_CLOCK_HZ"]
 
@@ -602,14 +602,14 @@ class EpisodeRun:
             while not self.done and self.t < t_end:
                 self.step()
             return
-        physics_plan, reads, brains, wiring, net = args
+        physics_plan, reads, brains, wiring, follow, net = args
         state = self.state
         pos, vel, length, contact = (np.array(a) for a in (state.pos, state.vel, state.muscle_len, state.contact))
         m, clock, sim = self.model, self.clock, self.episode.sim
         rules = (m.mass, self._frame, (self.terrain.table, self.terrain.blocks), sim.ground, sim.dt,
                  (clock.step, clock.time), (self.ended, self.failed, self.nonfinite), self._measures)
         taken, net.active = _run_steps(t_end - self.t, (pos, vel, length, contact), physics_plan, reads,
-                                       brains + (net.active,), wiring, rules, self.task.com)
+                                       brains + (net.active,), wiring, rules, follow)
         time = state.time
         for _ in range(taken):
             time += sim.dt   # (as each step's State adds it)
@@ -618,7 +618,7 @@ class EpisodeRun:
         self.t += taken
         self._all_ended = bool(self.ended.all())
 
-    def run_steps(self, report=None, every: int = 30) -> None:
+    def run_to_end(self, report=None, every: int = 30) -> None:
         """Through to the episode's end (:meth:`run_until`), calling ``report(creature_steps)``
         after every ``every`` steps if given."""
         while not self.done:
@@ -629,8 +629,8 @@ class EpisodeRun:
     def _kernel_args(self):
         """What :func:`_run_steps` takes for this episode, made once; None if some part of it has
         no kernel there (a plug-in or a built-in subclassed, a task that ends or fails creatures
-        itself or follows more than the centre of mass, muscles sharing commands, brains other
-        than one batch of networks on one thread, a solver other than PBD's)."""
+        itself, muscles sharing commands, brains other than one batch of networks on one thread,
+        a solver other than PBD's)."""
         if self._kernel is None:
             self._kernel = self._make_kernel_args() or False
         return self._kernel or None
@@ -639,12 +639,12 @@ class EpisodeRun:
         brains, wired = self.brains, isinstance(self.brains, WiredBrains)
         net = brains.brains if wired else brains
         if self.parallel is not False or self._expand is not None or type(net) is not NetworkBatch or net.parallel \
-                or (wired and type(brains) is not WiredBrains) or self._task_ends or self._task_fails \
-                or type(self.task).update is not Run.update:
+                or (wired and type(brains) is not WiredBrains) or self._task_ends or self._task_fails:
             return None
         reads = builtin_reads(self.sensors, [sl for _, _, _, sl in self._reads], self.ctx)
+        follow = builtin_follow(self.task)
         plan = physics.kernel_plan(self.model, self.episode.sim, self.terrain)
-        if reads is None or plan is None:
+        if reads is None or follow is None or plan is None:
             return None
         n = net.networks
         B = self.model.batch
@@ -655,7 +655,7 @@ class EpisodeRun:
             wiring = (True, brains._in, brains._inputs, brains._out, np.empty(brains._out.shape))
         else:
             wiring = (False, np.zeros((B, 0), np.int64), self.inputs, np.zeros((B, 0), np.int64), outputs)
-        return plan, reads + (self.inputs,), network[:-1] + (outputs,), wiring, net
+        return plan, reads + (self.inputs,), network, wiring, follow, net
 
     def advance(self, commands: np.ndarray) -> None:
         """One physics step with the muscles driven by ``commands`` (B, C): one per brain output,
@@ -766,14 +766,14 @@ def _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures):
 
 
 @njit(cache=True, error_model="numpy")
-def _run_steps(n, state, physics_plan, reads, brains, wiring, rules, com):
+def _run_steps(n, state, physics_plan, reads, brains, wiring, rules, follow):
     """Up to ``n`` steps of an episode, each as :meth:`EpisodeRun.step` takes it, stage by stage
     the kernel it calls: the built-in sensors read (``reads``: :func:`evolution.sensors.builtin_reads`
     and the inputs), the networks stepped (``brains``: a batch's arrays, whether recurrent, its
     outputs and the buffer it reads), wired to the bodies (``wiring``: whether, the indices in and
     out, the brains' inputs, the commands), the physics stepped (``physics_plan``:
-    ``physics.kernel_plan``'s), the episode's rules and the task (``com``: the centre of mass it
-    follows). The ``state`` arrays advance in place; stops early when every creature has ended.
+    ``physics.kernel_plan``'s), the episode's rules and the task (``follow``:
+    :func:`evolution.tasks.builtin_follow`'s). The ``state`` arrays advance in place; stops early when every creature has ended.
     Returns the steps taken and the buffer the networks read next."""
     pos, vel, length, contact = state
     buffers, plan = physics_plan
@@ -796,7 +796,7 @@ def _run_steps(n, state, physics_plan, reads, brains, wiring, rules, com):
             _wire_out(outputs, index_out, commands)
         step_in_kernel(pos, vel, length, contact, commands, buffers, plan)
         changed = _after_step(pos, mass, frame, terrain, ground, dt, clock, flags, measures)
-        follow_com(pos, mass, com)
+        follow_builtin(follow[0], follow[1], pos, contact, mass, clock[0])
         taken += 1
         if changed and flags[0].all():
             break
@@ -819,6 +819,6 @@ def run_episode(episode: Episode, brains, batch: int, on_step=None, parallel: bo
             run.step()
             on_step(run.t - 1, run.state, run.inputs, run.outputs)
     else:
-        run.run_steps(report, every)
+        run.run_to_end(report, every)
     return run.fitness(), run
 

@@ -221,7 +221,7 @@ class Rays(Sensor):
 
 #: the built-in sensors :func:`read_builtins` reads, by code (exact classes: a subclass may read
 #: otherwise)
-_BUILTIN = {Clock: 0, Muscles: 1, Joints: 2, Contacts: 3, Tilt: 4, Height: 5, Velocity: 6}
+_BUILTIN = {Clock: 0, Muscles: 1, Joints: 2, Contacts: 3, Tilt: 4, Height: 5, Velocity: 6, Rays: 7}
 
 
 def builtin_reads(sensors, columns, ctx):
@@ -234,10 +234,14 @@ def builtin_reads(sensors, columns, ctx):
     muscles = [s for s in sensors if type(s) is Muscles]
     m = ctx.model
     a, b = (muscles[0].a, muscles[0].b) if muscles else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    rays = [s for s in sensors if type(s) is Rays]
+    dirs, distance = (rays[0].dirs, rays[0].distance) if rays else (np.zeros((0, 2)), np.zeros(ctx.batch))
+    if len(rays) > 1:   # (one set of rays is read; two would be two sets)
+        return None
     t = ctx.terrain
     reads = (float(ctx.clock_hz), np.ascontiguousarray(a, dtype=np.int64), np.ascontiguousarray(b, dtype=np.int64),
              m.muscle_rest, m.muscle_range, m.joint_a, m.joint_c, m.joint_b, m.mass, m.rest_pos, t.xs, t.ys,
-             ctx.rest_heights, ctx.body_sizes)
+             ctx.rest_heights, ctx.body_sizes, dirs, distance, bool(ctx.sim.ground))
     return (np.array(codes, dtype=np.int64), np.array([c.start for c in columns], dtype=np.int64),
             np.array([c.stop for c in columns], dtype=np.int64), reads)
 
@@ -247,7 +251,7 @@ def read_builtins(codes, starts, ends, reads, pos, vel, contact, time, inputs):
     """The built-in sensors ``codes`` (:func:`builtin_reads`) read into their columns of
     ``inputs`` (B, I), each as its ``read`` does, from a state's ``pos``, ``vel`` and ``contact``
     and the clock's ``time``."""
-    hz, ma, mb, m_rest, m_range, ja, jc, jb, mass, rest_pos, xs, ys, rest_heights, sizes = reads
+    hz, ma, mb, m_rest, m_range, ja, jc, jb, mass, rest_pos, xs, ys, rest_heights, sizes, dirs, distance, ground = reads
     for k in range(codes.shape[0]):
         out = inputs[:, starts[k]:ends[k]]
         code = codes[k]
@@ -263,8 +267,10 @@ def read_builtins(codes, starts, ends, reads, pos, vel, contact, time, inputs):
             _read_tilt(pos, mass, rest_pos, out)
         elif code == 5:
             _read_height(pos, mass, xs, ys, rest_heights, out)
-        else:
+        elif code == 6:
             _read_velocity(vel, mass, sizes, out)
+        else:
+            _read_rays(pos, mass, xs, ys, dirs, distance, ground, out)
 
 
 # --- kernels ------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ from physics.terrain import height_at
 from .bases import Task
 
 __all__ = ["Task", "Run", "Jump", "Climb", "Obstacle", "Swim", "Fly", "FlyFar", "WORST_FITNESS",
-           "DEFAULT_TASK", "describe_fitness", "task_sim", "follow_com"]
+           "DEFAULT_TASK", "describe_fitness", "task_sim", "builtin_follow", "follow_builtin"]
 
 #: the task when none is named: a run's (``evolution.run.RunSettings``, which every front end
 #: asks for its defaults) and an episode's (``evolution.rollout.Episode``)
@@ -114,7 +114,7 @@ class Run(_CentreOfMassTask):
     default_terrain = "flat"
 
     def update(self, state, clock) -> None:
-        follow_com(state.pos, self.ctx.model.mass, self.com)
+        _follow_com(state.pos, self.ctx.model.mass, self.com)
 
     def fitness(self) -> np.ndarray:
         return self.com[:, 0] - self.start[:, 0]
@@ -212,6 +212,37 @@ class FlyFar(_CentreOfMassTask):
         return self.covered.copy()
 
 
+def builtin_follow(task):
+    """``task``'s update as :func:`follow_builtin` takes it, ``(code, what it follows)``; None if
+    it is not one of the built-ins (an exact class: a subclass may update otherwise)."""
+    codes = {Run: 0, Obstacle: 0, Swim: 0, Jump: 1, Climb: 2, Fly: 3, FlyFar: 4}
+    code = codes.get(type(task))
+    if code is None:
+        return None
+    B = task.com.shape[0]
+    own = {1: "best", 2: "best", 3: "held", 4: "covered"}.get(code)
+    t = task.ctx.terrain
+    return code, (task.com, getattr(task, own) if own else np.zeros(B), t.xs, t.ys, task.start,
+                  int(getattr(task, "from_step", 0)))
+
+
+@njit(cache=True, error_model="numpy")
+def follow_builtin(code, follows, pos, contact, mass, step):
+    """The update of the built-in task ``code`` (:func:`builtin_follow`) at a state's ``pos`` and
+    ``contact``, the clock at ``step``."""
+    com, own, xs, ys, start, from_step = follows
+    if code == 0:
+        _follow_com(pos, mass, com)
+    elif code == 1:
+        _follow_airborne_height(pos, contact, mass, com, own)
+    elif code == 2:
+        _follow_ground_stood_on(pos, contact, mass, xs, ys, com, own)
+    elif code == 3:
+        _follow_held_height(pos, contact, mass, step, from_step, start, com, own)
+    else:
+        _follow_airborne_travel(pos, contact, mass, com, own)
+
+
 # The kernels stop following a creature whose centre of mass is not finite: it has failed (the
 # episode's rules score it), and its last finite position stays.
 
@@ -225,8 +256,7 @@ def _airborne(contact, b):
 
 
 @njit(cache=True, error_model="numpy")
-def follow_com(pos, mass, com):
-    """Each creature's centre of mass into ``com`` (B, 2), where it is finite (:class:`Run`'s update)."""
+def _follow_com(pos, mass, com):
     for b in range(pos.shape[0]):
         cx, cy = creature_com(mass, pos, b)
         if np.isfinite(cx) and np.isfinite(cy):

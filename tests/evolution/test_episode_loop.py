@@ -53,16 +53,20 @@ def _same(slow, fast):
     assert fast.state.time == slow.state.time and fast.done == slow.done
 
 
-@pytest.mark.parametrize("task, terrain, kind, batch", [
-    ("run", None, "feedforward", 6),
-    ("run", None, "recurrent", 5),
-    ("obstacle", None, "feedforward", 4),        # (its hurdles under the height sensor)
-    ("swim", None, "feedforward", 3),            # (in water)
-    ("run", "hills", "feedforward", 130),        # (two chunks of lanes)
+@pytest.mark.parametrize("name, task, terrain, sensors, kind, batch", [
+    ("walker", "run", None, None, "feedforward", 6),
+    ("walker", "run", None, "-default,clock,rays,velocity", "recurrent", 5),
+    ("walker", "obstacle", None, "rays", "feedforward", 4),   # (its hurdles under the height sensor and the rays)
+    ("walker", "jump", None, None, "feedforward", 4),
+    ("walker", "climb", None, "-contacts", "feedforward", 4),
+    ("eel", "swim", None, None, "feedforward", 3),            # (in water)
+    ("bird", "fly", None, None, "feedforward", 3),            # (in air, the second half counted)
+    ("glider", "fly-far", None, None, "recurrent", 3),
+    ("walker", "run", "hills", None, "feedforward", 130),     # (two chunks of lanes)
 ])
-def test_the_loop_in_one_kernel_takes_the_steps_step_takes(tmp_path, task, terrain, kind, batch):
-    body = design("eel" if task == "swim" else "walker").body
-    episode = Episode.make(body, task, seconds=0.5, terrain=terrain)
+def test_the_loop_in_one_kernel_takes_the_steps_step_takes(tmp_path, name, task, terrain, sensors, kind, batch):
+    body = design(name).body
+    episode = Episode.make(body, task, seconds=0.5, terrain=terrain, sensors=sensors)
     brains = _brains(tmp_path, episode, batch, kind)
     starts = np.random.default_rng(1).normal(0.0, 1e-3, (batch, len(body.spheres), 2))
 
@@ -109,8 +113,7 @@ def test_grown_bodies_wired_to_their_brains_take_the_same_steps(tmp_path):
 def test_an_episode_with_a_part_the_kernel_cannot_take_is_stepped_in_python(tmp_path):
     walker = design("walker").body
     brains = _brains(tmp_path, Episode.make(walker, "run"), 3)
-    cases = [Episode.make(walker, "jump", seconds=0.3),                                  # its own follow
-             Episode.make(walker, f"{tasks_file(tmp_path)}:Rise", seconds=0.3),        # a plug-in task
+    cases = [Episode.make(walker, f"{tasks_file(tmp_path)}:Rise", seconds=0.3),        # a plug-in task
              Episode.make(walker, "run", sensors=f"{sensors_file(tmp_path)}:ComX", seconds=0.3)]
     for episode in cases:
         n = EpisodeRun(episode, Still(), 1).inputs.shape[1]

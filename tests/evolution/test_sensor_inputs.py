@@ -380,7 +380,7 @@ def test_a_body_without_mass_reads_numbers_or_nan_and_never_raises():
     inlined into them): with none they give what IEEE division gives, as the helpers always did,
     not a ZeroDivisionError."""
     from evolution.sensors import _read_height, _read_tilt, _read_velocity
-    from evolution.tasks import follow_com
+    from evolution.tasks import _follow_com
     pos, mass, out = np.zeros((2, 3, 2)), np.zeros((2, 3)), np.zeros((2, 2))
     _read_velocity(pos, mass, np.ones(2), out)
     assert np.array_equal(out, np.full((2, 2), -MAX_SPEED))   # NaN clipped as Python's min and max do
@@ -391,5 +391,5 @@ def test_a_body_without_mass_reads_numbers_or_nan_and_never_raises():
     _read_height(pos, mass, flat.xs, flat.ys, np.ones(2), height)
     assert np.isnan(height).all()
     com = np.ones((2, 2))
-    follow_com(pos, mass, com)
+    _follow_com(pos, mass, com)
     assert np.array_equal(com, np.ones((2, 2)))   # not finite: the last finite one stays
