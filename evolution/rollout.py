@@ -4,10 +4,10 @@ Each step: sensors -> networks -> muscle commands -> physics step -> the episode
 -> the task's update. :class:`EpisodeRun` is that loop one step at a time; evolution scores
 with it (through :func:`run_episode`), the viewer replays champions with it and the Gymnasium
 environment steps it, so what is watched is what was scored. Where every part of an episode is a
-built-in that has a kernel (the built-in sensors, a task that follows the centre of mass, the
-batched networks, the PBD solver), :meth:`EpisodeRun.run_until` takes its steps in one kernel
-call (:func:`_run_steps`), each stage the kernel :meth:`EpisodeRun.step` calls: the same bits,
-without Python's side of each stage at every step (docs/performance.md).
+built-in that has a kernel (the built-in sensors and tasks, one batch of networks, the PBD
+solver), :meth:`EpisodeRun.run_until` takes its steps in one kernel call (:func:`_run_steps`),
+each stage the kernel :meth:`EpisodeRun.step` calls: the same bits, without Python's side of each
+stage at every step (docs/performance.md).
 
 The episode's own rules, whatever the task: a creature whose centre of mass stops being finite,
 or whose body leaves the physics behind (a rigid bone more than 5 % off its length, a hinge
