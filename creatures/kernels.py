@@ -23,13 +23,13 @@ def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feed
     loop (``evolution.rollout._run_steps``, which steps the networks itself), else the networks;
     the episode's rules. Names that do not exist (any more) are skipped."""
     import importlib
+    networks = ("evolution.network", "_step_networks")
     if solver == "witkin":
-        step = ("physics.witkin", "_witkin_serial")
+        step, loop = ("physics.witkin", "_witkin_serial"), networks
     elif contacts == "dem":
-        step = ("physics.dem", "_pbd_dem_serial")
+        step, loop = ("physics.dem", "_pbd_dem_serial"), networks
     else:
-        step = ("physics.step", "_rollout_serial")
-    loop = ("evolution.rollout", "_run_steps") if step[1] == "_rollout_serial" else ("evolution.network", "_step_networks")
+        step, loop = ("physics.step", "_rollout_serial"), ("evolution.rollout", "_run_steps")
     names = [step, loop, ("evolution.rollout", "_after_step")]
     found = []
     for module, name in names:

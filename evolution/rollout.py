@@ -614,7 +614,7 @@ class EpisodeRun:
         for _ in range(taken):
             time += sim.dt   # (as each step's State adds it)
         self.state = physics.State(pos, vel, length, contact, time)
-        self.outputs = (wiring[4] if wiring[0] else brains[-1]).copy()
+        self.outputs = wiring[4].copy()   # (the commands: the networks' outputs themselves where not wired)
         self.t += taken
         self._all_ended = bool(self.ended.all())
 

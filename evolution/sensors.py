@@ -235,9 +235,9 @@ def builtin_reads(sensors, columns, ctx):
     m = ctx.model
     a, b = (muscles[0].a, muscles[0].b) if muscles else (np.zeros(0, np.int64), np.zeros(0, np.int64))
     rays = [s for s in sensors if type(s) is Rays]
-    dirs, distance = (rays[0].dirs, rays[0].distance) if rays else (np.zeros((0, 2)), np.zeros(ctx.batch))
     if len(rays) > 1:   # (one set of rays is read; two would be two sets)
         return None
+    dirs, distance = (rays[0].dirs, rays[0].distance) if rays else (np.zeros((0, 2)), np.zeros(ctx.batch))
     t = ctx.terrain
     reads = (float(ctx.clock_hz), np.ascontiguousarray(a, dtype=np.int64), np.ascontiguousarray(b, dtype=np.int64),
              m.muscle_rest, m.muscle_range, m.joint_a, m.joint_c, m.joint_b, m.mass, m.rest_pos, t.xs, t.ys,
