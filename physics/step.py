@@ -527,8 +527,11 @@ def step_in_kernel(pos, vel, length, contact, commands, buffers, plan):
     :func:`kernel_plan`'s ``buffers`` and ``plan``; the same bits as :func:`step`."""
     out_pos, out_vel, out_len, frames = buffers
     hot, work, terrain, settings = plan
+    # (no frames kept: ``every`` a runtime 0, as step() passes it from Python; a literal 0 is a
+    # type of its own, and compiled the whole step once more, a fifth of the first run)
+    every = np.int64(0)
     _rollout_serial((pos, vel, length), (out_pos, out_vel, out_len, contact, frames),
-                    commands.reshape(1, commands.shape[0], commands.shape[1]), 0, hot, work, terrain, settings)
+                    commands.reshape(1, commands.shape[0], commands.shape[1]), every, hot, work, terrain, settings)
     pos[:] = out_pos[0]
     vel[:] = out_vel[0]
     length[:] = out_len[0]
