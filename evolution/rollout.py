@@ -222,10 +222,12 @@ class WiredBrains:
 
 
 def _per_creature(index, batch: int) -> np.ndarray:
-    """A wiring's indices, (S,) for every creature or (B, S) one row each, as (B, S) int64."""
+    """A wiring's indices, (S,) for every creature or (B, S) one row each, as (B, S) int64: a
+    copy of its own, writeable (a read-only array is a numba type of its own, and the episode's
+    loop, which holds the whole physics step, compiled once more for it)."""
     index = np.asarray(index, dtype=np.int64)
-    return np.ascontiguousarray(np.broadcast_to(index.reshape(-1, index.shape[-1]) if index.ndim == 2
-                                                else index[None, :], (batch, index.shape[-1])))
+    return np.broadcast_to(index.reshape(-1, index.shape[-1]) if index.ndim == 2 else index[None, :],
+                           (batch, index.shape[-1])).copy()
 
 
 @njit(cache=True)

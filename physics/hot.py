@@ -122,7 +122,8 @@ def muscle_omegas(model: Model) -> np.ndarray:
     e = model.muscle_bone
     wsum = model.inv_mass[:, model.bone_a[e]] + model.inv_mass[:, model.bone_b[e]]
     strength = np.where(model.bone_on[:, e], model.muscle_strength, 0.0)
-    return muscle_omega(strength, model.muscle_stretch, model.muscle_rest, wsum)
+    # (C-ordered arrays: a model with body genes has Fortran-ordered ones, and each layout compiles again)
+    return muscle_omega(*(np.ascontiguousarray(a) for a in (strength, model.muscle_stretch, model.muscle_rest, wsum)))
 
 
 def joint_degree(model: Model) -> np.ndarray:

@@ -87,9 +87,22 @@ def frame_of(model: Model, rigid: np.ndarray | None = None) -> tuple:
     """``model``'s :class:`Frame` as a plain tuple (what a kernel is handed: numba's dispatcher
     types a plain tuple faster than a named one); ``rigid`` defaults to :func:`rigid_bones`."""
     m = model
-    return (m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m) if rigid is None else rigid, m.joint_a,
-            m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max, m.muscle_bone, m.muscle_rest,
-            np.where(m.bone_on[:, m.muscle_bone], m.muscle_range, np.inf))
+    return tuple(_fixed(a) for a in (
+        m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m) if rigid is None else rigid, m.joint_a,
+        m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max, m.muscle_bone, m.muscle_rest,
+        np.where(m.bone_on[:, m.muscle_bone], m.muscle_range, np.inf)))
+
+
+def _fixed(a: np.ndarray) -> np.ndarray:
+    """``a`` C-ordered and read-only, whatever it was: numba compiles a kernel once for each
+    combination of its arrays' layouts and flags, and the episode's loop that reads the frame
+    (``evolution.rollout._run_steps``) holds the whole physics step (a model with body genes
+    has some of its arrays in Fortran order, a design's own are C-ordered)."""
+    a = np.ascontiguousarray(a)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
 
 
 @njit(cache=True, error_model="numpy")

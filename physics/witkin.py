@@ -277,7 +277,9 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
     order of priority (rigid bones, cluster pairs, active hinge limits, ground contacts; the
     muscles are forces); returns the row count."""
     Q = wk.Q
-    nr = _bone_rows(b, 0, False, x, v, L0, Ldot, t, a, wk)
+    # (the count and the flag as runtime values: a literal 0 or False is a numba type of its own, and
+    # _bone_rows compiled once for each call)
+    nr = _bone_rows(b, b - b, b < 0, x, v, L0, Ldot, t, a, wk)
     for c in range(a.cp_i.shape[0]):
         i = a.cp_i[c]
         j = a.cp_j[c]
@@ -366,7 +368,7 @@ def _build_rows(b, x, v, L0, Ldot, t, h, a, wk, ground, table, blocks, bounce_sp
     if ground:
         nr = _contact_rows(b, nr, x, v, h, a, wk, table, blocks, bounce_speed, slop)
     # the muscles: springs and dashpots, forces in Q (no rows)
-    return _bone_rows(b, nr, True, x, v, L0, Ldot, t, a, wk)
+    return _bone_rows(b, nr, b >= 0, x, v, L0, Ldot, t, a, wk)
 
 
 @njit(cache=True, error_model="numpy")
@@ -765,7 +767,9 @@ def _creature_steps(b, x, v, muscles, touching, a, wk, terrain, s):
     """Every substep of creature b with the PBD contacts (nothing couples creatures)."""
     table, blocks = terrain
     for sub in range(s.substeps):
-        _substep(b, x, v, x, False, muscles, sub * s.h, s, a, wk, s.ground, terrain)
+        # (no forces: a runtime False, as the DEM contacts' substep passes its flags; a literal is a
+        # numba type of its own, and the substep compiled once for each)
+        _substep(b, x, v, x, b < 0, muscles, sub * s.h, s, a, wk, s.ground, terrain)
         _contacts_pbd(b, x, v, touching, s.h, a, wk, table, blocks, s.ground, s.self_collision, s.bounce_speed,
                       s.slop)
 
@@ -785,7 +789,7 @@ def _witkin_parallel(x, v, muscles, F, touching, a, wk, terrain, settings):
     for sub in range(s.substeps):
         dem._dem_forces_parallel(x, v, F, touching, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for b in prange(B):
-            _substep(np.int64(b), x, v, F, True, muscles, sub * s.h, s, a, wk, False, terrain)
+            _substep(np.int64(b), x, v, F, b >= 0, muscles, sub * s.h, s, a, wk, b < 0, terrain)
             _move(np.int64(b), x, v, s.h)
 
 
@@ -803,7 +807,7 @@ def _witkin_serial(x, v, muscles, F, touching, a, wk, terrain, settings):
     for sub in range(s.substeps):
         dem.dem_forces(x, v, F, touching, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for b in range(B):
-            _substep(b, x, v, F, True, muscles, sub * s.h, s, a, wk, False, terrain)
+            _substep(b, x, v, F, b >= 0, muscles, sub * s.h, s, a, wk, b < 0, terrain)
             _move(b, x, v, s.h)
 
 
