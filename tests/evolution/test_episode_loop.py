@@ -139,3 +139,38 @@ def test_an_episode_with_a_part_the_kernel_cannot_take_is_stepped_in_python(tmp_
                      False)
     assert run._kernel_args() is None
     assert physics.kernel_plan(physics.build_model(walker, 2), physics.SimParams(solver="witkin")) is None
+
+
+def test_every_kind_of_episode_hands_the_loop_arguments_of_one_type(tmp_path, monkeypatch):
+    """numba compiles a kernel once more for every new combination of its arguments' types (an
+    array's layout and whether it is read-only are part of its type), and the episode's loop holds
+    the whole physics step: a fixed design, one with body genes (Fortran-ordered model arrays) and
+    grown bodies wired to their brains (per-creature index rows) hand it the same types."""
+    import numba
+    from test_growth import _growth, _plans
+    from evolution import rollout
+    from evolution.growth import grown_episode
+
+    seen = []
+    real = rollout._run_steps
+
+    def typed(*args):
+        seen.append(tuple(numba.typeof(a) for a in args[1:]))   # (n, the steps, is an int either way)
+        return real(*args)
+
+    monkeypatch.setattr(rollout, "_run_steps", typed)
+    for name in ("walker", "walker-evolving"):
+        d = design(name)
+        episode = Episode.make(d.body, "run", seconds=0.1, genes=d.genes)
+        assert (name == "walker-evolving") == bool(episode.genes)
+        EpisodeRun(episode, _brains(tmp_path, episode, 3)(), 3, False).run_until(episode.steps)
+    g = _growth()
+    base = Episode.make(design("sprout").body, seconds=0.1)
+    seed, _, _ = grown_episode(base, g, g.seed_plan())
+    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
+    config = neat_config(tmp_path / "grown.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 8)
+    networks = compile_networks(varied_genomes(config, 6, 5), config, "feedforward")
+    for run, _ in grown_runs(episode, g, _plans(g, 6, seed=4), networks):
+        run.run_until(episode.steps)
+    assert len(seen) >= 4 and all(types == seen[0] for types in seen), [
+        i for i, types in enumerate(seen) if types != seen[0]]
