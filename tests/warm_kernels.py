@@ -2,11 +2,18 @@
 this, one process per family, before pytest-xdist starts its workers). A fresh clone has no
 cache: without this, every test process and every ``creatures`` run a test starts would compile
 the same kernels at the same moment, several minutes of CI. A cache that is warm already costs
-a second. Not a test module: ``python tests/warm_kernels.py FAMILY``."""
+a second. Not a test module: ``python tests/warm_kernels.py FAMILY``.
+
+The two families share the physics step: the physics family compiles it and the episode's loop
+(one copy of each, whatever the run: every run hands them the same types), the solvers family
+the other solvers first and the threaded step once the step it wraps is cached. (When the
+solvers family ran its own run of evolution while the other compiled the step and the loop, both
+compiled both at once: the warm-up took 288 s on a slow day, one process idle for the last 77.)"""
 
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +42,7 @@ def physics_family():
     arena = physics.SimParams(arena_collision=True)
     physics.step(model, physics.initial_state(model, arena), cmds[0], arena, parallel=False)
     _evolve()
+    _evolve("--network", "recurrent", "--medium", "water")   # (the same loop: loaded, and what is left)
 
 
 def solvers_family():
@@ -45,10 +53,20 @@ def solvers_family():
     for params in (physics.SimParams(solver="witkin"), physics.SimParams(contacts="dem")):
         physics.step(model, physics.initial_state(model, params), None, params)
     _networks_parallel()
-    _evolve("--network", "recurrent", "--medium", "water")
-    # last: by now the physics family has cached the step this one wraps in threads (~50 s more)
+    # last, once the physics family has cached the step this one wraps in threads (~50 s more)
+    from physics.step import _rollout_serial
+    _wait_until_cached(_rollout_serial)
     model = physics.build_model(physics.examples.walker(), 64)
     physics.step(model, physics.initial_state(model, physics.SimParams()), None, parallel=True)
+
+
+def _wait_until_cached(dispatcher, seconds: float = 600.0) -> None:
+    """Until numba's cache holds ``dispatcher`` (another family is compiling it), for at most
+    ``seconds``; then compiling it here would load it instead."""
+    from creatures.kernels import cached
+    end = time.monotonic() + seconds
+    while cached(dispatcher) is False and time.monotonic() < end:
+        time.sleep(0.5)
 
 
 def _networks_parallel():
