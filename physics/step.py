@@ -528,7 +528,8 @@ def step_in_kernel(pos, vel, length, contact, commands, buffers, plan):
     out_pos, out_vel, out_len, frames = buffers
     hot, work, terrain, settings = plan
     # (no frames kept: ``every`` a runtime 0, as step() passes it from Python; a literal 0 is a
-    # type of its own, and compiled the whole step once more, a fifth of the first run)
+    # numba type of its own, and the step was compiled once for this loop and once more for
+    # step(): the first step a viewer took after a first run compiled for half a minute)
     every = np.int64(0)
     _rollout_serial((pos, vel, length), (out_pos, out_vel, out_len, contact, frames),
                     commands.reshape(1, commands.shape[0], commands.shape[1]), every, hot, work, terrain, settings)
