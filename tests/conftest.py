@@ -8,6 +8,7 @@ clone), so that the test processes do not all compile them at once."""
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import evolution
@@ -32,7 +33,18 @@ def pytest_sessionstart(session):
     if not any(kernels_to_compile(sim) for sim in ({}, {"solver": "witkin"}, {"contacts": "dem"})):
         return  # warm already
     warm = Path(__file__).with_name("warm_kernels.py")
+    families = ("physics", "solvers")
+    logs = [tempfile.TemporaryFile("w+") for _ in families]
     procs = [subprocess.Popen([sys.executable, str(warm), family], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL) for family in ("physics", "solvers")]
-    for proc in procs:
-        proc.wait()
+                              stderr=log) for family, log in zip(families, logs)]
+    # (a family that fails stops the session with its error: when both failed at their first
+    # line, silently, the tests compiled every kernel themselves, both workers at once)
+    failed = []
+    for family, proc, log in zip(families, procs, logs):
+        if proc.wait() != 0:
+            log.seek(0)
+            failed.append(f"tests/warm_kernels.py {family} failed:\n{log.read().strip()[-2000:]}")
+        log.close()
+    if failed:
+        import pytest
+        pytest.exit("\n".join(failed), returncode=1)

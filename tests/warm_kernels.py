@@ -19,6 +19,12 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
+# Run as a script, Python puts this folder first on the path, where the tests' own folders
+# ``evolution/`` and ``physics/`` (no ``__init__``) would be imported as empty namespace packages
+# in place of the project's (an editable install's finder comes after the path): every family
+# then failed at its first line, silently, and the tests compiled every kernel themselves, both
+# workers at once. The repository first, whose sources the tests import.
+sys.path[0] = str(REPO)
 
 
 def _evolve(*args):
@@ -75,7 +81,14 @@ def _networks_parallel():
     benchmark(batch=8, steps=2, mutations=2, parallel=True)
 
 
-FAMILIES = {"physics": physics_family, "solvers": solvers_family}
+def where():
+    """Prints the files of the packages the families compile (tests/test_warm_kernels.py)."""
+    import evolution
+    import physics
+    print(evolution.__file__, physics.__file__, sep="\n")
+
+
+FAMILIES = {"physics": physics_family, "solvers": solvers_family, "where": where}
 
 if __name__ == "__main__":
     FAMILIES[sys.argv[1]]()
