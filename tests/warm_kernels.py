@@ -6,9 +6,12 @@ a second. Not a test module: ``python tests/warm_kernels.py FAMILY``.
 
 The two families share the physics step: the physics family compiles it and the episode's loop
 (one copy of each, whatever the run: every run hands them the same types), the solvers family
-the other solvers first and the threaded step once the step it wraps is cached. (When the
-solvers family ran its own run of evolution while the other compiled the step and the loop, both
-compiled both at once: the warm-up took 288 s on a slow day, one process idle for the last 77.)"""
+the other solvers and the networks stepped on their own first, and the threaded step once the
+step it wraps is cached. From an empty cache both take about 200 s on a slow day (2026-11-30:
+the step cached after ~130 s, the two families ending 4 s apart). A fresh clone's pytest
+session, this included, then took 16 min 13 s instead of 16 min 59 s, its tests 12 min 44 s
+(the families had failed at their first import, see ``sys.path`` below, and the tests compiled
+every kernel themselves, both workers at once)."""
 
 import subprocess
 import sys
@@ -58,7 +61,7 @@ def solvers_family():
     model = physics.build_model(physics.examples.walker(), 2)
     for params in (physics.SimParams(solver="witkin"), physics.SimParams(contacts="dem")):
         physics.step(model, physics.initial_state(model, params), None, params)
-    _networks_parallel()
+    _networks()
     # last, once the physics family has cached the step this one wraps in threads (~50 s more)
     from physics.step import _rollout_serial
     _wait_until_cached(_rollout_serial)
@@ -75,10 +78,12 @@ def _wait_until_cached(dispatcher, seconds: float = 600.0) -> None:
         time.sleep(0.5)
 
 
-def _networks_parallel():
-    """The networks of a batch on numba's threads (evolution.network.NetworkBatch(parallel=True))."""
+def _networks():
+    """The networks of a batch stepped on their own (the other solvers' episodes, the Gymnasium env),
+    in one thread and on numba's threads (evolution.network.NetworkBatch)."""
     from evolution.network import benchmark
-    benchmark(batch=8, steps=2, mutations=2, parallel=True)
+    for parallel in (False, True):
+        benchmark(batch=8, steps=2, mutations=2, parallel=parallel)
 
 
 def where():
