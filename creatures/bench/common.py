@@ -141,6 +141,23 @@ def machine() -> dict:
     except ValueError:
         layer = "not started"
     return {"cpu": cpu, "cpus": os.cpu_count(), "numba_threads": numba.get_num_threads(),
-            "threading_layer": layer, "python": platform.python_version(), "numba": numba.__version__}
+            "threading_layer": layer, "python": platform.python_version(), "numba": numba.__version__,
+            **compiled_for()}
+
+
+def compiled_for() -> dict:
+    """What numba's compiler makes the kernels for on this machine: LLVM's name of the processor
+    (``NUMBA_CPU_NAME`` if set) and the widest vectors it may use (``vector_bits``: 512 with
+    AVX-512, 256 with AVX2, else 128). The creatures of a chunk are its vectors' lanes: a vector
+    instruction can step 8 of them with AVX-512 (where LLVM's tuning for the processor uses the
+    whole width), 4 with AVX2, while pymunk is scalar, so a ratio
+    against pymunk depends on it, and the processor's name alone does not tell ("AMD EPYC" was
+    a Zen 3 without AVX-512 on 2026-11-30)."""
+    import llvmlite.binding as llvm
+    from numba.core import config
+    name = config.CPU_NAME if config.CPU_NAME not in (None, "", "host") else llvm.get_host_cpu_name()
+    features = set((config.CPU_FEATURES or llvm.get_host_cpu_features().flatten()).split(","))
+    bits = 512 if "+avx512f" in features else 256 if "+avx2" in features else 128
+    return {"compiled_for": name, "vector_bits": bits}
 
 

@@ -235,7 +235,8 @@ def format_table(rows: list[dict], info: dict, first: dict, checks: dict, steps:
     body = physics.examples.walker()
     muscles = sum(b.muscle is not None for b in body.bones)
     lines = [
-        f"machine: {info['cpu']}, {info['cpus']} CPUs, numba {info['numba']} ({info['threading_layer']}), "
+        f"machine: {info['cpu']} (compiled for {info['compiled_for']}, {info['vector_bits']}-bit vectors), "
+        f"{info['cpus']} CPUs, numba {info['numba']} ({info['threading_layer']}), "
         f"Python {info['python']}",
         f"scene: {body.name}, {len(body.spheres)} spheres, {len(body.bones)} bones ({muscles} muscles), "
         f"flat ground, {SINE_HZ:g} Hz sine muscles; dt 1/{round(1 / PARAMS.dt)} s, substeps {PARAMS.substeps}, "

@@ -315,3 +315,19 @@ def test_the_plug_in_table_times_the_flag_example_of_a_source_checkout():
 
     assert tasks.EXAMPLE.is_file()
     assert [name for name, _ in tasks._tasks()][-1] == "examples/flag_task.py (numpy)"
+
+
+def test_the_machine_says_what_the_kernels_are_compiled_for():
+    """Our creatures are the vectors' lanes (pymunk is scalar), so the bench says how wide the
+    vectors numba compiles for are, from the processor's own flags, beside its name (which
+    alone does not tell: an "AMD EPYC" without AVX-512 ran this suite on 2026-11-30)."""
+    import llvmlite.binding as llvm
+    info = machine()
+    assert info["compiled_for"] == llvm.get_host_cpu_name()
+    try:
+        flags = set(open("/proc/cpuinfo").read().split())
+    except OSError:
+        pytest.skip("no /proc/cpuinfo to read the processor's flags from")
+    assert info["vector_bits"] == (512 if "avx512f" in flags else 256 if "avx2" in flags else 128)
+    line = format_table([], info, {"seconds": 0.1, "cache": "hit"}, {}, STEPS).splitlines()[0]
+    assert f"(compiled for {info['compiled_for']}, {info['vector_bits']}-bit vectors)" in line
