@@ -7,11 +7,11 @@ a second. Not a test module: ``python tests/warm_kernels.py FAMILY``.
 The two families share the physics step: the physics family compiles it and the episode's loop
 (one copy of each, whatever the run: every run hands them the same types), the solvers family
 the other solvers and the networks stepped on their own first, and the threaded step once the
-step it wraps is cached. From an empty cache both take about 200 s on a slow day (2026-11-30:
-the step cached after ~130 s, the two families ending 4 s apart). A fresh clone's pytest
-session, this included, then took 16 min 13 s instead of 16 min 59 s, its tests 12 min 44 s
-(the families had failed at their first import, see ``sys.path`` below, and the tests compiled
-every kernel themselves, both workers at once)."""
+step it wraps is cached. From an empty cache both take about 200 s on the AMD Zen 3 machine
+(AVX2, 2.45 GHz; 2026-11-30: the step cached after ~130 s, the two families ending 4 s apart).
+A fresh clone's pytest session, this included, then took 16 min 13 s instead of 16 min 59 s,
+its tests 12 min 44 s (the families had failed at their first import, see ``sys.path`` below,
+and the tests compiled every kernel themselves, both workers at once)."""
 
 import subprocess
 import sys
