@@ -5,10 +5,12 @@ compiled from the old sources). Importing the packages no longer does it. Then, 
 the tests start, the kernels are compiled into numba's cache if they are not there (a fresh
 clone), so that the test processes do not all compile them at once."""
 
+import os
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import evolution
@@ -35,13 +37,29 @@ def pytest_sessionstart(session):
     warm = Path(__file__).with_name("warm_kernels.py")
     families = ("physics", "solvers")
     logs = [tempfile.TemporaryFile("w+") for _ in families]
-    procs = [subprocess.Popen([sys.executable, str(warm), family], stdout=subprocess.DEVNULL,
-                              stderr=log) for family, log in zip(families, logs)]
+    # (each in a session of its own, with the runs it starts, so that it can be stopped whole)
+    procs = [subprocess.Popen([sys.executable, str(warm), family], stdout=subprocess.DEVNULL, stderr=log,
+                              start_new_session=True) for family, log in zip(families, logs)]
+    killed = set()
+    try:
+        while True:
+            codes = [proc.poll() for proc in procs]
+            if None not in codes or any(code not in (None, 0) for code in codes):
+                break
+            time.sleep(0.25)
+    finally:
+        # one family failed (the other may be waiting for what it compiles), or the session was
+        # stopped (Ctrl-C, an error): the others with it, and what they started
+        for family, proc in zip(families, procs):
+            if proc.poll() is None:
+                killed.add(family)
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
     # (a family that fails stops the session with its error: when both failed at their first
     # line, silently, the tests compiled every kernel themselves, both workers at once)
     failed = []
     for family, proc, log in zip(families, procs, logs):
-        if proc.wait() != 0:
+        if proc.returncode != 0 and family not in killed:
             log.seek(0)
             failed.append(f"tests/warm_kernels.py {family} failed:\n{log.read().strip()[-2000:]}")
         log.close()
