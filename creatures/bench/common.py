@@ -150,9 +150,9 @@ def compiled_for() -> dict:
     (``NUMBA_CPU_NAME`` if set) and the widest vectors it may use (``vector_bits``: 512 with
     AVX-512, 256 with AVX2, else 128). The creatures of a chunk are its vectors' lanes: a vector
     instruction can step 8 of them with AVX-512 (where LLVM's tuning for the processor uses the
-    whole width), 4 with AVX2, while pymunk is scalar, so a ratio
-    against pymunk depends on it, and the processor's name alone does not tell ("AMD EPYC" was
-    a Zen 3 without AVX-512 on 2026-11-30)."""
+    whole width), 4 with AVX2, while pymunk is scalar. So a ratio against pymunk depends on it,
+    and the processor's name alone does not tell ("AMD EPYC" was a Zen 3 without AVX-512 on
+    2026-11-30, and a Zen 5 with it the days before)."""
     import llvmlite.binding as llvm
     from numba.core import config
     name = config.CPU_NAME if config.CPU_NAME not in (None, "", "host") else llvm.get_host_cpu_name()

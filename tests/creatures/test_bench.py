@@ -323,7 +323,8 @@ def test_the_machine_says_what_the_kernels_are_compiled_for():
     alone does not tell: an "AMD EPYC" without AVX-512 ran this suite on 2026-11-30)."""
     import llvmlite.binding as llvm
     info = machine()
-    assert info["compiled_for"] == llvm.get_host_cpu_name()
+    if not numba.config.CPU_NAME:   # (numba compiles for the host)
+        assert info["compiled_for"] == llvm.get_host_cpu_name()
     try:
         flags = set(open("/proc/cpuinfo").read().split())
     except OSError:
