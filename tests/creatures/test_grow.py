@@ -18,15 +18,14 @@ ARGS = ("evolve", "sprout", "--grow", "--generations", GENERATIONS, "--populatio
         "--seed", 5)
 
 
-def _run(out, *extra):
-    return subprocess.run([sys.executable, "-m", "creatures", *map(str, ARGS), *map(str, extra), "--out", str(out)],
-                          cwd=REPO, capture_output=True, text=True, timeout=600)
+def _run(run_creatures, out, *extra):
+    return run_creatures(*ARGS, *extra, "--out", out, timeout=600)
 
 
 @pytest.fixture(scope="module")
-def straight(tmp_path_factory):
+def straight(tmp_path_factory, run_creatures):
     out = tmp_path_factory.mktemp("grow") / "run"
-    r = _run(out, "--workers", 2)
+    r = _run(run_creatures, out, "--workers", 2)
     assert r.returncode == 0, r.stderr
     return out
 
@@ -44,8 +43,8 @@ def test_a_growing_run_grows_bodies_and_records_their_sizes(straight):
     assert len(history[-1][1]["spheres"]) == len(best["genome"]["body"]["plan"]["spheres"])
 
 
-def test_one_worker_gives_the_two_workers_run_bit_for_bit(straight, tmp_path):
-    r = _run(tmp_path / "run", "--workers", 1)
+def test_one_worker_gives_the_two_workers_run_bit_for_bit(straight, tmp_path, run_creatures):
+    r = _run(run_creatures, tmp_path / "run", "--workers", 1)
     assert r.returncode == 0, r.stderr
     one, two = _files(tmp_path / "run"), _files(straight)
     assert json.loads(one.pop("settings.json"))["workers"] == 1 and json.loads(two.pop("settings.json"))["workers"] == 2

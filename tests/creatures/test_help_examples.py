@@ -18,8 +18,6 @@ of evolution, windows, recordings, benchmarks of minutes) are only checked for t
 import glob
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -88,14 +86,13 @@ def named_files(argv: list[str]) -> list[str]:
 EXAMPLES = help_examples()
 
 
-def _creatures(where: Path, *argv) -> None:
-    result = subprocess.run([sys.executable, "-m", "creatures", *map(str, argv)], cwd=where,
-                            capture_output=True, text=True, timeout=600)
+def _creatures(run_creatures, where: Path, *argv) -> None:
+    result = run_creatures(*argv, cwd=where, timeout=600)
     assert result.returncode == 0, f"creatures {' '.join(map(str, argv))}:\n{result.stderr[-3000:]}"
 
 
 @pytest.fixture(scope="module")
-def readers_folder(tmp_path_factory) -> Path:
+def readers_folder(tmp_path_factory, run_creatures) -> Path:
     """A folder as a reader's would be: the clone's shipped folders, and every file of
     :data:`READERS_FILES` made as the reader would have it."""
     here = tmp_path_factory.mktemp("reader")
@@ -103,11 +100,12 @@ def readers_folder(tmp_path_factory) -> Path:
         (here / name).symlink_to(REPO / name, target_is_directory=True)
     tiny = ["--population", "4", "--seconds", "0.5", "--workers", "1", "--seed", "1"]
     made = here / "made"
-    _creatures(here, "evolve", "walker", "--generations", RUN_GENERATIONS, *tiny, "--out", made / "run")
-    _creatures(here, "evolve", "walker", "--task", "examples/flag_task.py:ReachFlag", "--generations", 1,
-               *tiny, "--out", made / "flag-run")
-    _creatures(here, "export", made / "run", "--out", made / "champion.json")
-    _creatures(here, "export", made / "flag-run", "--out", made / "flag-champion.json")
+    _creatures(run_creatures, here, "evolve", "walker", "--generations", RUN_GENERATIONS, *tiny,
+               "--out", made / "run")
+    _creatures(run_creatures, here, "evolve", "walker", "--task", "examples/flag_task.py:ReachFlag",
+               "--generations", 1, *tiny, "--out", made / "flag-run")
+    _creatures(run_creatures, here, "export", made / "run", "--out", made / "champion.json")
+    _creatures(run_creatures, here, "export", made / "flag-run", "--out", made / "flag-champion.json")
     design = REPO / "creatures" / "designs" / "walker.yaml"
     for name, kind in READERS_FILES.items():
         path = here / name

@@ -5,8 +5,6 @@ are pages of ``docs/``, built by MkDocs (``test_docs.py``)."""
 
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -158,13 +156,12 @@ def test_the_readme_shows_the_deterministic_commands():
 
 
 @pytest.mark.parametrize("command", DETERMINISTIC)
-def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path):
+def test_readme_outputs_are_what_the_commands_print_now(command, tmp_path, run_creatures):
     python = re.findall(r"```python\n(import numpy as np\n\nimport evolution\n\n\nclass Upright.*?)```",
                         _text(), flags=re.S)
     (tmp_path / "my_task.py").write_text(python[0])
     (tmp_path / "saves").symlink_to(REPO / "saves")     # the shipped champions, as in a clone
-    r = subprocess.run([sys.executable, "-m", "creatures", *shlex.split(command)[1:]], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=300)
+    r = run_creatures(*shlex.split(command)[1:], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.rstrip("\n") == _shown_commands()[command]
 
@@ -199,9 +196,8 @@ def _run_lines(text: str) -> dict:
     return lines
 
 
-def _evolve(tmp_path, *args) -> dict:
-    r = subprocess.run([sys.executable, "-m", "creatures", "evolve", *args, "--out", str(tmp_path / "run")],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=900)
+def _evolve(run_creatures, tmp_path, *args) -> dict:
+    r = run_creatures("evolve", *args, "--out", tmp_path / "run", cwd=tmp_path, timeout=900)
     assert r.returncode == 0, r.stderr
     return _run_lines(r.stdout)
 
@@ -214,10 +210,10 @@ def _blocks_after(command: str) -> str:
     return text[start:re.compile(r"^(\$ |```)", re.M).search(text, start).start()]
 
 
-def test_readme_evolution_runs_are_what_seed_0_runs_print_now(tmp_path):
+def test_readme_evolution_runs_are_what_seed_0_runs_print_now(tmp_path, run_creatures):
     """The walker run the README shows (seed 0, 50 generations), and the stopped-and-resumed run
     (the same seed: the same generations 37 and 38), line for line but for the seconds."""
-    real = _evolve(tmp_path, "walker", "--task", "run", "--generations", "50")
+    real = _evolve(run_creatures, tmp_path, "walker", "--task", "run", "--generations", "50")
     shown = _run_lines(_blocks_after("creatures evolve walker --task run --generations 50"))
     shown.update(_run_lines(_blocks_after("creatures evolve walker --generations 100 --out runs/w1")))
     shown.update(_run_lines(_blocks_after("creatures resume runs/w1")))
@@ -226,11 +222,11 @@ def test_readme_evolution_runs_are_what_seed_0_runs_print_now(tmp_path):
         assert line == real[key], key
 
 
-def test_readme_plug_in_run_is_what_a_seed_0_run_prints_now(tmp_path):
+def test_readme_plug_in_run_is_what_a_seed_0_run_prints_now(tmp_path, run_creatures):
     python = re.findall(r"```python\n(import numpy as np\n\nimport evolution\n\n\nclass Upright.*?)```",
                         _text(), flags=re.S)
     (tmp_path / "my_task.py").write_text(python[0])
-    real = _evolve(tmp_path, "walker", "--task", "my_task.py:Upright", "--generations", "30")
+    real = _evolve(run_creatures, tmp_path, "walker", "--task", "my_task.py:Upright", "--generations", "30")
     shown = _run_lines(_blocks_after("creatures evolve walker --task my_task.py:Upright --generations 30 "
                                      "--out runs/upright"))
     assert {1, 2, 30, "done"} <= set(shown)
@@ -238,13 +234,12 @@ def test_readme_plug_in_run_is_what_a_seed_0_run_prints_now(tmp_path):
         assert line == real[key], key
 
 
-def test_readme_evolving_body_run_is_what_a_seed_0_run_prints_now(tmp_path):
+def test_readme_evolving_body_run_is_what_a_seed_0_run_prints_now(tmp_path, run_creatures):
     """The walker-evolving run the README shows (seed 0, 10 generations): its generation lines,
     and the champion's body against the design's start, as the run prints them now."""
     command = "creatures evolve walker-evolving --task run --generations 10 --out runs/legs"
-    r = subprocess.run([sys.executable, "-m", "creatures", "evolve", "walker-evolving", "--task", "run",
-                        "--generations", "10", "--out", str(tmp_path / "run")],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    r = run_creatures("evolve", "walker-evolving", "--task", "run", "--generations", "10",
+                      "--out", tmp_path / "run", cwd=tmp_path, timeout=900)
     assert r.returncode == 0, r.stderr
     shown_text = _blocks_after(command)
     shown, real = _run_lines(shown_text), _run_lines(r.stdout)
