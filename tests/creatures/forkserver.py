@@ -22,9 +22,18 @@ import tempfile
 from pathlib import Path
 
 SERVER = r"""
-import json, os, runpy, sys
+import json, os, runpy, signal, sys, time
 sys.path[0] = os.getcwd()               # as `python -m` sets it
 import creatures.cli                     # what `python -m creatures` imports before main()
+
+def reap(pid):                           # the child's end, given 30 s (it had the Ctrl-C too)
+    end = time.monotonic() + 30.0
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.monotonic() > end:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return
+        time.sleep(0.05)
 
 def serve():
     print(json.dumps({"ready": os.getpid()}), flush=True)
@@ -34,11 +43,18 @@ def serve():
         if pid == 0:
             return request
         print(json.dumps({"pid": pid}), flush=True)
-        _, status = os.waitpid(pid, 0)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except KeyboardInterrupt:        # the session stopped (Ctrl-C), and the child with it
+            reap(pid)
+            raise
         print(json.dumps({"returncode": os.waitstatus_to_exitcode(status)}), flush=True)
     os._exit(0)
 
-request = serve()
+try:
+    request = serve()
+except KeyboardInterrupt:                # the session stopped (Ctrl-C): quietly
+    os._exit(130)
 os.chdir(request["cwd"])
 sys.path[0] = os.getcwd()
 for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
