@@ -107,11 +107,18 @@ class ForkServer:
             return subprocess.run([sys.executable, "-m", "creatures", *argv], cwd=cwd,
                                   capture_output=True, text=True, timeout=timeout)
         out, err = self.folder / "stdout", self.folder / "stderr"
-        self.server.stdin.write(json.dumps({"argv": argv, "cwd": str(cwd), "stdout": str(out),
-                                            "stderr": str(err),
-                                            "test": os.environ.get("PYTEST_CURRENT_TEST")}) + "\n")
-        self.server.stdin.flush()
-        pid = self._reply(60)["pid"]
+        try:
+            self.server.stdin.write(json.dumps({"argv": argv, "cwd": str(cwd), "stdout": str(out),
+                                                "stderr": str(err),
+                                                "test": os.environ.get("PYTEST_CURRENT_TEST")}) + "\n")
+            self.server.stdin.flush()
+            started = self._reply(60)
+        except OSError:
+            started = None
+        if started is None:                       # the server is gone: fresh interpreters from now on
+            self.alive = False
+            return self.run(argv, cwd, timeout)
+        pid = started["pid"]
         done = self._reply(timeout)
         if done is None:                          # as subprocess.run: kill the child, then raise
             os.kill(pid, signal.SIGKILL)
@@ -128,7 +135,10 @@ class ForkServer:
 
     def close(self):
         if self.server is not None:
-            self.server.stdin.close()
+            try:
+                self.server.stdin.close()
+            except OSError:
+                pass
             self.server.wait(timeout=60)
         for path in self.folder.iterdir():
             path.unlink()

@@ -51,3 +51,12 @@ def test_a_command_past_its_timeout_is_killed(server):
     with pytest.raises(subprocess.TimeoutExpired):
         server.run(["simulate", "walker", "--seconds", "1000"], timeout=1)
     assert server.run(["validate", "walker"]).returncode == 0       # the server goes on
+
+
+def test_a_server_that_died_leaves_fresh_interpreters():
+    s = ForkServer(REPO)
+    s.server.kill()
+    s.server.wait()
+    r = s.run(["validate", "walker"])
+    assert r.returncode == 0 and not s.alive
+    s.close()
