@@ -18,3 +18,13 @@ def test_the_warm_up_run_as_a_script_imports_the_projects_packages():
     assert run.returncode == 0, run.stderr
     root = TESTS.parent
     assert run.stdout.split() == [str(root / "evolution" / "__init__.py"), str(root / "physics" / "__init__.py")]
+
+
+def test_the_session_leaves_the_projects_bytecode_compiled():
+    """tests/conftest.py compiles the project's modules, also where Python writes no bytecode
+    itself (PYTHONDONTWRITEBYTECODE): every process the tests start loads them compiled."""
+    import importlib.util
+    for package in ("creatures", "evolution", "physics", "render"):
+        for source in (TESTS.parent / package).rglob("*.py"):
+            cached = Path(importlib.util.cache_from_source(str(source)))
+            assert cached.is_file() and cached.stat().st_mtime >= source.stat().st_mtime, source
