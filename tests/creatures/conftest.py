@@ -1,7 +1,5 @@
 """Shared fixtures for the creatures tests."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,9 +10,9 @@ REPO = Path(__file__).parents[2]
 @pytest.fixture(scope="session")
 def run_creatures():
     """Run ``python -m creatures ARGS...`` in a process of its own from the repository's root (or
-    ``cwd``), as a user would; returns the CompletedProcess with text stdout and stderr. The process is forked
-    from one that has done a fresh interpreter's imports (:mod:`forkserver`): the same command
-    line, the same modules, without their 1.7 s a command."""
+    ``cwd``), as a user would; returns the CompletedProcess with text stdout and stderr. The
+    process is forked from one that has done a fresh interpreter's imports (:mod:`forkserver`):
+    the same command line, the same modules, without their 1.7 s a command."""
     from forkserver import ForkServer
     server = ForkServer(REPO)
 
