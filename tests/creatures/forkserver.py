@@ -103,9 +103,9 @@ class ForkServer:
     def run(self, argv, cwd=None, timeout=300) -> subprocess.CompletedProcess:
         """``python -m creatures *argv`` from ``cwd`` (the server's by default)."""
         argv, cwd = [str(a) for a in argv], Path(cwd or self.cwd).resolve()
+        command = [sys.executable, "-m", "creatures", *argv]
         if not self.alive or self._environment() != self.env:
-            return subprocess.run([sys.executable, "-m", "creatures", *argv], cwd=cwd,
-                                  capture_output=True, text=True, timeout=timeout)
+            return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
         out, err = self.folder / "stdout", self.folder / "stderr"
         try:
             self.server.stdin.write(json.dumps({"argv": argv, "cwd": str(cwd), "stdout": str(out),
@@ -118,15 +118,12 @@ class ForkServer:
         if started is None:                       # the server is gone: fresh interpreters from now on
             self.alive = False
             return self.run(argv, cwd, timeout)
-        pid = started["pid"]
         done = self._reply(timeout)
         if done is None:                          # as subprocess.run: kill the child, then raise
-            os.kill(pid, signal.SIGKILL)
+            os.kill(started["pid"], signal.SIGKILL)
             self._reply(60)
-            raise subprocess.TimeoutExpired([sys.executable, "-m", "creatures", *argv], timeout,
-                                            output=self._read(out), stderr=self._read(err))
-        return subprocess.CompletedProcess([sys.executable, "-m", "creatures", *argv], done["returncode"],
-                                           self._read(out), self._read(err))
+            raise subprocess.TimeoutExpired(command, timeout, output=self._read(out), stderr=self._read(err))
+        return subprocess.CompletedProcess(command, done["returncode"], self._read(out), self._read(err))
 
     @staticmethod
     def _read(path: Path) -> str:
