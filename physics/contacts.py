@@ -284,16 +284,24 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         touch = touching[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
-        pen_row = moved.along
+        pen_row, depth_row = moved.along, moved.across
+        if straight:
+            for l in range(n):
+                depth_row[l] = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
+        else:
+            for l in range(n):
+                depth_row[l] = vn[l]
         for l in range(n):
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
-            depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l]) if straight else vn[l]
-            pen -= max(0.0, depth0 - rise)
+        for l in range(n):
+            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
+            pen -= max(0.0, depth_row[l] - rise)
             pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
             push[l] += pen
-            vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
             pen_row[l] = pen
+        for l in range(n):
+            vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
         for l in range(n):   # (a loop per row of p: solve_ground says why)
             px[l] += nx[l] * pen_row[l]
         for l in range(n):

@@ -126,6 +126,8 @@ WORK = (
     *_rows(F, "C2 P 2 L", "load", "what the skeleton pressed into the ground this sweep, and the slide "
            "static friction held back from it"),
     *_rows(F, "C2 R L", "sk_dlam", "the multipliers' correction for clamped muscles"),
+    *_rows(F, "C2 P 2 L", "sk_hold", "the inverse mass by which a solve's correction presses each sphere into the "
+                                     "ground, and slides it along what static friction holds (0 where not held so)"),
     *_rows(F, "C P L", "loose", "static friction let go of it (1) last substep"),
     *_rows(F, "C2 P L", "lifted", "the skeleton pulled it out of the ground (1) this substep"),
     *_rows(F, "C2 L", "lane_a lane_b", "scratch: a lane loop's results, for the loops that move each row of p or v "

@@ -92,7 +92,7 @@ _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 #: slice): the inverse masses it gives the spheres, the held normals, the legs and their
 #: components along the normals, the factor below its diagonal, the pivots and their inverses,
 #: the hinge rows' errors, the multipliers and their correction for clamped muscles
-Scratch = namedtuple("Scratch", "mass normal leg leg_n factor pivot inv_pivot error lam dlam")
+Scratch = namedtuple("Scratch", "mass normal leg leg_n factor pivot inv_pivot error lam dlam hold")
 
 def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
     """Each creature's frames of its rigid clusters, from its own rest shapes (``cluster_rest :
@@ -278,7 +278,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
 def skeleton_scratch(work, c):
     """Chunk ``c``'s :class:`Scratch` (views of the :data:`physics.layout.Work` record's)."""
     return Scratch(work.sk_mass[c], work.sk_normal[c], work.sk_leg[c], work.sk_leg_n[c], work.sk_factor[c],
-                   work.sk_pivot[c], work.sk_inv_pivot[c], work.sk_error[c], work.sk_lam[c], work.sk_dlam[c])
+                   work.sk_pivot[c], work.sk_inv_pivot[c], work.sk_error[c], work.sk_lam[c], work.sk_dlam[c],
+                   work.sk_hold[c])
 
 
 @njit(cache=True, error_model="numpy")
@@ -307,6 +308,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
     code, inv_len = work.lane_a[c], work.lane_a[c]   # (scratch rows, each used by one stage below)
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
+    hold = sk.hold
     inv_mass = hot.inv_mass
     for i in range(N.shape[0]):
         nx = plane[i, 0]
@@ -321,6 +323,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
         hy = N[i, 1]
         ws = WS[i, 0]
         wn = WS[i, 1]
+        into = hold[i, 0]
+        slide = hold[i, 1]
         w = inv_mass[i, b0:b0 + n]
         # (two lane loops, each writing one row of N and of WS, through a code: LLVM leaves a
         # lane loop that writes two rows of one array scalar)
@@ -349,6 +353,14 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
             slides = code[l] == 2.0
             hy[l] = ny[l] * _HOLD if on else (nx[l] * _HOLD if slides else 0.0)
             wn[l] = w[l] * (1.0 / HOLD_MASS) if code[l] > 0.0 else w[l]
+        # the inverse mass by which the solve's corrections press the sphere into the ground
+        # where the ground holds it along the normal or every way, and slide it along the ground
+        # where friction holds the slide or every way (the load, solve_skeleton: once here, not
+        # for each leg at each solve)
+        for l in range(n):
+            into[l] = w[l] if (code[l] == 1.0) | (code[l] == 3.0) else 0.0
+        for l in range(n):
+            slide[l] = w[l] if code[l] >= 2.0 else 0.0
     for t in range(hot.rod_row.shape[0]):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
@@ -581,17 +593,6 @@ def _length_along(p, G, a, b, g, l):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _held_ways(N, WS, plane, m, l, absorbed):
-    """Whether the solve held sphere ``m`` (lane ``l``, inverse mass ``absorbed``) along its
-    contact normal, and whether along the ground: held every way (static friction's grip), or
-    along the one its held normal ``N`` points (the normal, or the tangent of a grip that slides)."""
-    along = abs(N[m, 0, l] * plane[m, 0, l] + N[m, 1, l] * plane[m, 1, l]) > 0.5
-    every = WS[m, 0, l] < absorbed
-    one_way = WS[m, 1, l] < absorbed
-    return every | (one_way & along), every | (one_way & (not along))
-
-
-@njit(cache=True, error_model="numpy", inline="always")
 def _bounds(f, total, demand, muscle):
     """The bounds of a soft row's multiplier: ``-f`` and ``f`` (its strength, ``f = 0`` for a bone
     switched off); a muscle past its strength (``|total| > f``) is held at its strength on the side
@@ -753,13 +754,13 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
         for k in range(fix):
             for l in range(n):
                 lam[k, l] += dlam[k, l]
-    # the corrections (the ground's share held back: the load)
+    # the corrections (the ground's share held back: the load, by each sphere's hold)
+    hold = sk.hold
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
         if lead_only and k >= lead:
             continue
         m = hot.leg_sphere[g]
-        inv_mass = hot.inv_mass[m, b0:b0 + n]
         # (two lane loops, each writing one row of p and of load: LLVM leaves a lane loop that
         # writes two rows of one array scalar)
         for l in range(n):
@@ -769,8 +770,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             p[m, 0, l] += s * (gx - Gn[g, l] * N[m, 0, l])
             # the correction into the ground of a sphere it holds (the load; what of it the
             # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
-            held, _ = _held_ways(N, WS, plane, m, l, inv_mass[l])
-            load[m, 0, l] -= (inv_mass[l] if held else 0.0) * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
+            load[m, 0, l] -= hold[m, 0, l] * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
         for l in range(n):
             s = WS[m, 0, l] * lam[k, l]
             gx = G[g, 0, l]
@@ -778,5 +778,4 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
             p[m, 1, l] += s * (gy - Gn[g, l] * N[m, 1, l])
             # and the slide along the ground static friction held back (contacts.press_friction
             # lets it go where it is more than friction can hold)
-            _, gripped = _held_ways(N, WS, plane, m, l, inv_mass[l])
-            load[m, 1, l] += (inv_mass[l] if gripped else 0.0) * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])
+            load[m, 1, l] += hold[m, 1, l] * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])

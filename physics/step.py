@@ -201,7 +201,7 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
     first = t - t   # (lane 0 of the model: a runtime 0, a literal one compiles the callees again)
     factor_skeleton(h, packed_work, t, packed, first, k, again)
     solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0)
-    for a in (work.p, work.load, work.sk_mass, work.sk_normal):
+    for a in (work.p, work.load, work.sk_mass, work.sk_normal, work.sk_hold):
         _scatter(a[c], a[t], lanes, k)
     _scatter(work.lam[c], work.lam[t], lanes, k)
     for a, m in ((work.sk_leg_n, legs), (work.sk_factor, entries), (work.sk_pivot, rows), (work.sk_inv_pivot, rows)):
