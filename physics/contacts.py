@@ -284,6 +284,8 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         touch = touching[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
+        # (lane loops of one row each, the terrain's kind decided outside them: one loop that
+        # branched on it and wrote four arrays was left scalar)
         pen_row, depth_row = moved.along, moved.across
         if straight:
             for l in range(n):

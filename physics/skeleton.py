@@ -87,11 +87,11 @@ HOLD_MASS = 100.0
 HOLD_REACH = 0.005
 _HOLD = float(np.sqrt(1.0 - 1.0 / HOLD_MASS))
 
-#: the plan's arrays, in the order the hot tuple holds them (physics/hot.py)
 #: a chunk's scratch for the skeleton's solve (physics/layout.py's ``sk_*`` fields, one chunk's
 #: slice): the inverse masses it gives the spheres, the held normals, the legs and their
 #: components along the normals, the factor below its diagonal, the pivots and their inverses,
-#: the hinge rows' errors, the multipliers and their correction for clamped muscles
+#: the hinge rows' errors, the multipliers and their correction for clamped muscles, and the
+#: inverse mass by which a correction presses each sphere into the ground and slides it along
 Scratch = namedtuple("Scratch", "mass normal leg leg_n factor pivot inv_pivot error lam dlam hold")
 
 def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
