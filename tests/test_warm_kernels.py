@@ -20,11 +20,12 @@ def test_the_warm_up_run_as_a_script_imports_the_projects_packages():
     assert run.stdout.split() == [str(root / "evolution" / "__init__.py"), str(root / "physics" / "__init__.py")]
 
 
-def test_the_session_leaves_the_projects_bytecode_compiled():
+def test_the_session_leaves_the_projects_bytecode_compiled(request):
     """tests/conftest.py compiles the project's modules, also where Python writes no bytecode
     itself (PYTHONDONTWRITEBYTECODE): every process the tests start loads them compiled."""
     import importlib.util
-    for package in ("creatures", "evolution", "physics", "render"):
+    conftest = request.config.pluginmanager.get_plugin(str(TESTS / "conftest.py"))  # (its own name is ambiguous)
+    for package in conftest.PACKAGES:
         for source in (TESTS.parent / package).rglob("*.py"):
             cached = Path(importlib.util.cache_from_source(str(source)))
             assert cached.is_file() and cached.stat().st_mtime >= source.stat().st_mtime, source
