@@ -23,7 +23,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .terrain import closest_on_terrain, is_straight, terrain_top
+from .terrain import BLOCK, closest_on_terrain, is_straight, terrain_top
 
 #: contact generation also gives a plane to spheres this far (m) beyond their own motion: within a
 #: substep their bones can drag them down by centimetres (a foot resting 1-3 mm above the ground was
@@ -52,6 +52,9 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
     against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
     touch the ground with sphere i this substep; the sweeps skip the others."""
     top = blocks[2]
+    # level ground (one flat segment): the query below done in a lane loop, the same arithmetic
+    level = is_straight(table) and table[1, 0] == table[1, 1]
+    ground = _level_ground(table, blocks)
     for i in range(p.shape[0]):
         px = p[i, 0]
         py = p[i, 1]
@@ -63,14 +66,19 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
         y0 = x[i, 1]
         near = 0
         for l in range(n):
-            dx = px[l] - x0[l]
-            dy = py[l] - y0[l]
-            reach = rad[l] + np.sqrt(dx * dx + dy * dy) + slop + CONTACT_MARGIN
-            nx[l] = 0.0
-            ny[l] = reach     # scratch until the exact query below
-            c[l] = -np.inf
-            near += py[l] - reach <= top
+            near += py[l] - _reach(px[l], py[l], x0[l], y0[l], rad[l], slop) <= top
         active[i] = near > 0
+        if level and near > 0:
+            _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n)
+            continue
+        # (loops of one row of the plane each: LLVM leaves a lane loop that writes two rows of
+        # one array scalar)
+        for l in range(n):
+            ny[l] = _reach(px[l], py[l], x0[l], y0[l], rad[l], slop)   # scratch until the query below
+        for l in range(n):
+            nx[l] = 0.0
+        for l in range(n):
+            c[l] = -np.inf
         if near == 0:
             continue
         for l in range(n):
@@ -82,6 +90,78 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
             nx[l] = gx
             ny[l] = gy
             c[l] = gx * px[l] + gy * py[l] - d + rad[l]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _level_ground(table, blocks):
+    """What :func:`_level_query` reads of a level terrain (one flat segment), as scalars: its
+    segment (start, direction, normal, inverse squared length), the broad phase's start and its
+    last block the segment covers (on a level segment the blocks it covers, from the first, are
+    its height and those past its end, if any, -inf), and that height."""
+    nb = np.int64(blocks[1])
+    lo = 0
+    hi = nb - 1
+    while lo < hi:   # the last block of the ground's height
+        mid = (lo + hi + 1) // 2
+        if blocks[3 + mid] == -np.inf:
+            hi = mid - 1
+        else:
+            lo = mid
+    return (table[0, 0], table[1, 0], table[0, 1] - table[0, 0], table[1, 1] - table[1, 0], table[2, 0],
+            table[3, 0], table[4, 0], blocks[0], nb, lo, blocks[3])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _level_query(px, py, reach, ground):
+    """find_contacts' query for one sphere on level ground (``ground``: :func:`_level_ground`),
+    bit for bit: ``(skip, dist, gx, gy)``, ``skip`` where :func:`physics.terrain.terrain_top`
+    puts the ground out of reach (the highest block over the range is its first's), else
+    :func:`physics.terrain.closest_on_terrain` on the one segment (its one search, the same
+    arithmetic, its branches as selects, so that a lane loop vectorises)."""
+    ax, ay, ex, ey, tx, ty, inv, start, nb, last, height = ground
+    k0 = np.int64(np.floor((px - reach - start) / BLOCK))
+    k0 = min(max(k0, 0), nb - 1)
+    skip = py - reach > (height if k0 <= last else -np.inf)
+    below = (px - ax) * tx + (py - ay) * ty < 0.0
+    u = ((px - ax) * ex + (py - ay) * ey) * inv
+    cx = ax + u * ex
+    cy = ay + u * ey
+    d2 = (px - cx) * (px - cx) + (py - cy) * (py - cy)
+    found = d2 < np.inf
+    bx = cx if found else 0.0
+    by = cy if found else 0.0
+    d = np.sqrt(d2 if found else np.inf)
+    far = d > 1e-9
+    gx = (px - bx) / d
+    gy = (py - by) / d
+    dist = (-d if below else d) if far else 0.0
+    gx = (-gx if below else gx) if far else tx
+    gy = (-gy if below else gy) if far else ty
+    return skip, dist, gx, gy
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _reach(px, py, x0, y0, rad, slop):
+    """How far from its predicted centre ``(px, py)`` find_contacts looks for a sphere's ground."""
+    dx = px - x0
+    dy = py - y0
+    return rad + np.sqrt(dx * dx + dy * dy) + slop + CONTACT_MARGIN
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n):
+    """find_contacts' exact query on level ground (:func:`_level_query`) for a sphere's lanes.
+    (A loop per row of the plane, each working the query out: LLVM leaves a lane loop that
+    writes two rows of one array, or reads one it writes another of, scalar.)"""
+    for l in range(n):
+        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
+        c[l] = -np.inf if skip else gx * px[l] + gy * py[l] - dist + rad[l]
+    for l in range(n):
+        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
+        nx[l] = 0.0 if skip else gx
+    for l in range(n):
+        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
+        ny[l] = 1.0 if skip else gy
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -105,3 +105,26 @@ def test_height_at_is_np_interp_bit_for_bit():
                              [-1e9, 1e9, np.nan]])
         ours = np.array([height_at(t.xs, t.ys, x) for x in xs])
         assert np.array_equal(ours.view(np.uint64), np.interp(xs, t.xs, t.ys).view(np.uint64)), kind
+
+
+@pytest.mark.parametrize("height, extent", [(0.0, 1000.0), (0.3, 10.5), (-2.0, 7.25)])
+def test_the_level_ground_query_is_the_general_one_bit_for_bit(height, extent):
+    """find_contacts asks level ground (one flat segment) in a lane loop of its own
+    (physics.contacts._level_query): the same plane, to the bit, as the broad phase's
+    terrain_top and closest_on_terrain give, for points above, on, just off and below the
+    ground, within and out of reach, and past its ends (where a block may hold no ground)."""
+    from physics.contacts import _level_ground, _level_query
+    from physics.terrain import terrain_top
+    terrain = Terrain.flat(height, extent)
+    rng = np.random.default_rng(4)
+    xs = np.concatenate([rng.uniform(-1.3 * extent, 1.3 * extent, 400), [0.0, extent, -extent, extent + 0.6]])
+    ys = np.concatenate([height + rng.uniform(-0.5, 0.5, 300), height + rng.uniform(-1e-9, 1e-9, 100),
+                         [height, height + 1e-12, height - 1e-10, height]])
+    reach = rng.uniform(0.05, 0.6, xs.size)
+    ground = _level_ground(terrain.table, terrain.blocks)
+    for x, y, r in zip(xs, ys, reach):
+        skip, dist, gx, gy = _level_query(x, y, r, ground)
+        assert skip == (y - r > terrain_top(terrain.blocks, x - r, x + r))
+        if not skip:
+            want = closest_on_terrain(terrain.table, x, y, r)
+            assert np.array([dist, gx, gy]).tobytes() == np.array(want).tobytes(), (x, y, r)
