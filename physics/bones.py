@@ -57,27 +57,37 @@ def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
     The command c (clipped to [-1, 1], NaN read as 0) asks for ``rest * (1 + c * range)``; the
     length changes by at most ``speed * rest * dt`` per step."""
     hot = unpack_hot(*packed)   # (the model's packed arrays: physics/skeleton.py's factor_skeleton says why)
+    # (loops of one row of ``rest`` each: LLVM leaves a lane loop that writes two rows of one
+    # array scalar)
     for e in range(hot.bone_a.shape[0]):
+        start, delta, now, length = rest[e, R_START], rest[e, R_DELTA], rest[e, R_REST], hot.bone_rest[e, b0:b0 + n]
         for l in range(n):
-            rest[e, R_START, l] = hot.bone_rest[e, b0 + l]
-            rest[e, R_DELTA, l] = 0.0
-            rest[e, R_REST, l] = hot.bone_rest[e, b0 + l]
+            start[l] = length[l]
+        for l in range(n):
+            delta[l] = 0.0
+        for l in range(n):
+            now[l] = length[l]
     for m in range(hot.muscle_bone.shape[0]):
         e = hot.muscle_bone[m]
+        # (the creatures' arrays as views from b0: indexed at b0 + l, the loops were left scalar
+        # for the negative index numba must allow for)
+        asked, was, now = cmd[b0:b0 + n, m], muscle_len[b0:b0 + n, m], out_len[b0:b0 + n, m]
+        rest0, span, speed = hot.muscle_rest[m, b0:b0 + n], hot.muscle_range[m, b0:b0 + n], hot.muscle_speed[m, b0:b0 + n]
         for l in range(n):
-            b = b0 + l
-            c = cmd[b, m]
+            c = asked[l]
             if not (c == c):
                 c = 0.0
             c = min(1.0, max(-1.0, c))
-            r0 = hot.muscle_rest[m, b]
-            target = r0 * (1.0 + c * hot.muscle_range[m, b])
-            cur = muscle_len[b, m]
-            dmax = hot.muscle_speed[m, b] * r0 * dt
-            new = cur + min(dmax, max(-dmax, target - cur))
-            out_len[b, m] = new
-            rest[e, R_START, l] = cur
-            rest[e, R_DELTA, l] = new - cur
+            r0 = rest0[l]
+            target = r0 * (1.0 + c * span[l])
+            cur = was[l]
+            dmax = speed[l] * r0 * dt
+            now[l] = cur + min(dmax, max(-dmax, target - cur))
+        start, delta = rest[e, R_START], rest[e, R_DELTA]
+        for l in range(n):
+            start[l] = was[l]
+        for l in range(n):
+            delta[l] = now[l] - was[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
