@@ -71,7 +71,7 @@ def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
         e = hot.muscle_bone[m]
         # (the creatures' arrays as views from b0: indexed at b0 + l, the loops were left scalar
         # for the negative index numba must allow for)
-        asked, was, now = cmd[b0:b0 + n, m], muscle_len[b0:b0 + n, m], out_len[b0:b0 + n, m]
+        asked, was, new = cmd[b0:b0 + n, m], muscle_len[b0:b0 + n, m], out_len[b0:b0 + n, m]
         rest0, span, speed = hot.muscle_rest[m, b0:b0 + n], hot.muscle_range[m, b0:b0 + n], hot.muscle_speed[m, b0:b0 + n]
         for l in range(n):
             c = asked[l]
@@ -82,12 +82,12 @@ def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
             target = r0 * (1.0 + c * span[l])
             cur = was[l]
             dmax = speed[l] * r0 * dt
-            now[l] = cur + min(dmax, max(-dmax, target - cur))
+            new[l] = cur + min(dmax, max(-dmax, target - cur))
         start, delta = rest[e, R_START], rest[e, R_DELTA]
         for l in range(n):
             start[l] = was[l]
         for l in range(n):
-            delta[l] = now[l] - was[l]
+            delta[l] = new[l] - was[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
