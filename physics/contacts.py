@@ -50,9 +50,11 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
     A sphere clearly above the terrain gets a plane far below it instead of an exact query: first
     against the terrain's highest point (a test over the whole lane row, which vectorises), then
     against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
-    touch the ground with sphere i this substep; the sweeps skip the others."""
+    touch the ground with sphere i this substep; the sweeps skip the others. On level ground the
+    exact query is made in lane loops that vectorise (:func:`_level_query`), to the same bits."""
     top = blocks[2]
-    # level ground (one flat segment): the query below done in a lane loop, the same arithmetic
+    # level ground (one flat segment): the query below worked out in lane loops, the same
+    # arithmetic (_level_query)
     level = is_straight(table) and table[1, 0] == table[1, 1]
     ground = _level_ground(table, blocks)
     for i in range(p.shape[0]):
