@@ -67,16 +67,16 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
         x0 = x[i, 0]
         y0 = x[i, 1]
         near = 0
+        # (loops of one row of the plane each: LLVM leaves a lane loop that writes two rows of
+        # one array scalar)
         for l in range(n):
-            near += py[l] - _reach(px[l], py[l], x0[l], y0[l], rad[l], slop) <= top
+            reach = _reach(px[l], py[l], x0[l], y0[l], rad[l], slop)
+            ny[l] = reach     # scratch until the exact query below
+            near += py[l] - reach <= top
         active[i] = near > 0
         if level and near > 0:
             _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n)
             continue
-        # (loops of one row of the plane each: LLVM leaves a lane loop that writes two rows of
-        # one array scalar)
-        for l in range(n):
-            ny[l] = _reach(px[l], py[l], x0[l], y0[l], rad[l], slop)   # scratch until the query below
         for l in range(n):
             nx[l] = 0.0
         for l in range(n):
