@@ -109,7 +109,7 @@ def test_height_at_is_np_interp_bit_for_bit():
 
 @pytest.mark.parametrize("height, extent", [(0.0, 1000.0), (0.3, 10.5), (-2.0, 7.25)])
 def test_the_level_ground_query_is_the_general_one_bit_for_bit(height, extent):
-    """find_contacts asks level ground (one flat segment) in a lane loop of its own
+    """find_contacts asks level ground (one flat segment) in lane loops of its own
     (physics.contacts._level_query): the same plane, to the bit, as the broad phase's
     terrain_top and closest_on_terrain give, for points above, on, just off and below the
     ground, within and out of reach, and past its ends (where a block may hold no ground)."""
