@@ -143,6 +143,21 @@ def creature_chunks(genome_dicts: list, starts, chunks: int, also=None) -> list[
     return out
 
 
+def _plan_of(genome):
+    """A growing run's genome's body plan, with the design's genes it carries beside it
+    (:func:`evolution.growth.grown_plan`), from the genome or :func:`pack_genome`'s tuple.
+    ValueError for a genome without one."""
+    from .growth import grown_plan
+    if isinstance(genome, tuple):
+        plan = genome[4] if len(genome) > 4 else None
+        if plan is None:
+            raise ValueError("a genome of a growing run has no body plan")
+        return plan.with_genes(*genome[3])
+    if getattr(genome, "body_plan", None) is None:
+        raise ValueError("a genome of a growing run has no body plan")
+    return grown_plan(genome)
+
+
 def load_config_text(neat_text: str):
     """The neat config of ``neat_text`` (neat reads configs from files only)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,18 +175,16 @@ def evaluate_chunk(episode: Episode, config, kind: str, genome_dicts: list, repo
     ``(fitness (C,), failed (C,), nonfinite (C,), warnings)``. A plug-in that raises stops it
     with a :class:`evolution.PluginError`."""
     index, starts = creatures if creatures is not None else (None, None)
-    if episode.growth is None and kind == "feedforward" and all(isinstance(d, tuple) for d in genome_dicts):
+    if kind == "feedforward" and all(isinstance(d, tuple) for d in genome_dicts):
         genomes = list(genome_dicts)   # (compiled from the tuples: no genome objects made)
     else:
         genomes = [genome_from_dict(d) if isinstance(d, dict) else unpack_genome(d) for d in genome_dicts]
     if episode.growth is not None:   # bodies of many shapes: shape by shape (evolution.growth)
-        from .growth import grown_plan, score_grown
+        from .growth import score_grown
         from .network import compile_networks
         index = np.arange(len(genomes)) if index is None else np.asarray(index)
-        for i in set(index.tolist()):
-            if getattr(genomes[i], "body_plan", None) is None:
-                raise ValueError("a genome of a growing run has no body plan")
-        return score_grown(episode, episode.growth, [grown_plan(genomes[i]) for i in index],
+        plans = {i: _plan_of(genomes[i]) for i in set(index.tolist())}
+        return score_grown(episode, episode.growth, [plans[i] for i in index.tolist()],
                            compile_networks(genomes, config, kind).take(index), starts, report, PROGRESS_EVERY)
     brains = make_brains(genomes, config, kind, index)
     B = len(genomes) if index is None else len(index)

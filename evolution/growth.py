@@ -225,9 +225,10 @@ class Growth:
         self._menu_generation = None
         self._vocabulary: dict = {}
         self._bodies: dict = {}
+        self._wirings: dict = {}
 
     def __getstate__(self):   # (to a worker: without what it makes for itself, or the history)
-        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}, "history": {}, "_menu": {}}
+        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}, "_wirings": {}, "history": {}, "_menu": {}}
 
     # --- the family tree of structures ----------------------------------------------------------
     def changed(self, node: int, before: Plan, after: Plan) -> int:
@@ -729,8 +730,23 @@ class Growth:
         self._vocabulary[id(episode.sensors)] = (episode.sensors, labels)
         return labels
 
-    def wiring(self, episode: Episode, body: physics.Body, names: dict) -> Wiring:
-        """How ``body`` (with part ``names``, :meth:`body`) meets the brain of ``episode``'s run."""
+    def wiring(self, episode: Episode, body: physics.Body, names: dict, shape: tuple | None = None) -> Wiring:
+        """How ``body`` (with part ``names``, :meth:`body`) meets the brain of ``episode``'s run.
+        Given its ``shape`` (:meth:`body`'s), made once per shape and episode: the sensors name
+        their inputs after the parts they read, not after their sizes or places (as
+        :meth:`vocabulary` has them do), so bodies of one shape are wired alike."""
+        if shape is not None:
+            known = self._wirings.get(id(episode))
+            if known is None or known[0] is not episode:
+                if len(self._wirings) > 8:
+                    self._wirings.clear()
+                known = self._wirings[id(episode)] = (episode, {})
+            wiring = known[1].get(shape)
+            if wiring is None:
+                if len(known[1]) > 4096:
+                    known[1].clear()
+                wiring = known[1][shape] = self.wiring(episode, body, names)
+            return wiring
         vocabulary = {label: k for k, label in enumerate(self.vocabulary(episode))}
         labels = replace(episode, body=body, part_names=names, wiring=None, growth=None,
                          genes=NO_GENES).input_names()
@@ -770,7 +786,7 @@ def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode
     """The episode that scores ``plan``'s body in ``episode``'s run (a growing one): its body,
     part names and wiring; with its shape (bodies of one shape share a batch) and the body."""
     body, shape, names = growth.body(plan)
-    wiring = growth.wiring(episode, body, names)
+    wiring = growth.wiring(episode, body, names, shape)
     grown = replace(episode, body=body, part_names=names, wiring=wiring, varied=True, growth=None,
                     genes=NO_GENES)
     return grown, shape, body

@@ -205,6 +205,51 @@ def test_a_grown_body_is_wired_to_its_brain_by_part_slots(grown_generation):
         assert len(brain_in) == episode.n_inputs() and len(brain_out) == BUSY.muscles
 
 
+def test_bodies_of_one_shape_share_a_wiring_that_is_each_ones_own(grown_generation):
+    """The wiring is made once per shape (the sensors name inputs after parts, not sizes): a body
+    moved, resized and made heavier has its shape's wiring, the one it would get on its own."""
+    episode, g, plans, _ = grown_generation
+    for plan in plans:
+        moved = Plan(tuple((i, slot, x + 0.01, y + 0.02, r * 1.1, m * 1.2) for i, slot, x, y, r, m in plan.spheres),
+                     plan.bones)
+        grown, shape, _ = grown_episode(episode, g, plan)
+        body, moved_shape, names = g.body(moved)
+        assert moved_shape == shape
+        assert grown_episode(episode, g, moved)[0].wiring is grown.wiring
+        assert g.wiring(episode, body, names) == grown.wiring
+
+
+def test_a_growing_runs_chunk_scores_the_same_from_packed_tuples_as_from_genomes(tmp_path):
+    """What workers receive (pack_genome's tuples, compiled without genome objects) scores a
+    growing run's creatures to the bits its genomes do."""
+    import dataclasses
+
+    from evolution.chunks import evaluate_chunk, pack_genome
+    from evolution.genomes import genome_to_dict
+    g = _growth()
+    plans = _plans(g, 6, seed=3)
+    base = Episode.make(design("sprout").body, seconds=0.5)
+    seed, _, _ = grown_episode(base, g, g.seed_plan())
+    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
+    config = neat_config(tmp_path / "neat.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 6)
+    random.seed(8)
+    genomes = []
+    for key, plan in enumerate(plans):
+        genome = config.genome_type(key)
+        genome.configure_new(config.genome_config)
+        for _ in range(4):
+            genome.mutate(config.genome_config)
+        genome.body_plan = plan
+        genomes.append(genome)
+    creatures = (np.array([0, 1, 1, 2, 3, 4, 5, 5]), np.zeros((8, BUSY.spheres, 2)))
+    ours = evaluate_chunk(episode, config, "feedforward", [pack_genome(x) for x in genomes], creatures=creatures)
+    theirs = evaluate_chunk(episode, config, "feedforward", [genome_to_dict(x) for x in genomes], creatures=creatures)
+    assert (bits(ours[0]) == bits(theirs[0])).all() and np.isfinite(ours[0]).all()
+    del genomes[2].body_plan
+    with pytest.raises(ValueError, match="no body plan"):
+        evaluate_chunk(episode, config, "feedforward", [pack_genome(x) for x in genomes], creatures=creatures)
+
+
 def test_a_torn_muscle_fails_the_creature():
     """A triangle of a rigid bone and two muscles of a thousand tonnes' strength, the muscles'
     bones nearly in line: the skeleton's exact solve of it still blows up under random commands
