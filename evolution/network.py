@@ -7,7 +7,8 @@ networks are padded into one batch, and one numba kernel call steps them all.
 Layout of one network (``CompiledNetworks`` holds B of them, padded to the batch's largest)::
 
     slots   0 .. I-1            the inputs, in neat's input-key order (-1, -2, ..., -I)
-            I .. I+V-1          the V evaluated nodes, in neat's evaluation order
+            I .. I+V-1          the V evaluated nodes, in neat's evaluation order (packed
+                                genomes': a layer's nodes by key, evolution.packed_networks)
             I+V ..              nodes read but never evaluated (they stay 0.0), then padding
     links   CSR by slot: the links into slot n are link_start[n] .. link_start[n + 1] - 1,
             each a (source slot, weight), in the order neat sums them
@@ -17,7 +18,10 @@ Slots are dense and in evaluation order so the kernel walks each network's array
 
 Why the compiled networks are neat's own: the evaluation order, the links of every node and
 their order are read from the ``node_evals`` of neat's ``FeedForwardNetwork.create`` /
-``RecurrentNetwork.create``, so they are neat's by construction. Among the subtleties that come
+``RecurrentNetwork.create``, so they are neat's by construction (what workers receive, a
+feed-forward genome as :func:`evolution.chunks.pack_genome`'s tuple, is compiled by a kernel to
+the same nodes and links, a layer's nodes in the order of their keys instead of a Python set's:
+:mod:`evolution.packed_networks`). Among the subtleties that come
 with them: a feed-forward network evaluates a required node without enabled inputs (an output
 included) as ``activation(bias + response * aggregation([]))``, while a recurrent network never
 evaluates a node without enabled inputs, so such an output reads 0.0 forever; and a recurrent
@@ -173,8 +177,9 @@ def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
     """Compile neat ``DefaultGenome``s (with their ``neat.Config``) into one batch of ``kind``
     networks, ``"feedforward"`` or ``"recurrent"``, each exactly as neat-python would build it.
     A feed-forward genome may also be :func:`evolution.chunks.pack_genome`'s tuple (what workers
-    receive): compiled from it without making the genome's objects (:func:`_packed_node_evals`),
-    to the same networks.
+    receive): a batch of those is compiled in one kernel, without making the genome's objects
+    (:mod:`evolution.packed_networks`), to networks of the same outputs (a layer's nodes by key);
+    one the kernel leaves to neat's way (:func:`_packed_node_evals`) to the same networks.
 
     Raises ValueError for an unknown kind, no genomes, or a node whose activation or aggregation
     function is not one of neat's built-ins listed in ``ACTIVATIONS`` / ``AGGREGATIONS``."""
@@ -184,6 +189,11 @@ def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
     if not genomes:
         raise ValueError("compile_networks needs at least one genome")
     genome_config = config.genome_config
+    if kind == "feedforward" and all(isinstance(genome, tuple) for genome in genomes):
+        from .packed_networks import compile_packed
+        arrays = compile_packed(genomes, genome_config, _ACTIVATION_IDS, _AGGREGATION_IDS)
+        if arrays is not None:
+            return CompiledNetworks(kind, len(genome_config.input_keys), len(genome_config.output_keys), *arrays)
     flats = []
     for genome in genomes:
         if isinstance(genome, tuple) and kind == "feedforward":

@@ -316,24 +316,63 @@ def hand_made(config):
                        activation="identity", hidden=(6, 5))]
 
 
-def test_packed_genomes_compile_to_the_genomes_networks(configs, genomes):
-    """What workers receive (pack_genome's tuples) compiles to the networks of the genomes
-    themselves, array for array, without making the genome's objects; a recurrent one only from
-    its genome."""
+def test_packed_genomes_compile_to_networks_that_give_the_genomes_outputs(configs, genomes):
+    """What workers receive (pack_genome's tuples) compiles, without making the genome's objects
+    and in one kernel for the batch, to networks whose outputs are neat's to the bit: the same
+    nodes evaluated, the same links; a layer's nodes by key (neat's order within a layer is a
+    set's, and changes no value), so slots may differ. A recurrent one only from its genome."""
+    from evolution import packed_networks
     from evolution.chunks import pack_genome
     kind = "feedforward"
     with pytest.raises(ValueError, match="recurrent"):
         compile_networks([pack_genome(genomes["recurrent"][0])], configs["recurrent"], "recurrent")
     config = configs[kind]
     batch = list(genomes[kind]) + hand_made(config)
-    ours = vars(compile_networks([pack_genome(g) for g in batch], config, kind))
-    theirs = vars(compile_networks(batch, config, kind))
-    assert ours.keys() == theirs.keys()
-    for name, value in theirs.items():
-        if isinstance(value, np.ndarray):
-            assert value.dtype == ours[name].dtype and np.array_equal(value, ours[name]), name
-        else:
-            assert value == ours[name], name
+    packed = [pack_genome(g) for g in batch]
+    assert packed_networks.compile_packed(packed, config.genome_config, network._ACTIVATION_IDS,
+                                          network._AGGREGATION_IDS) is not None   # (the kernel's, not neat's path)
+    ours = compile_networks(packed, config, kind)
+    theirs = compile_networks(batch, config, kind)
+    for name in ("eval_count", "max_links", "num_inputs", "num_outputs", "kind"):
+        assert np.array_equal(getattr(ours, name), getattr(theirs, name)), name
+    assert ours.slots == theirs.slots and ours.link_source.shape == theirs.link_source.shape
+    # each slot's links and node, up to the order of a layer's nodes: the same multiset per network
+    for b in range(len(batch)):
+        def nodes(net):
+            return sorted((net.bias[b, s], net.response[b, s], net.activation[b, s], net.aggregation[b, s],
+                           net.link_start[b, s + 1] - net.link_start[b, s])
+                          for s in range(net.num_inputs, net.num_inputs + net.eval_count[b]))
+        assert nodes(ours) == nodes(theirs), b
+        assert sorted(ours.link_weight[b].tolist()) == sorted(theirs.link_weight[b].tolist()), b
+    rows = input_rows(len(batch), seed=5, steps=40)
+    assert_same_bits(our_outputs(NetworkBatch(ours), rows), our_outputs(NetworkBatch(theirs), rows), "packed")
+    reordered = sum(not np.array_equal(ours.link_source[b], theirs.link_source[b]) for b in range(len(batch)))
+    assert reordered > 0   # (layers of several nodes in another order than neat's: the test has teeth)
+
+
+def test_packed_genomes_out_of_the_ordinary_are_compiled_as_neat_does(tmp_path):
+    """A genome the kernel leaves alone (a function it does not know on a node it evaluates, a
+    connection from a node the genome has not) is compiled by neat's path: the same networks or
+    the same refusal."""
+    from evolution.chunks import pack_genome
+    config = make_config(tmp_path / "neat.cfg", "feedforward")
+    config.genome_config.add_activation("twice", lambda z: 2.0 * z)
+    odd = one_genome(config, [(-1, 0, 1.0, True)], activation="twice")
+    with pytest.raises(ValueError, match="activation 'twice'"):
+        compile_networks([pack_genome(odd)], config, "feedforward")
+    unused = one_genome(config, [(-1, 0, 1.0, True), (-2, 1, 1.0, True), (-3, 2, 1.0, True)], hidden=(7,))
+    unused.nodes[7].activation = "twice"     # never evaluated (nothing needs it): compiled by the kernel
+    ghost = one_genome(config, [(-1, 0, 1.0, True), (9, 1, 2.0, True)])   # node 9 is not the genome's
+    for genome in (unused, ghost):
+        try:
+            theirs = compile_networks([genome], config, "feedforward")
+        except Exception as exc:   # noqa: BLE001 (whatever neat's path says, the packed one says too)
+            with pytest.raises(type(exc)):
+                compile_networks([pack_genome(genome)], config, "feedforward")
+            continue
+        ours = compile_networks([pack_genome(genome)], config, "feedforward")
+        rows = input_rows(1, seed=2)
+        assert_same_bits(our_outputs(NetworkBatch(ours), rows), our_outputs(NetworkBatch(theirs), rows))
 
 
 def test_feed_forward_layers_are_neats_in_neats_order(configs, genomes):
