@@ -757,7 +757,9 @@ def build_model(body: Body, batch: int = 1) -> Model:
 
     def rep(a, dtype=np.float64):
         a = np.asarray(a, dtype=dtype)
-        return np.array(np.broadcast_to(a, (batch,) + a.shape), order="C", copy=True)
+        out = np.empty((batch,) + a.shape, dtype=dtype)   # (C order; a tenth of broadcast_to's copy)
+        out[...] = a
+        return out
 
     # soft: muscles, compliant bones, and bones that may be switched off (their own flag, or a
     # sphere's they join)
