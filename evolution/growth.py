@@ -225,10 +225,12 @@ class Growth:
         self._menu_generation = None
         self._vocabulary: dict = {}
         self._bodies: dict = {}
+        self._models: dict = {}
         self._wirings: dict = {}
 
     def __getstate__(self):   # (to a worker: without what it makes for itself, or the history)
-        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}, "_wirings": {}, "history": {}, "_menu": {}}
+        return {**self.__dict__, "_vocabulary": {}, "_bodies": {}, "_models": {}, "_wirings": {}, "history": {},
+                "_menu": {}}
 
     # --- the family tree of structures ----------------------------------------------------------
     def changed(self, node: int, before: Plan, after: Plan) -> int:
@@ -383,6 +385,17 @@ class Growth:
             self._bodies.clear()
         self._bodies[plan] = result
         return result
+
+    def model(self, plan: Plan) -> physics.Model:
+        """The model of one creature of ``plan``'s body (:meth:`body`), made once per plan (a
+        plan that comes back in a later generation, an elite's or a child's body unchanged, is
+        not built again; a model cannot be changed)."""
+        model = self._models.get(plan)
+        if model is None:
+            if len(self._models) > 4096:
+                self._models.clear()
+            model = self._models[plan] = physics.build_model(self.body(plan)[0], 1)
+        return model
 
     # --- validity ------------------------------------------------------------------------------
     def _freedom(self, plan: Plan) -> int:
@@ -822,7 +835,7 @@ def grown_runs(episode: Episode, growth: Growth, plans: list, networks, starts=N
     for c, plan in enumerate(plans):
         grown, shape, body = grown_episode(episode, growth, plan)
         group = groups.setdefault(topology(body), (grown, [], [], [], []))
-        for items, item in zip(group[1:], (c, body, grown.wiring, shape[0])):
+        for items, item in zip(group[1:], (c, growth.model(plan), grown.wiring, shape[0])):
             items.append(item)
     out = []
     for grown, members, bodies, wirings, slots in groups.values():

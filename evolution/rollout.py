@@ -19,7 +19,7 @@ whose fitness comes back not finite. A creature that has failed or that the task
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numba import njit
@@ -321,12 +321,16 @@ class Episode:
         """The model of ``batch`` creatures and which of them have a refused body (bool (B,)):
         ``bodies`` is ``(values (B, V), parts (B, S))`` of the design's body genes (None: the
         design's start body for all); for a :attr:`varied` episode, ``bodies`` is
-        one :class:`physics.Body` per creature, of :attr:`body`'s topology."""
+        one :class:`physics.Body` per creature, of :attr:`body`'s topology, or its model (a
+        :class:`physics.Model` of one creature)."""
         if self.varied and bodies is not None:
             if len(bodies) != batch:
                 raise ValueError(f"{len(bodies)} bodies for {batch} creatures")
-            return (physics.stack_models([physics.build_model(b, 1) for b in bodies]),
-                    np.zeros(batch, dtype=np.bool_))
+            model = physics.stack_models([b if isinstance(b, physics.Model) else physics.build_model(b, 1)
+                                          for b in bodies])
+            if model is bodies[0]:   # one model handed in, which its maker keeps: this run's own copy
+                model = replace(model)   # (the arrays shared, what stepping prepares its own)
+            return model, np.zeros(batch, dtype=np.bool_)
         if not self.genes:
             if bodies is not None and (np.size(bodies[0]) or np.size(bodies[1])):
                 raise ValueError("body genes given for a design that has none")

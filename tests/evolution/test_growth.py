@@ -219,6 +219,25 @@ def test_bodies_of_one_shape_share_a_wiring_that_is_each_ones_own(grown_generati
         assert g.wiring(episode, body, names) == grown.wiring
 
 
+def test_a_plans_model_is_built_once_and_each_run_steps_a_copy_of_its_own(grown_generation):
+    """A plan's one-creature model is kept (a plan back in a later generation is not built again),
+    equal to a fresh build; a run handed it alone steps its own copy (the same arrays, the
+    stepping caches its own), and the generation scores as before."""
+    import dataclasses
+    episode, g, plans, networks = grown_generation
+    model = g.model(plans[0])
+    assert g.model(plans[0]) is model and model.batch == 1
+    fresh = physics.build_model(g.body(plans[0])[0], 1)
+    for f in dataclasses.fields(physics.Model):
+        if isinstance(getattr(fresh, f.name), np.ndarray):
+            assert np.array_equal(getattr(model, f.name), getattr(fresh, f.name)), f.name
+    grown, _, _ = grown_episode(episode, g, plans[0])
+    own, _ = grown.model(1, [model])
+    assert own is not model and own.prepared is not model.prepared and own.rest_pos is model.rest_pos
+    first = score_grown(episode, g, plans, networks)[0]
+    assert (bits(score_grown(episode, g, plans, networks)[0]) == bits(first)).all()
+
+
 def test_a_growing_runs_chunk_scores_the_same_from_packed_tuples_as_from_genomes(tmp_path):
     """What workers receive (pack_genome's tuples, compiled without genome objects) scores a
     growing run's creatures to the bits its genomes do."""
