@@ -838,7 +838,7 @@ def grown_runs(episode: Episode, growth: Growth, plans: list, networks, starts=N
         for items, item in zip(group[1:], (c, growth.model(plan), grown.wiring, shape[0])):
             items.append(item)
     out = []
-    for grown, members, bodies, wirings, slots in groups.values():
+    for grown, members, models, wirings, slots in groups.values():
         idx = np.asarray(members, dtype=np.int64)
         B = len(members)
         offsets = None
@@ -846,7 +846,7 @@ def grown_runs(episode: Episode, growth: Growth, plans: list, networks, starts=N
             offsets = np.ascontiguousarray(np.asarray(starts)[idx[:, None], np.asarray(slots, dtype=np.int64)])
         brains = WiredBrains(NetworkBatch(networks.take(idx)), grown.wiring.n_inputs,
                              [w.inputs for w in wirings], [w.outputs for w in wirings], B)
-        out.append((EpisodeRun(replace(grown, wiring=None), brains, B, False, bodies, offsets), idx))
+        out.append((EpisodeRun(replace(grown, wiring=None), brains, B, False, models, offsets), idx))
     return out
 
 

@@ -24,8 +24,10 @@ evaluation order, so a node's slot may differ from the one its genome's own netw
 
 Anything out of the ordinary (input or output keys other than neat's ``-1 .. -I`` and ``0 ..
 O - 1``, a connection into an input or from or to a node the genome has not, an activation or
-aggregation the kernels do not know on a node that is evaluated, a cycle) is left to the genome's
-own path (:func:`compile_packed` returns None), which compiles it as neat does or says why not.
+aggregation the kernels do not know on a node that is evaluated) is left to the genome's own
+path (:func:`compile_packed` returns None), which compiles it as neat does or says why not. (A
+needed node that never gets into a layer, on a cycle, is read as 0.0 by both, as that path's
+docstring says.)
 """
 
 from __future__ import annotations
