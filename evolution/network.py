@@ -65,6 +65,8 @@ from numba import get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .packed_networks import compile_packed
+
 __all__ = ["ACTIVATIONS", "AGGREGATIONS", "CompiledNetworks", "NetworkBatch", "compile_networks",
            "node_slots", "benchmark", "step_range"]
 
@@ -190,7 +192,6 @@ def compile_networks(genomes, config, kind: str) -> CompiledNetworks:
         raise ValueError("compile_networks needs at least one genome")
     genome_config = config.genome_config
     if kind == "feedforward" and all(isinstance(genome, tuple) for genome in genomes):
-        from .packed_networks import compile_packed
         arrays = compile_packed(genomes, genome_config, _ACTIVATION_IDS, _AGGREGATION_IDS)
         if arrays is not None:
             return CompiledNetworks(kind, len(genome_config.input_keys), len(genome_config.output_keys), *arrays)

@@ -6,8 +6,6 @@ is stepped in Python, the same."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -91,14 +89,11 @@ def test_creatures_that_fail_end_the_kernel_loop_as_they_end_the_steps(tmp_path)
 
 
 def test_grown_bodies_wired_to_their_brains_take_the_same_steps(tmp_path):
-    from test_growth import _growth, _plans
-    from evolution.growth import grown_episode
+    from test_growth import _growing_episode, _growth, _plans
     g = _growth()
     plans = _plans(g, 8, seed=4)
-    base = Episode.make(design("sprout").body, seconds=0.5)
-    seed, _, _ = grown_episode(base, g, g.seed_plan())
-    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
-    config = neat_config(tmp_path / "neat.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 8)
+    episode = _growing_episode(g, 0.5)
+    config = neat_config(tmp_path / "neat.cfg", episode.wiring.n_inputs, episode.wiring.n_outputs, 8)
     networks = compile_networks(varied_genomes(config, 8, 5), config, "feedforward")
     slow_runs, fast_runs = grown_runs(episode, g, plans, networks), grown_runs(episode, g, plans, networks)
     assert len(slow_runs) >= 3
@@ -147,9 +142,8 @@ def test_every_kind_of_episode_hands_the_loop_arguments_of_one_type(tmp_path, mo
     the whole physics step: a fixed design, one with body genes (Fortran-ordered model arrays) and
     grown bodies wired to their brains (per-creature index rows) hand it the same types."""
     import numba
-    from test_growth import _growth, _plans
+    from test_growth import _growing_episode, _growth, _plans
     from evolution import rollout
-    from evolution.growth import grown_episode
 
     seen = []
     real = rollout._run_steps
@@ -165,10 +159,8 @@ def test_every_kind_of_episode_hands_the_loop_arguments_of_one_type(tmp_path, mo
         assert (name == "walker-evolving") == bool(episode.genes)
         EpisodeRun(episode, _brains(tmp_path, episode, 3)(), 3, False).run_until(episode.steps)
     g = _growth()
-    base = Episode.make(design("sprout").body, seconds=0.1)
-    seed, _, _ = grown_episode(base, g, g.seed_plan())
-    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
-    config = neat_config(tmp_path / "grown.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 8)
+    episode = _growing_episode(g, 0.1)
+    config = neat_config(tmp_path / "grown.cfg", episode.wiring.n_inputs, episode.wiring.n_outputs, 8)
     networks = compile_networks(varied_genomes(config, 6, 5), config, "feedforward")
     for run, _ in grown_runs(episode, g, _plans(g, 6, seed=4), networks):
         run.run_until(episode.steps)

@@ -23,6 +23,15 @@ def _growth(settings=BUSY, name="sprout"):
     return Growth(design(name).body, settings)
 
 
+def _growing_episode(growth, seconds):
+    """The episode of a growing run of ``growth`` (the sprout's), ``seconds`` long: its
+    ``wiring`` the seed body's (its input and output counts the brains')."""
+    import dataclasses
+    base = Episode.make(design("sprout").body, seconds=seconds)
+    seed, _, _ = grown_episode(base, growth, growth.seed_plan())
+    return dataclasses.replace(base, wiring=seed.wiring, growth=growth)
+
+
 def _plans(growth, count, seed, steps=(3, 25)):
     saved = random.getstate()
     random.seed(seed)
@@ -161,11 +170,9 @@ def grown_generation(tmp_path_factory):
     episode: (episode, growth, plans, networks)."""
     g = _growth()
     plans = _plans(g, 12, seed=6)
-    base = Episode.make(design("sprout").body, seconds=1.5)
-    seed, _, _ = grown_episode(base, g, g.seed_plan())
-    import dataclasses
-    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
-    config = neat_config(tmp_path_factory.mktemp("cfg") / "neat.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 12)
+    episode = _growing_episode(g, 1.5)
+    config = neat_config(tmp_path_factory.mktemp("cfg") / "neat.cfg", episode.wiring.n_inputs,
+                         episode.wiring.n_outputs, 12)
     random.seed(7)
     genomes = []
     for key in range(12):
@@ -241,16 +248,12 @@ def test_a_plans_model_is_built_once_and_each_run_steps_a_copy_of_its_own(grown_
 def test_a_growing_runs_chunk_scores_the_same_from_packed_tuples_as_from_genomes(tmp_path):
     """What workers receive (pack_genome's tuples, compiled without genome objects) scores a
     growing run's creatures to the bits its genomes do."""
-    import dataclasses
-
     from evolution.chunks import evaluate_chunk, pack_genome
     from evolution.genomes import genome_to_dict
     g = _growth()
     plans = _plans(g, 6, seed=3)
-    base = Episode.make(design("sprout").body, seconds=0.5)
-    seed, _, _ = grown_episode(base, g, g.seed_plan())
-    episode = dataclasses.replace(base, wiring=seed.wiring, growth=g)
-    config = neat_config(tmp_path / "neat.cfg", seed.wiring.n_inputs, seed.wiring.n_outputs, 6)
+    episode = _growing_episode(g, 0.5)
+    config = neat_config(tmp_path / "neat.cfg", episode.wiring.n_inputs, episode.wiring.n_outputs, 6)
     random.seed(8)
     genomes = []
     for key, plan in enumerate(plans):
