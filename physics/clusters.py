@@ -22,12 +22,14 @@ from .layout import unpack_hot
 
 
 @njit(cache=True, error_model="numpy")
-def solve_clusters(x, p, snap, packed, b0, n):
+def solve_clusters(x, p, snap, packed, b0, n, single):
     """Pull every cluster's members toward its matched rigid shape by its stiffness: a Jacobi
     sweep (each cluster matched to the same snapshot ``snap`` of ``p``, the corrections added up, so
     the order of the clusters does not matter; a cluster sharing spheres with others moves them
     by its share, ``1 / cluster_split``, which keeps both momenta). ``packed``: the model's packed
     arrays (unpacked here: physics/skeleton.py's factor_skeleton says why)."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     hot = unpack_hot(*packed)
     for i in range(p.shape[0]):
         for k in range(2):

@@ -20,11 +20,13 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy")
-def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n):
+def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n, single):
     """Separate overlapping spheres of the same creature (candidate pairs from the model), along
     their centre line at the substep's start, as bones do (angular momentum is kept). A Jacobi
     sweep: every pair judged on the same snapshot ``q`` of ``p`` (no order bias,
     physics/bones.py)."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     for i in range(p.shape[0]):
         for k in range(2):
             for l in range(n):

@@ -39,7 +39,7 @@ LIFT_SLACK = 1e-7
 
 
 @njit(cache=True, error_model="numpy")
-def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
+def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, single):
     """Contact generation: the terrain near each sphere's predicted position ``p`` as a
     half-plane ``nx * px + ny * py >= c`` for its centre (``plane : (P, 3, LANES)``), from the
     closest point of the terrain. The substeps then solve the plane, which is cheap and
@@ -52,6 +52,8 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop):
     against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
     touch the ground with sphere i this substep; the sweeps skip the others. On level ground the
     exact query is made in lane loops that vectorise (:func:`_level_query`), to the same bits."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     top = blocks[2]
     # level ground (one flat segment): the query below worked out in lane loops, the same
     # arithmetic (_level_query)

@@ -364,12 +364,12 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
     for it in range(iterations):
         if hot.joint_c.shape[0] > 0:
-            solve_joints(x, p, q, lam, packed, b0, n, h, no)
+            solve_joints(x, p, q, lam, packed, b0, n, h, no, no)
         if hot.cluster_start.shape[0] > 1:
-            solve_clusters(x, p, q, packed, b0, n)
+            solve_clusters(x, p, q, packed, b0, n, no)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
-        factor_skeleton(h, packed_work, c, packed, b0, n, it > 0)
-        solve_skeleton(h, packed_work, c, packed, b0, n, no, no)
+        factor_skeleton(h, packed_work, c, packed, b0, n, it > 0, no)
+        solve_skeleton(h, packed_work, c, packed, b0, n, no, no, no)
     recover_velocity(x, p, v, h, n)
     for i in range(P):
         for k in range(2):

@@ -75,13 +75,15 @@ def _rotate_joint(x, q, p, a, c, b, l, wa, wc, wb, na, nc, nb, C, alpha, lam0):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_joints(x, p, q, lam, packed, b0, n, h, limits):
+def solve_joints(x, p, q, lam, packed, b0, n, h, limits, single):
     """One Jacobi sweep over the joints (every joint from the same snapshot ``q`` of ``p``, the
     corrections added up: no order bias, physics/bones.py): each joint's spring (soft) and its
     hinge limits (hard, only when violated; with ``limits`` False the springs only: the step
     solves the limits with the skeleton, physics/skeleton.py). ``lam : (J, LANES)`` holds the
     springs' multipliers over a substep. ``packed``: the model's packed arrays (unpacked here:
     physics/skeleton.py's factor_skeleton says why)."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     hot = unpack_hot(*packed)
     inv_h2 = 1.0 / (h * h)
     for i in range(p.shape[0]):

@@ -283,7 +283,7 @@ def skeleton_scratch(work, c):
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(h, packed_work, c, packed, b0, n, again):
+def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds), for
     chunk ``c`` (creatures ``b0`` to ``b0 + n - 1``). ``packed`` and ``packed_work``: the model's
@@ -299,6 +299,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
     dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
@@ -556,11 +558,13 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again):
 
 
 @njit(cache=True, error_model="numpy")
-def _substitute(lam, V, D, col_start, ent_row, R, n):
+def _substitute(lam, V, D, col_start, ent_row, R, n, single):
     """``lam`` := A^-1 lam for the first ``R`` rows (all of them, or the leading block, whose
     factor is the leading part of L: the soft rows come last): L y = lam column by column, then
     z = y / D, then L^T x = z backwards. (Indexed in place rather than through row views: for
     one creature a view's set-up cost as much as its loop.)"""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     for k in range(R):
         for t in range(col_start[k] + 1, col_start[k + 1]):
             i = ent_row[t]
@@ -607,7 +611,7 @@ def _bounds(f, total, demand, muscle):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
+def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``, for chunk ``c``, its arrays in the packed
@@ -635,6 +639,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
     (the solve done again, the module says why) the multipliers start from ``started`` (what
     ``pulled`` was before the first solve) and a muscle the first solve held at its strength
     keeps that."""
+    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
+        n = 1
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
@@ -678,7 +684,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
         for l in range(n):
             lam[k, l] = -C[k, l]
     if lead_only:
-        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, lead, n)
+        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, lead, n, single)
     else:
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
@@ -703,7 +709,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                 for l in range(n):
                     d, along = _length_along(p, G, a, b, g, l)
                     lam[k, l] = (rest[e, 2, l] - d) * along
-        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n)
+        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n, single)
         # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h
         move[:, :, :n] = 0.0
@@ -750,7 +756,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin):
                 m = hot.leg_sphere[g]
                 for l in range(n):
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
-        _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n)
+        _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n, single)
         for k in range(fix):
             for l in range(n):
                 lam[k, l] += dlam[k, l]

@@ -199,8 +199,8 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
             rest_t[e, R_REST, j] = rest[e, R_REST, lanes[j]]
     _zero(work.load[t])
     first = t - t   # (lane 0 of the model: a runtime 0, a literal one compiles the callees again)
-    factor_skeleton(h, packed_work, t, packed, first, k, again)
-    solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0)
+    factor_skeleton(h, packed_work, t, packed, first, k, again, t < 0)
+    solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0, t < 0)
     for a in (work.p, work.load, work.sk_mass, work.sk_normal, work.sk_hold):
         _scatter(a[c], a[t], lanes, k)
     _scatter(work.lam[c], work.lam[t], lanes, k)
@@ -215,10 +215,13 @@ Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce pu
 
 
 @njit(cache=True, error_model="numpy")
-def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s):
+def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s, single):
     """The whole step for chunk ``c``: creatures ``c * lanes`` to ``c * lanes + lanes - 1``, from
     ``start`` (positions, velocities and muscle lengths, (B, ...) each) into ``end`` (the same),
-    with the :class:`Settings` ``s``. ``packed`` and ``packed_work`` are the model's arrays and
+    with the :class:`Settings` ``s``. ``single`` is None in the step compiled for one creature
+    (:func:`_rollout_serial`'s), a runtime False elsewhere: the stages it reaches take it along
+    (numba prunes their ``if single is None`` before compiling, so there every lane loop counts
+    to a constant 1). ``packed`` and ``packed_work`` are the model's arrays and
     the workspace as packed buffers, unpacked here into the :data:`physics.layout.Hot` and
     :data:`physics.layout.Work` records; the stages that read many of the model's arrays take the
     buffers and unpack them themselves (see :func:`physics.skeleton.factor_skeleton`: a call
@@ -236,6 +239,9 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     b0 = c * lanes
     n = min(lanes, B - b0)   # its creatures: read from start, written to end
     m = whole_eights(n)      # its lanes stepped (past n, copies of its last creature)
+    if single is None:   # compiled for a batch of one creature (_rollout_serial's): a constant
+        n = 1
+        m = 1
     x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
     rest, lam, lamj = work.bone_rows[c], work.lam[c], work.lam_joint[c]
     dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
@@ -283,13 +289,13 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     lead = (rows, hot.sk_col_start[rows], hot.row_leg_start[rows])
     if ground and not corners:
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, m, False)
-        find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop)
+        find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop, single)
     for sub in range(substeps):
         if muscles:
             rest_of_substep(rest, hot.muscle_bone, m, sub, substeps)
         predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, m, True)
         if ground and corners:
-            find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop)
+            find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop, single)
         if medium:
             buoyancy(v, p, inv_mass, radius, b0, m, h, gravity, fluid)
         _zero(lam)
@@ -301,19 +307,19 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
         _zero(lifted)
         for it in range(iterations):
             if joints:
-                solve_joints(x, p, q, lamj, packed, b0, m, h, no)
+                solve_joints(x, p, q, lamj, packed, b0, m, h, no, single)
             if clusters:
-                solve_clusters(x, p, q, packed, b0, m)
+                solve_clusters(x, p, q, packed, b0, m, single)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
                              hot.kinetic_friction, b0, m, push_h, moved)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0)
+            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, single)
             if ground:
                 _copy_lanes(before, p, m)
                 _copy_rows(pulled_before, lam, m)
-            solve_skeleton(h, packed_work, c, packed, b0, m, no, no)
+            solve_skeleton(h, packed_work, c, packed, b0, m, no, no, single)
             if ground and mark_lifted(active, load, lifted, m) > 0.0:
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], m)
@@ -323,24 +329,24 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 else:
                     _copy_lanes(p, before, m)
                     _zero(load)
-                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0)
-                    solve_skeleton(h, packed_work, c, packed, b0, m, no, yes)
+                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, single)
+                    solve_skeleton(h, packed_work, c, packed, b0, m, no, yes, single)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(h, packed_work, c, packed, b0, m, yes)
-                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
+                factor_skeleton(h, packed_work, c, packed, b0, m, yes, single)
+                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m)
             if s.self_collision:
                 for sweep in range(COLLISION_SWEEPS):
-                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, m)
+                    solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, m, single)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, m, moved)
-                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
+                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
             relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, m, h, fluid)
-            solve_skeleton(h, packed_work, c, packed, b0, m, yes, no)
+            solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
             _zero(load)
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, terrain, b0, m, slop,
@@ -366,14 +372,14 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
 
 
 @njit(cache=True, error_model="numpy")
-def _rollout_chunk(c, start, out, cmds, every, packed, packed_work, terrain, s):
+def _rollout_chunk(c, start, out, cmds, every, packed, packed_work, terrain, s, single):
     """Chunk ``c`` through all the steps of ``cmds`` (T, B, M) from ``start`` (positions,
     velocities, muscle lengths): step t reads what step t - 1 wrote, the two halves of ``out``'s
     buffers (2, B, ...) in turn (the input state is not written; one step, T = 1, needs only the
     first half: :func:`step` is this kernel too, one compile less); positions after every
     ``every`` steps into ``frames[1:]``. Each step is :func:`_step_chunk`, so the result is the
     one of stepping one call at a time, bit for bit. ``packed``, ``packed_work``: the model's
-    arrays and the workspace, packed (unpacked where they are read)."""
+    arrays and the workspace, packed (unpacked where they are read); ``single``: :func:`_step_chunk`'s."""
     pos, vel, muscle_len = start
     buf_pos, buf_vel, buf_len, out_contact, frames = out
     lanes = unpack_work(*packed_work).x.shape[3]
@@ -387,7 +393,7 @@ def _rollout_chunk(c, start, out, cmds, every, packed, packed_work, terrain, s):
         else:
             p0, v0, l0 = buf_pos[1 - w], buf_vel[1 - w], buf_len[1 - w]
         _step_chunk(c, (p0, v0, l0), cmds[t], (buf_pos[w], buf_vel[w], buf_len[w]), out_contact, packed,
-                    packed_work, terrain, s)
+                    packed_work, terrain, s, single)
         if every > 0 and (t + 1) % every == 0:
             f = (t + 1) // every
             for l in range(n):
@@ -407,16 +413,26 @@ def _rollout_parallel(start, out, cmds, every, hot, work, terrain, settings):
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
     for c in prange(work_chunks(work)):   # (the records unpacked inside: physics.layout.work_chunks)
-        _rollout_chunk(np.int64(c), start, out, cmds, every, hot, work, terrain, s)
+        k = np.int64(c)
+        _rollout_chunk(k, start, out, cmds, every, hot, work, terrain, s, k < 0)
 
 
 @njit(cache=True, error_model="numpy")
 def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
-    """:func:`_rollout_parallel` on one thread, chunk after chunk."""
+    """:func:`_rollout_parallel` on one thread, chunk after chunk; a batch of one creature by
+    the step compiled for one (``single`` None: :func:`_step_chunk`), in this same kernel, so
+    that whatever compiles the step (a first run's episode loop) compiles both: every lane loop
+    counts to a constant 1 there, and LLVM makes each a few scalar instructions, without the
+    vector loop, its alias checks and its remainder a loop of a runtime count brings (one walker
+    in one rollout call 1.9x as fast; the same bits, a lane's arithmetic being its own)."""
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
+    B = start[0].shape[0]
+    if B == 1:   # (chunk B - 1 = 0: a runtime 0, a literal one is a numba type of its own)
+        _rollout_chunk(B - 1, start, out, cmds, every, hot, work, terrain, s, None)
+        return
     for c in range(work_chunks(work)):
-        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s)
+        _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, c < 0)
 
 
 class StepArgs(NamedTuple):

@@ -115,5 +115,5 @@ def test_self_collisions_skip_a_non_finite_sphere_instead_of_spreading_it():
     p = x.copy()
     p[j] = p[i] + 0.01  # overlapping
     p[i] = np.nan
-    solve_self_collisions(x, p, np.empty_like(p), hot.pair_a, hot.pair_b, hot.inv_mass, hot.radius, 0, 1)
+    solve_self_collisions(x, p, np.empty_like(p), hot.pair_a, hot.pair_b, hot.inv_mass, hot.radius, 0, 1, None)
     assert np.all(np.isfinite(np.delete(p, i, axis=0)))

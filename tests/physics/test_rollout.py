@@ -38,6 +38,32 @@ def test_rollout_in_one_call_is_stepping_one_call_at_a_time(name, batch, steps):
     assert frames.shape == (steps // 5 + 1, batch, model.n_spheres, 2)
 
 
+@pytest.mark.parametrize("name", sorted(BODIES))
+@pytest.mark.parametrize("settings", ["default", "water", "self-collision"])
+def test_one_creature_is_stepped_by_the_step_compiled_for_one_to_the_bits_of_a_batch(name, settings):
+    """A batch of one is stepped by the step compiled for one creature (its lane loops count to
+    a constant 1), a batch of more by the other: a creature alone and the same creature among
+    others with other commands, on the hills, end on the same bits, every stage's way (joints,
+    clusters, self-collisions, a fluid)."""
+    body = BODIES[name]()
+    params = {"default": PARAMS, "water": physics.SimParams(fluid_density=1000.0),
+              "self-collision": PARAMS}[settings]
+    if settings == "self-collision":
+        body.self_collision = True
+    terrain = Terrain.hills(seed=3)
+    muscles = physics.build_model(body).n_muscles
+    mine = bang_bang(np.random.default_rng(5), 60, 1, muscles)
+    others = bang_bang(np.random.default_rng(6), 60, 11, muscles)
+    others[:, 4] = mine[:, 0]
+    alone, among = (physics.build_model(body, b) for b in (1, 11))
+    one = physics.rollout(alone, physics.initial_state(alone, params, offset=(1.0, 0.05)), mine, params, terrain)
+    many = physics.rollout(among, physics.initial_state(among, params, offset=(1.0, 0.05)), others, params,
+                           terrain)
+    assert np.array_equal(one.pos[0], many.pos[4]) and np.array_equal(one.vel[0], many.vel[4])
+    assert np.array_equal(one.contact[0], many.contact[4])
+    assert muscles == 0 or not np.array_equal(many.pos[3], many.pos[4])   # (the others did differ)
+
+
 def test_rollout_is_the_same_on_one_thread_and_two(numba_threads):
     """Chunks run through all their steps in parallel, without meeting between steps: still the
     same result as one thread."""
