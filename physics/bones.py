@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from .layout import unpack_hot
+from .lanes import where
 
 #: rows of the per-bone workspace: rest length at the step's start, its change over the step
 #: (muscles), the rest length this substep
@@ -124,4 +125,4 @@ def muscle_pull(error, moved, wh, damping):
     its commanded length and the length it ``moved`` this substep, weighed by its spring and
     its dashpot (0 for a muscle without either: switched off)."""
     weight = wh + 2.0 * damping
-    return (wh * error - 2.0 * damping * moved) / weight if weight > 0.0 else 0.0
+    return where(weight > 0.0, (wh * error - 2.0 * damping * moved) / weight, 0.0)

@@ -65,7 +65,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .hot import chunk_lanes, packed_hot_of, packed_workspace_of
+from .hot import chunk_lanes, packed_hot_of, packed_workspace_of, whole_eights
 from .bones import drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import cell_hash, build_grid
@@ -302,12 +302,18 @@ def _begin_chunk(c, start, cmd, out_len, hot, work, dt, packed):
     lanes = X.shape[3]
     b0 = c * lanes
     n = min(lanes, B - b0)
+    m = whole_eights(n)   # its lanes stepped (past n, copies of its last creature: physics/step.py)
     for i in range(P):
         for k in range(2):
-            for l in range(n):
-                X[c, i, k, l] = pos[b0 + l, i, k]
-                V[c, i, k, l] = vel[b0 + l, i, k]
-    drive_muscles(muscle_len, cmd, out_len, work.bone_rows[c], packed, b0, n, dt)
+            for l in range(m):
+                X[c, i, k, l] = pos[b0 + min(l, n - 1), i, k]
+                V[c, i, k, l] = vel[b0 + min(l, n - 1), i, k]
+    rest = work.bone_rows[c]
+    drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt)
+    for e in range(rest.shape[0]):
+        for r in range(rest.shape[1]):
+            for l in range(n, m):
+                rest[e, r, l] = rest[e, r, n - 1]
 
 
 @njit(cache=True, error_model="numpy")
@@ -337,7 +343,8 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     lanes = work.x.shape[3]
     B = F.shape[0]
     b0 = c * lanes
-    n = min(lanes, B - b0)
+    n = whole_eights(min(lanes, B - b0))   # its lanes (_begin_chunk)
+    last = B - 1
     x, p, v, q = work.x[c], work.p[c], work.v[c], work.q[c]
     rest = work.bone_rows[c]
     lam = work.lam_joint[c]
@@ -349,7 +356,7 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
             g = -gravity if k == 1 else 0.0
             for l in range(n):
                 w = hot.inv_mass[i, b0 + l]
-                vk = (v[i, k, l] + (g + F[b0 + l, i, k] * w) * h) * keep
+                vk = (v[i, k, l] + (g + F[min(b0 + l, last), i, k] * w) * h) * keep
                 vk = vk if w > 0.0 else 0.0
                 v[i, k, l] = vk
                 p[i, k, l] = x[i, k, l] + vk * h

@@ -50,12 +50,13 @@ def chunk_lanes(batch: int, threads: int) -> int:
 @njit(cache=True, error_model="numpy", inline="always")
 def whole_eights(n):
     """The lanes a chunk of ``n`` creatures steps (physics/step.py): ``n`` rounded up to a
-    multiple of 8 past 8, the lanes past ``n`` copies of its last creature (the model's arrays
-    have as many columns: :func:`hot_of`). A lane loop is a vector loop of 16 lanes a turn, then
-    one of 4, then one lane at a time, and a lane of that last loop costs about four vector
-    lanes: under brains 85 walkers took 155-157 us a step and 88 146-148 (one thread). Up to 8,
-    where one creature would pay for eight, as many as there are."""
-    return n if n <= 8 else -(-n // 8) * 8
+    multiple of 8, the lanes past ``n`` copies of its last creature (the model's arrays have as
+    many columns: :func:`hot_of`). The skeleton's loops go a block of 8 lanes at a time
+    (physics/lanes.py), which these make whole; the lane loops LLVM vectorises itself go 16
+    lanes a turn, then 4, then one at a time, and a lane of that last loop costs about four
+    vector lanes (under brains 85 walkers took 155-157 us a step and 88 146-148, one thread).
+    One creature stepped alone is the step compiled for one (physics/step.py), not eight."""
+    return -(-n // 8) * 8
 
 
 def hot_of(model: Model) -> Hot:

@@ -69,6 +69,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
+from .lanes import block, width, where, vmin, vmax, any_lane
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -312,6 +313,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     hold = sk.hold
     inv_mass = hot.inv_mass
+    W = width(single)
     for i in range(N.shape[0]):
         nx = plane[i, 0]
         ny = plane[i, 1]
@@ -328,41 +330,35 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
         into = hold[i, 0]
         slide = hold[i, 1]
         w = inv_mass[i, b0:b0 + n]
-        # (two lane loops, each writing one row of N and of WS, through a code: LLVM leaves a
-        # lane loop that writes two rows of one array scalar)
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             # on the ground: pushed by it this substep, or within HOLD_REACH of it now, at the
             # substep's start or where it was going before the sweeps (a knee the muscles lift
             # off the ground is still on it for the solve, which would otherwise press it into
             # the ground for the last push-out to undo)
             gx = x[i, 0, l] + v[i, 0, l] * h
             gy = x[i, 1, l] + v[i, 1, l] * h
-            gap = min(min(nx[l] * px[l] + ny[l] * py[l], nx[l] * x[i, 0, l] + ny[l] * x[i, 1, l]),
-                      nx[l] * gx + ny[l] * gy) - c[l]
+            gap = vmin(vmin(nx[l] * px[l] + ny[l] * py[l], nx[l] * x[i, 0, l] + ny[l] * x[i, 1, l]),
+                       nx[l] * gx + ny[l] * gy) - c[l]
             # One the last solve pulled out of the ground is free along the normal (the ground
             # only pushes); static friction still holds it along the ground this substep
             # (freed every way, a planted foot pulled up a little was pushed down by the rest of
             # the body, centimetres, into the ground).
             lift = free[l] > 0.0
-            gripped = (static[l] > 0.0) & (not lift)
+            gripped = (static[l] > 0.0) & (~lift)
             slides = (static[l] > 0.0) & lift
-            on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0) & (not lift)
-            hx[l] = nx[l] * _HOLD if on else (-ny[l] * _HOLD if slides else 0.0)
-            ws[l] = w[l] * (1.0 / HOLD_MASS) if gripped else w[l]
-            code[l] = 1.0 if on else (2.0 if slides else (3.0 if gripped else 0.0))
-        for l in range(n):
-            on = code[l] == 1.0
-            slides = code[l] == 2.0
-            hy[l] = ny[l] * _HOLD if on else (nx[l] * _HOLD if slides else 0.0)
-            wn[l] = w[l] * (1.0 / HOLD_MASS) if code[l] > 0.0 else w[l]
-        # the inverse mass by which the solve's corrections press the sphere into the ground
-        # where the ground holds it along the normal or every way, and slide it along the ground
-        # where friction holds the slide or every way (the load, solve_skeleton: once here, not
-        # for each leg at each solve)
-        for l in range(n):
-            into[l] = w[l] if (code[l] == 1.0) | (code[l] == 3.0) else 0.0
-        for l in range(n):
-            slide[l] = w[l] if code[l] >= 2.0 else 0.0
+            on = ((push[l] > 0.0) | (gap <= HOLD_REACH)) & (static[l] == 0.0) & (~lift)
+            wl = w[l]
+            hx[l] = where(on, nx[l] * _HOLD, where(slides, -ny[l] * _HOLD, 0.0))
+            hy[l] = where(on, ny[l] * _HOLD, where(slides, nx[l] * _HOLD, 0.0))
+            ws[l] = where(gripped, wl * (1.0 / HOLD_MASS), wl)
+            wn[l] = where(on | slides | gripped, wl * (1.0 / HOLD_MASS), wl)
+            # the inverse mass by which the solve's corrections press the sphere into the ground
+            # where the ground holds it along the normal or every way, and slide it along the ground
+            # where friction holds the slide or every way (the load, solve_skeleton: once here, not
+            # for each leg at each solve)
+            into[l] = where(on | gripped, wl, 0.0)
+            slide[l] = where(slides | gripped, wl, 0.0)
     for t in range(hot.rod_row.shape[0]):
         a = hot.rod_a[t]
         b = hot.rod_b[t]
@@ -376,10 +372,11 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
         # row of G: LLVM leaves a lane loop that writes two rows of one array scalar)
         for k in range(2):
             ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
-            for l in range(n):
-                ga[l] = (xa[l] - xb[l]) * inv_rest[l] if bone_on[l] else 0.0
-            for l in range(n):
-                gb[l] = -((xa[l] - xb[l]) * inv_rest[l] if bone_on[l] else 0.0)
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                d = where(bone_on[l], (xa[l] - xb[l]) * inv_rest[l], 0.0)
+                ga[l] = d
+                gb[l] = -d
     for t in range(hot.frame_row.shape[0]):
         # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
         # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
@@ -441,18 +438,17 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
         b = hot.soft_b[t]
         g = hot.soft_leg[t]
         on = hot.bone_on[hot.soft_bone[t], b0:b0 + n]
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             dx = x[a, 0, l] - x[b, 0, l]
             dy = x[a, 1, l] - x[b, 1, l]
             d = np.sqrt(dx * dx + dy * dy)
             # (a bone switched off, or of no length, has no row)
-            inv_len[l] = 1.0 / d if on[l] & (d > 1e-12) else 0.0
-        for k in range(2):   # (a loop per row of G, as the rods')
-            ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
-            for l in range(n):
-                ga[l] = (xa[l] - xb[l]) * inv_len[l]
-            for l in range(n):
-                gb[l] = -(xa[l] - xb[l]) * inv_len[l]
+            il = where(on[l] & (d > 1e-12), 1.0 / d, 0.0)
+            G[g, 0, l] = dx * il
+            G[g + 1, 0, l] = -dx * il
+            G[g, 1, l] = dy * il
+            G[g + 1, 1, l] = -dy * il
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         j = hot.hinge_joint[t]
@@ -490,41 +486,48 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
             G[g + 1, 1, l] = vx * iv
             G[g + 2, 0, l] = -(uy * iu - vy * iv)
             G[g + 2, 1, l] = -(-ux * iu + vx * iv)
+    W = width(single)
     for g in range(G.shape[0]):
         m = hot.leg_sphere[g]
-        for l in range(n):
-            Gn[g, l] = G[g, 0, l] * N[m, 0, l] + G[g, 1, l] * N[m, 1, l]
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            Gn[g, L] = G[g, 0, L] * N[m, 0, L] + G[g, 1, L] * N[m, 1, L]
     # the diagonal, then the off-diagonal entries of each column
     # (rows indexed in place, not through views: for one creature a view's set-up cost as much
     # as its loop)
     for k in range(R):
         c0 = hot.sk_col_start[k]
-        for l in range(n):
-            V[c0, l] = 0.0
-            PV[k, l] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            V[c0, L] = 0.0
+            PV[k, L] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
         for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
             m = hot.leg_sphere[g]
             w = inv_mass[m, b0:b0 + n]
-            for l in range(n):
-                gg = G[g, 0, l] * G[g, 0, l] + G[g, 1, l] * G[g, 1, l]
-                V[c0, l] += WS[m, 0, l] * (gg - Gn[g, l] * Gn[g, l])
-                PV[k, l] += w[l] * gg
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                gg = G[g, 0, L] * G[g, 0, L] + G[g, 1, L] * G[g, 1, L]
+                V[c0, L] += WS[m, 0, L] * (gg - Gn[g, L] * Gn[g, L])
+                PV[k, L] += w[L] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
-            for l in range(n):
-                V[t, l] = 0.0
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                V[t, L] = 0.0
     inv_h2 = 1.0 / (h * h)
     for t in range(hot.soft_row.shape[0]):   # XPBD compliance (compliant bones)
         diag = V[hot.sk_col_start[hot.soft_row[t]]]
         comp = hot.bone_compliance[hot.soft_bone[t], b0:b0 + n]
-        for l in range(n):
-            diag[l] += comp[l] * inv_h2
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            diag[L] += comp[L] * inv_h2
     for s in range(hot.asm_entry.shape[0]):
         t = hot.asm_entry[s]
         g1 = hot.asm_leg1[s]
         g2 = hot.asm_leg2[s]
         m = hot.asm_sphere[s]
-        for l in range(n):
-            V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            V[t, L] += WS[m, 0, L] * (G[g1, 0, L] * G[g2, 0, L] + G[g1, 1, L] * G[g2, 1, L] - Gn[g1, L] * Gn[g2, L])
     # left-looking L D L^T
     for k in range(R):
         for pr in range(hot.pair_start[k], hot.pair_start[k + 1]):
@@ -533,28 +536,32 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
             for o in range(hot.pair_op_start[pr], hot.pair_op_start[pr + 1]):
                 target = hot.op_target[o]
                 source = hot.op_source[o]
-                for l in range(n):
-                    V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
+                for l0 in range(0, n, W):
+                    L = block(l0, single)
+                    V[target, L] -= V[source, L] * V[e, L] * PV[j, L]
         c0 = hot.sk_col_start[k]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         m = hot.row_muscle[k]
         if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
             omega = hot.muscle_omega[m, b0:b0 + n]
             zeta = hot.muscle_damping[m, b0:b0 + n]
-            for l in range(n):
+            for l0 in range(0, n, W):
+                l = block(l0, single)
                 keep = PV[k, l] > 0.0
                 piv = V[c0, l] + muscle_softness(h * omega[l], zeta[l]) * PV[k, l]
-                D[k, l] = 1.0 / piv if keep else 0.0
-                PV[k, l] = piv if keep else 0.0
+                D[k, l] = where(keep, 1.0 / piv, 0.0)
+                PV[k, l] = where(keep, piv, 0.0)
         else:
-            for l in range(n):
+            for l0 in range(0, n, W):
+                l = block(l0, single)
                 keep = PV[k, l] > 0.0
                 piv = V[c0, l] + eps * PV[k, l]
-                D[k, l] = 1.0 / piv if keep else 0.0
-                PV[k, l] = piv if keep else 0.0
+                D[k, l] = where(keep, 1.0 / piv, 0.0)
+                PV[k, l] = where(keep, piv, 0.0)
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
-            for l in range(n):
-                V[t, l] *= D[k, l]
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                V[t, L] *= D[k, L]
 
 
 @njit(cache=True, error_model="numpy")
@@ -565,23 +572,27 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
     one creature a view's set-up cost as much as its loop.)"""
     if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
         n = 1
+    W = width(single)
     for k in range(R):
         for t in range(col_start[k] + 1, col_start[k + 1]):
             i = ent_row[t]
             if i >= R:
                 break
-            for l in range(n):
-                lam[i, l] -= V[t, l] * lam[k, l]
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                lam[i, L] -= V[t, L] * lam[k, L]
     for k in range(R):
-        for l in range(n):
-            lam[k, l] *= D[k, l]
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            lam[k, L] *= D[k, L]
     for k in range(R - 1, -1, -1):
         for t in range(col_start[k] + 1, col_start[k + 1]):
             i = ent_row[t]
             if i >= R:
                 break
-            for l in range(n):
-                lam[k, l] -= V[t, l] * lam[i, l]
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                lam[k, L] -= V[t, L] * lam[i, L]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -592,8 +603,8 @@ def _length_along(p, G, a, b, g, l):
     dx = p[a, 0, l] - p[b, 0, l]
     dy = p[a, 1, l] - p[b, 1, l]
     d = np.sqrt(dx * dx + dy * dy)
-    slope = (dx * G[g, 0, l] + dy * G[g, 1, l]) / d if d > 1e-12 else 0.0
-    return d, min(1.0, max(0.0, slope))
+    slope = where(d > 1e-12, (dx * G[g, 0, l] + dy * G[g, 1, l]) / d, 0.0)
+    return d, vmin(1.0, vmax(0.0, slope))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -604,9 +615,9 @@ def _bounds(f, total, demand, muscle):
     coupled solve asked it to push against that. (Clamped each on its own, two nearly parallel
     muscles of a flat triangle were held at +f and -f, one pulling and one pushing, and the far
     sphere, feeling nearly nothing, drifted away: docs/limits.md.)"""
-    over = muscle and abs(total) > f
-    lo = 0.0 if (over and demand > 0.0) else -f
-    hi = 0.0 if (over and demand < 0.0) else f
+    over = (abs(total) > f) & muscle
+    lo = where(over & (demand > 0.0), 0.0, -f)
+    hi = where(over & (demand < 0.0), 0.0, f)
     return lo, hi
 
 
@@ -650,6 +661,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
+    W = width(single)
     for t in range(hot.rod_row.shape[0]):
         k = hot.rod_row[t]
         e = hot.rod_bone[t]
@@ -657,7 +669,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
         bone_rest = hot.bone_rest[e, b0:b0 + n]
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             # C = |d| - r, taken as far as a correction along u shortens it
             d, along = _length_along(p, G, a, b, g, l)
             lam[k, l] = (bone_rest[l] - d) * along
@@ -681,7 +694,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             rhs[l] = target[l] - now if length > 1e-12 else 0.0
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             lam[k, l] = -C[k, l]
     if lead_only:
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, lead, n, single)
@@ -700,13 +714,16 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             if m >= 0:
                 omega = hot.muscle_omega[m, b0:b0 + n]
                 zeta = hot.muscle_damping[m, b0:b0 + n]
-                for l in range(n):
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
                     d, along = _length_along(p, G, a, b, g, l)
                     d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
-                    lam[k, l] = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
-                    dlam[k, l] = lam[k, l]   # the muscle's own demand (its sign bounds its clamped force)
+                    pull = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
+                    lam[k, l] = pull
+                    dlam[k, l] = pull   # the muscle's own demand (its sign bounds its clamped force)
             else:
-                for l in range(n):
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
                     d, along = _length_along(p, G, a, b, g, l)
                     lam[k, l] = (rest[e, 2, l] - d) * along
         _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n, single)
@@ -725,43 +742,48 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
             # (a loop per row of move, through the cuts: LLVM leaves a lane loop that writes two
             # rows of one array scalar)
-            for l in range(n):
-                f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
-                total = (started[e, l] if pin else pulled[e, l]) + lam[k, l]
-                was = pin and (abs(pulled[e, l]) >= f)
-                lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
-                cuts[l] = (pulled[e, l] if was else min(hi, max(lo, total))) - total
-            for end in range(2):
-                m = hot.leg_sphere[g + end]
-                for d in range(2):
-                    to, leg, ws, nd, gn = move[m, d], G[g + end, d], WS[m, 0], N[m, d], Gn[g + end]
-                    for l in range(n):
-                        to[l] += (ws[l] * cuts[l]) * (leg[l] - gn[l] * nd[l])
-            for l in range(n):
-                f = ((strength[l] if muscle >= 0 else np.inf) if on[l] else 0.0) * h2
-                base = started[e, l] if pin else pulled[e, l]
+            ga0, ga1, gb0, gb1 = G[g, 0], G[g, 1], G[g + 1, 0], G[g + 1, 1]
+            ma = hot.leg_sphere[g]
+            mb = hot.leg_sphere[g + 1]
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                f = where(on[l], where(muscle >= 0, strength[l], np.inf), 0.0) * h2
+                pl = pulled[e, l]
+                base = started[e, l] if pin else pl
                 total = base + lam[k, l]
-                was = pin and (abs(pulled[e, l]) >= f)
+                was = (abs(pl) >= f) & pin
                 lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
-                held = pulled[e, l] if was else min(hi, max(lo, total))
-                clamped |= held != total
+                held = where(was, pl, vmin(hi, vmax(lo, total)))
+                cut = held - total
+                clamped |= any_lane(held != total)
                 lam[k, l] = held - base
                 pulled[e, l] = held
+                wa = WS[ma, 0, l] * cut
+                move[ma, 0, l] += wa * (ga0[l] - Gn[g, l] * N[ma, 0, l])
+                move[ma, 1, l] += wa * (ga1[l] - Gn[g, l] * N[ma, 1, l])
+                wb = WS[mb, 0, l] * cut
+                move[mb, 0, l] += wb * (gb0[l] - Gn[g + 1, l] * N[mb, 0, l])
+                move[mb, 1, l] += wb * (gb1[l] - Gn[g + 1, l] * N[mb, 1, l])
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = hot.sk_lead[1] if clamped else 0
+        W = width(single)
         for k in range(fix):
-            for l in range(n):
-                dlam[k, l] = 0.0
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                dlam[k, L] = 0.0
             for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
                 m = hot.leg_sphere[g]
-                for l in range(n):
-                    dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
+                for l0 in range(0, n, W):
+                    L = block(l0, single)
+                    dlam[k, L] -= G[g, 0, L] * move[m, 0, L] + G[g, 1, L] * move[m, 1, L]
         _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n, single)
         for k in range(fix):
-            for l in range(n):
-                lam[k, l] += dlam[k, l]
+            for l0 in range(0, n, W):
+                L = block(l0, single)
+                lam[k, L] += dlam[k, L]
     # the corrections (the ground's share held back: the load, by each sphere's hold)
     hold = sk.hold
+    W = width(single)
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
         if lead_only and k >= lead:
@@ -769,19 +791,12 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
         m = hot.leg_sphere[g]
         # (two lane loops, each writing one row of p and of load: LLVM leaves a lane loop that
         # writes two rows of one array scalar)
-        for l in range(n):
-            s = WS[m, 0, l] * lam[k, l]
-            gx = G[g, 0, l]
-            gy = G[g, 1, l]
-            p[m, 0, l] += s * (gx - Gn[g, l] * N[m, 0, l])
-            # the correction into the ground of a sphere it holds (the load; what of it the
-            # sphere still moved, 1 / HOLD_MASS, the last push-out takes back)
-            load[m, 0, l] -= hold[m, 0, l] * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
-        for l in range(n):
-            s = WS[m, 0, l] * lam[k, l]
-            gx = G[g, 0, l]
-            gy = G[g, 1, l]
-            p[m, 1, l] += s * (gy - Gn[g, l] * N[m, 1, l])
-            # and the slide along the ground static friction held back (contacts.press_friction
-            # lets it go where it is more than friction can hold)
-            load[m, 1, l] += hold[m, 1, l] * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])
+        for l0 in range(0, n, W):
+            L = block(l0, single)
+            s = WS[m, 0, L] * lam[k, L]
+            gx = G[g, 0, L]
+            gy = G[g, 1, L]
+            p[m, 0, L] += s * (gx - Gn[g, L] * N[m, 0, L])
+            load[m, 0, L] -= hold[m, 0, L] * lam[k, L] * (gx * plane[m, 0, L] + gy * plane[m, 1, L])
+            p[m, 1, L] += s * (gy - Gn[g, L] * N[m, 1, L])
+            load[m, 1, L] += hold[m, 1, L] * lam[k, L] * (gy * plane[m, 0, L] - gx * plane[m, 1, L])

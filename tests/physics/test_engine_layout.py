@@ -55,21 +55,22 @@ def test_per_creature_fields_have_the_creature_last():
     model = physics.build_model(cluster_walker(), batch=4).with_values(radius=np.linspace(0.05, 0.08, 4)[:, None])
     hot = hot_of(model)
     assert np.unique(model.radius[:, 0]).size == 4
-    np.testing.assert_array_equal(hot.radius, model.radius.T)
-    np.testing.assert_array_equal(hot.bone_rest, model.bone_rest.T)
-    np.testing.assert_array_equal(hot.cluster_rest, np.moveaxis(model.cluster_rest, 0, -1))
-    assert all(getattr(hot, f.name).shape[-1] == 4 for f in HOT if f.axes[-1] == "B")
+    np.testing.assert_array_equal(hot.radius[:, :4], model.radius.T)
+    np.testing.assert_array_equal(hot.bone_rest[:, :4], model.bone_rest.T)
+    np.testing.assert_array_equal(hot.cluster_rest[..., :4], np.moveaxis(model.cluster_rest, 0, -1))
 
 
-def test_a_batch_past_8_has_its_last_creatures_arrays_to_a_whole_eight():
-    """A chunk steps whole eights of lanes past 8 (physics.hot.whole_eights): the lanes past
-    the batch read copies of its last creature's arrays; a batch of 8 or fewer has its own."""
-    model = physics.build_model(cluster_walker(), batch=11).with_values(radius=np.linspace(0.05, 0.08, 11)[:, None])
+@pytest.mark.parametrize("batch, lanes", [(1, 8), (5, 8), (8, 8), (11, 16), (150, 152)])
+def test_a_batch_has_its_last_creatures_arrays_to_a_whole_eight(batch, lanes):
+    """A chunk steps whole eights of lanes (physics.hot.whole_eights; the skeleton's loops go a
+    block of 8 at a time, physics/lanes.py): the lanes past the batch read copies of its last
+    creature's arrays."""
+    model = physics.build_model(cluster_walker(), batch=batch).with_values(
+        radius=np.linspace(0.05, 0.08, batch)[:, None])
     hot = hot_of(model)
-    np.testing.assert_array_equal(hot.radius[:, :11], model.radius.T)
-    np.testing.assert_array_equal(hot.radius[:, 11:], np.repeat(model.radius.T[:, -1:], 5, axis=1))
-    assert all(getattr(hot, f.name).shape[-1] == 16 for f in HOT if f.axes[-1] == "B")
-    assert hot_of(physics.build_model(cluster_walker(), batch=5)).radius.shape[-1] == 5
+    np.testing.assert_array_equal(hot.radius[:, :batch], model.radius.T)
+    np.testing.assert_array_equal(hot.radius[:, batch:], np.repeat(model.radius.T[:, -1:], lanes - batch, axis=1))
+    assert all(getattr(hot, f.name).shape[-1] == lanes for f in HOT if f.axes[-1] == "B")
 
 
 def test_the_workspace_is_made_from_its_table_and_unpacked_to_the_very_same_memory():

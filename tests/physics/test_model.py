@@ -132,7 +132,7 @@ def test_with_values_recomputes_what_derives_from_the_values():
     assert np.all(np.isinf(np.delete(new.bone_max_force, new.muscle_bone, axis=1)))
     assert np.all(new.joint_spring) and np.allclose(new.joint_compliance, 0.2)
     np.testing.assert_array_equal(model.mass, physics.build_model(body, batch=3).mass)
-    np.testing.assert_array_equal(hot_of(new).inv_mass, np.moveaxis(new.inv_mass, 0, -1))
+    np.testing.assert_array_equal(hot_of(new).inv_mass[:, :3], np.moveaxis(new.inv_mass, 0, -1))
     assert hot_of(model) is old_hot
 
 

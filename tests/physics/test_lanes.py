@@ -1,0 +1,98 @@
+"""Lane vectors (physics/lanes.py): a loop over blocks of lanes gives every lane the bits of
+the scalar lane loop it replaces, infinities, signed zeros and subnormals included, and NaN
+where it gives NaN (IEEE 754 leaves which NaN an operation of two NaNs returns to the machine,
+and LLVM may order the operands of a sum or product differently in a vector)."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from physics.lanes import WIDTH, any_lane, block, vmax, vmin, where, width
+
+
+@njit(cache=True, error_model="numpy")
+def _scalar(a, b, on, out, flag, n):
+    changed = False
+    for l in range(n):
+        x = min(a[0, l], b[1, l])
+        y = max(a[1, l], -b[0, l])
+        z = np.sqrt(abs(a[0, l])) if on[l] & (a[0, l] > 0.1) else y / x
+        out[0, l] = x + y * z - 2.0 + (a[0, l] - b[0, l]) ** 2
+        out[1, l] = (x * 3.0 - y) / (1.0 + abs(z)) if (x <= y) | (z != z) else -x
+        out[2, l] = 0.5
+        flag[l] = ((x < y) | (~on[l])) & (z >= 0.0)
+        changed |= x != y
+    return changed
+
+
+@njit(cache=True, error_model="numpy")
+def _blocks(a, b, on, out, flag, n, single):
+    changed = False
+    for l0 in range(0, n, width(single)):
+        l = block(l0, single)
+        x = vmin(a[0, l], b[1, l])
+        y = vmax(a[1, l], -b[0, l])
+        z = where(on[l] & (a[0, l] > 0.1), np.sqrt(abs(a[0, l])), y / x)
+        out[0, l] = x + y * z - 2.0 + (a[0, l] - b[0, l]) ** 2
+        out[1, l] = where((x <= y) | (z != z), (x * 3.0 - y) / (1.0 + abs(z)), -x)
+        out[2, l] = 0.5
+        flag[l] = ((x < y) | (~on[l])) & (z >= 0.0)
+        changed |= any_lane(x != y)
+    return changed
+
+
+def _same(want, got):
+    """The same bits, or both NaN."""
+    return np.array_equal(want.view(np.int64), got.view(np.int64)) or bool(
+        np.all((want.view(np.int64) == got.view(np.int64)) | (np.isnan(want) & np.isnan(got))))
+
+
+@njit(cache=True, error_model="numpy")
+def _pick_numbers(a, b, m):
+    return vmin(a, b), vmax(a, b), where(m, a, b), min(a, b), max(a, b), a if m else b
+
+
+def _values(rng, lanes):
+    """Normal values with NaN, +-inf, +-0 and equal pairs among them."""
+    a, b = rng.normal(size=(2, lanes)), rng.normal(size=(2, lanes))
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-310])
+    for arr in (a, b):
+        idx = rng.choice(arr.size, lanes // 2, replace=False)
+        arr.flat[idx] = rng.choice(special, idx.size)
+    b[1, :4] = a[0, :4]
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_blocks_of_lanes_give_each_lane_the_scalar_loops_bits(seed):
+    rng = np.random.default_rng(seed)
+    lanes = 4 * WIDTH
+    a, b = _values(rng, lanes)
+    on = rng.random(lanes) > 0.3
+    want, got = np.full((3, lanes), 7.0), np.full((3, lanes), 7.0)
+    want_flag, got_flag = np.zeros(lanes, bool), np.zeros(lanes, bool)
+    assert _scalar(a, b, on, want, want_flag, lanes) == _blocks(a, b, on, got, got_flag, lanes, False)
+    assert _same(want, got)
+    assert np.array_equal(want_flag, got_flag)
+    # one lane at a time (the step compiled for one creature: ``single`` None)
+    for l in range(lanes):
+        one, one_flag = np.full((3, 1), 7.0), np.zeros(1, bool)
+        _blocks(np.ascontiguousarray(a[:, l:l + 1]), np.ascontiguousarray(b[:, l:l + 1]), on[l:l + 1], one, one_flag, 1, None)
+        assert _same(want[:, l], one[:, 0]) and one_flag[0] == want_flag[l]
+
+
+def test_a_block_covers_whole_blocks_and_no_further():
+    """A loop of n lanes writes n rounded up to a whole block, from lane 0."""
+    lanes = 3 * WIDTH
+    a, b = np.ones((2, lanes)), np.ones((2, lanes))
+    out = np.full((3, lanes), 7.0)
+    _blocks(a, b, np.ones(lanes, bool), out, np.zeros(lanes, bool), WIDTH + 1, False)
+    assert np.all(out[2, :2 * WIDTH] == 0.5) and np.all(out[2, 2 * WIDTH:] == 7.0)
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 2.0), (2.0, 1.0), (np.nan, 1.0), (1.0, np.nan), (0.0, -0.0), (-0.0, 0.0)])
+def test_the_selections_take_numbers_as_numba_does(a, b):
+    for m in (True, False):
+        got = _pick_numbers(a, b, m)
+        for x, y in zip(got[:3], got[3:]):
+            assert np.array_equal(np.float64(x).view(np.int64), np.float64(y).view(np.int64))
