@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from .layout import unpack_hot
-from .lanes import where
+from .lanes import block, where, width
 
 #: rows of the per-bone workspace: rest length at the step's start, its change over the step
 #: (muscles), the rest length this substep
@@ -92,16 +92,18 @@ def drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, dt):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def rest_of_substep(rest, muscle_bone, n, s, substeps):
+def rest_of_substep(rest, muscle_bone, n, s, substeps, single):
     """The muscles' rest lengths at the end of substep ``s`` of ``substeps``: the step's change
     spread evenly (``R_REST``)."""
     f = (s + 1.0) / substeps
+    W = width(single)
     for m in range(muscle_bone.shape[0]):
         e = muscle_bone[m]
         r0 = rest[e, R_START]
         dr = rest[e, R_DELTA]
         r = rest[e, R_REST]
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             r[l] = r0[l] + dr[l] * f
 
 

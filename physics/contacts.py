@@ -18,21 +18,17 @@ Three parts, in this order within a substep:
    if that was above ``bounce_speed`` (so resting contacts do not jitter).
 """
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
+from .lanes import any_lane, block, vmax, vmin, where, width
+from .layout import unpack_hot
 from .terrain import BLOCK, closest_on_terrain, is_straight, terrain_top
 
 #: contact generation also gives a plane to spheres this far (m) beyond their own motion: within a
 #: substep their bones can drag them down by centimetres (a foot resting 1-3 mm above the ground was
 #: pulled 1.3 cm into it and popped out after the skeleton's last sweep, leaving a bone 3.75 % short)
 CONTACT_MARGIN = 0.1
-
-#: the stages' scratch: two rows of one value a lane (the workspace's ``lane_a`` and ``lane_b``),
-#: each its own array (LLVM leaves a lane loop that writes two rows of one array scalar)
-Moved = namedtuple("Moved", "along across")
 
 #: a sphere the skeleton pulls out of the ground by more than this (m) in a substep lifts off
 LIFT_SLACK = 1e-7
@@ -55,6 +51,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
     if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
         n = 1
     top = blocks[2]
+    W = width(single)
     # level ground (one flat segment): the query below worked out in lane loops, the same
     # arithmetic (_level_query)
     level = is_straight(table) and table[1, 0] == table[1, 1]
@@ -68,22 +65,19 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
         rad = radius[i, b0:b0 + n]
         x0 = x[i, 0]
         y0 = x[i, 1]
-        near = 0
-        # (loops of one row of the plane each: LLVM leaves a lane loop that writes two rows of
-        # one array scalar)
-        for l in range(n):
+        near = False
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             reach = _reach(px[l], py[l], x0[l], y0[l], rad[l], slop)
             ny[l] = reach     # scratch until the exact query below
-            near += py[l] - reach <= top
-        active[i] = near > 0
-        if level and near > 0:
+            nx[l] = 0.0
+            c[l] = -np.inf
+            near |= any_lane(py[l] - reach <= top)
+        active[i] = near
+        if level and near:
             _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n)
             continue
-        for l in range(n):
-            nx[l] = 0.0
-        for l in range(n):
-            c[l] = -np.inf
-        if near == 0:
+        if not near:
             continue
         for l in range(n):
             reach = ny[l]
@@ -169,7 +163,7 @@ def _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise, moved):
+def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction, kinetic_friction, b0, n, rise, single):
     """Push spheres out of their contact half-plane, with Coulomb friction.
 
     The push adds up in ``dn : (P, LANES)``, the normal displacement the ground has imposed this
@@ -184,6 +178,7 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
     last substep (``loose``, :func:`loosen_grip`), which slides. (``inv_mass``, ``friction``,
     ``kinetic_friction`` are the hot arrays, passed alone: the whole hot tuple is copied at
     every call.)"""
+    W = width(single)
     for i in range(p.shape[0]):
         held = grip[i]
         if not active[i]:
@@ -201,13 +196,13 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
         w = inv_mass[i, b0:b0 + n]
         mu_s = friction[i, b0:b0 + n]
         mu_k = kinetic_friction[i, b0:b0 + n]
-        pen_row, cut_row = moved.along, moved.across
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             # out to the surface, or for a sphere that started the substep inside the ground,
             # out by ``rise`` at most (a push-out capped like its speed: see the module)
             depth0 = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
-            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l]) - max(0.0, depth0 - rise)
-            pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
+            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l]) - vmax(0.0, depth0 - rise)
+            pen = where((pen > 0.0) & (w[l] > 0.0), pen, 0.0)
             ax = px[l] + nx[l] * pen
             ay = py[l] + ny[l] * pen
             total = push[l] + pen
@@ -216,22 +211,18 @@ def solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, friction,
             tx = -ny[l]
             ty = nx[l]
             slide = (ax - x0[l]) * tx + (ay - y0[l]) * ty
-            kinetic = min(mu_k[l] * pen, abs(slide))
+            kinetic = vmin(mu_k[l] * pen, abs(slide))
             static = (abs(slide + cut_so_far[l]) <= mu_s[l] * total) & (loose[i, l] == 0.0)
-            cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
-            cut = cut if total > 0.0 else 0.0
-            held[l] = 1.0 if static & (total > 0.0) else 0.0
+            cut = where(static, slide, where(slide > 0.0, kinetic, -kinetic))
+            cut = where(total > 0.0, cut, 0.0)
+            held[l] = where(static & (total > 0.0), 1.0, 0.0)
             cut_so_far[l] += cut
-            pen_row[l] = pen
-            cut_row[l] = cut
-        for l in range(n):
-            px[l] = (px[l] + nx[l] * pen_row[l]) - cut_row[l] * -ny[l]
-        for l in range(n):
-            py[l] = (py[l] + ny[l] * pen_row[l]) - cut_row[l] * nx[l]
+            px[l] = (px[l] + nx[l] * pen) - cut * -ny[l]
+            py[l] = (py[l] + ny[l] * pen) - cut * nx[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n, moved):
+def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kinetic_friction, b0, n, single):
     """Friction on the load the skeleton pressed into the ground (``load[:, 0] : (P, LANES)``, its
     normal displacement held back, physics/skeleton.py): the skeleton's solve comes after
     :func:`solve_ground` and holds the spheres on the ground, so the weight a body rests on its
@@ -240,34 +231,33 @@ def press_friction(x, p, plane, active, dn, fric, load, inv_mass, friction, kine
     cancelled if it is within ``mu_s`` times this load, else shortened by ``mu_k`` times it: at
     most what this load can grip, so that the skeleton's bones move by no more (cancelling the
     whole slide, as :func:`solve_ground` does, undid what the skeleton had just solved: bones
-    ended 2-4 % off). ``moved`` is scratch (:func:`solve_ground` says why)."""
+    ended 2-4 % off)."""
+    W = width(single)
     for i in range(p.shape[0]):
         if not active[i]:
             continue
-        # (views from b0: indexed at b0 + l, a lane loop is not vectorised)
+        # (the creatures' arrays as views from b0)
         im, mu_s, mu_k = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n], kinetic_friction[i, b0:b0 + n]
-        px, py, nx, ny, cut_row = p[i, 0], p[i, 1], plane[i, 0], plane[i, 1], moved.across
-        for l in range(n):
+        px, py, nx, ny = p[i, 0], p[i, 1], plane[i, 0], plane[i, 1]
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             w = im[l]
             pressed = load[i, 0, l]
-            extra = pressed if (pressed > 0.0) & (w > 0.0) else 0.0
+            extra = where((pressed > 0.0) & (w > 0.0), pressed, 0.0)
             tx = -ny[l]
             ty = nx[l]
             slide = (px[l] - x[i, 0, l]) * tx + (py[l] - x[i, 1, l]) * ty
-            kinetic = min(mu_k[l] * extra, abs(slide))
+            kinetic = vmin(mu_k[l] * extra, abs(slide))
             static = abs(slide) <= mu_s[l] * extra
-            cut = slide if static else (kinetic if slide > 0.0 else -kinetic)
-            cut = cut if extra > 0.0 else 0.0
+            cut = where(static, slide, where(slide > 0.0, kinetic, -kinetic))
+            cut = where(extra > 0.0, cut, 0.0)
             fric[i, l] += cut
-            cut_row[l] = cut
-        for l in range(n):
-            px[l] -= cut_row[l] * -ny[l]
-        for l in range(n):
-            py[l] -= cut_row[l] * nx[l]
+            px[l] -= cut * -ny[l]
+            py[l] -= cut * nx[l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
+def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n, single):
     """Which spheres static friction lets go of for the next substep (``loose : (P, LANES)``, 1
     or 0; :func:`solve_ground` then lets them slide with kinetic friction): those it gripped this
     substep whose bones and muscles pulled them along the ground harder than it holds. The
@@ -276,37 +266,42 @@ def loosen_grip(active, dn, grip, load, loose, inv_mass, friction, b0, n):
     substep and the skeleton's, ``load[:, 0]``). Without this a muscle between two gripped feet
     never moved them: a worm of 40 N muscles on 3 N of grip lay still. (Let go the same
     substep, the skeleton had to be factored and solved again: a third of the step's time.)"""
+    W = width(single)
     for i in range(grip.shape[0]):
         if not active[i]:
-            for l in range(n):
-                loose[i, l] = 0.0
+            for l0 in range(0, n, W):
+                loose[i, block(l0, single)] = 0.0
             continue
         im, mu_s = inv_mass[i, b0:b0 + n], friction[i, b0:b0 + n]
-        for l in range(n):
-            normal = dn[i, l] + max(0.0, load[i, 0, l])
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            normal = dn[i, l] + vmax(0.0, load[i, 0, l])
             gives = (grip[i, l] > 0.0) & (im[l] > 0.0) & (abs(load[i, 1, l]) > mu_s[l] * normal)
-            loose[i, l] = 1.0 if gives else 0.0
+            loose[i, l] = where(gives, 1.0, 0.0)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def mark_lifted(active, load, lifted, n):
+def mark_lifted(active, load, lifted, n, single):
     """Which spheres the skeleton's last solve pulled out of the ground (``lifted : (P, LANES)``,
     1 or 0): it held them back along the normal as if the ground could pull (``load[:, 0] < 0``,
-    physics/skeleton.py) by more than ``LIFT_SLACK``. Returns how many it marked that were not
-    already: the substep's solve is then done again with them free."""
-    new = 0.0
+    physics/skeleton.py) by more than ``LIFT_SLACK``. Returns whether it marked any that were
+    not already: the substep's solve is then done again with them free."""
+    new = False
+    W = width(single)
     for i in range(lifted.shape[0]):
         if not active[i]:
             continue
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             now = load[i, 0, l] < -LIFT_SLACK
-            new += 1.0 if now & (lifted[i, l] == 0.0) else 0.0
-            lifted[i, l] = 1.0 if now | (lifted[i, l] > 0.0) else 0.0
+            was = lifted[i, l]
+            new |= any_lane(now & (was == 0.0))
+            lifted[i, l] = where(now | (was > 0.0), 1.0, 0.0)
     return new
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass, terrain, b0, n, slop, rise, moved):
+def finish_ground(x, p, v, plane, active, dn, touching, vn_in, packed, terrain, b0, n, slop, rise, single):
     """Last push-out of the substep, so that nothing ends inside the ground (added to ``dn``);
     record which spheres touch (``touching : (P, LANES)``) and the predicted velocity ``v`` along
     the normal (``vn_in : (P, LANES)``, negative when approaching) for restitution.
@@ -316,10 +311,13 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
     now reach below the terrain's top get their exact query here. On a terrain with corners (more
     than one segment) every sphere near the ground is checked exactly, twice: in a concave corner
     (the foot of a step) pushing out of one face can push into the other. ``terrain`` is
-    ``(table, blocks)``; ``moved`` scratch (:func:`solve_ground` says why)."""
+    ``(table, blocks)``; ``packed`` the model's packed arrays."""
     table, blocks = terrain
     top = blocks[2]
     straight = is_straight(table)
+    hot = unpack_hot(*packed)   # (the model's packed arrays: physics/skeleton.py's factor_skeleton says why)
+    radius, inv_mass = hot.radius, hot.inv_mass
+    W = width(single)
     for i in range(p.shape[0]):
         px = p[i, 0]
         py = p[i, 1]
@@ -332,11 +330,12 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         vn = vn_in[i]
         if not straight:   # (scratch: each sphere's true depth at the substep's start, below)
             vn[:n] = 0.0
-        check = 0
-        for l in range(n):
+        check = False
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             planed = c[l] != -np.inf
-            check += (planed & (not straight)) | ((not planed) & (py[l] - rad[l] - slop <= top))
-        if check > 0:
+            check |= any_lane((planed & (not straight)) | ((~planed) & (py[l] - rad[l] - slop <= top)))
+        if check:
             for l in range(n):
                 if (straight or c[l] == -np.inf) and py[l] - rad[l] - slop > top:
                     continue
@@ -368,34 +367,21 @@ def finish_ground(x, p, v, plane, active, dn, touching, vn_in, radius, inv_mass,
         touch = touching[i]
         x0 = x[i, 0]
         y0 = x[i, 1]
-        # (lane loops of one row each, the terrain's kind decided outside them: one loop that
-        # branched on it and wrote four arrays was left scalar)
-        pen_row, depth_row = moved.along, moved.across
-        if straight:
-            for l in range(n):
-                depth_row[l] = c[l] - (nx[l] * x0[l] + ny[l] * y0[l])
-        else:
-            for l in range(n):
-                depth_row[l] = vn[l]
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            depth = where(straight, c[l] - (nx[l] * x0[l] + ny[l] * y0[l]), vn[l])
             pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
             touch[l] = pen >= -slop
-        for l in range(n):
-            pen = c[l] - (nx[l] * px[l] + ny[l] * py[l])
-            pen -= max(0.0, depth_row[l] - rise)
-            pen = pen if (pen > 0.0) & (w[l] > 0.0) else 0.0
+            pen -= vmax(0.0, depth - rise)
+            pen = where((pen > 0.0) & (w[l] > 0.0), pen, 0.0)
             push[l] += pen
-            pen_row[l] = pen
-        for l in range(n):
             vn[l] = vx[l] * nx[l] + vy[l] * ny[l]
-        for l in range(n):   # (a loop per row of p: solve_ground says why)
-            px[l] += nx[l] * pen_row[l]
-        for l in range(n):
-            py[l] += ny[l] * pen_row[l]
+            px[l] += nx[l] * pen
+            py[l] += ny[l] * pen
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h, moved):
+def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bounce_speed, push_speed, h, single):
     """Remove velocity into the ground (seed 003's rejection); bounce with restitution; and cap
     the outward velocity the push-out created.
 
@@ -406,9 +392,9 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
     for 5 cm in a 60 Hz step, a launch from nothing. As Box2D caps its push-out speed
     (``contactPushMaxVelocity``), the outward normal velocity is kept to ``push_speed`` or what
     the sphere would have without the push, whichever is larger (the ground still only pushes:
-    at most ``dn / h`` is taken off). ``moved`` is scratch (:func:`solve_ground`
-    says why)."""
+    at most ``dn / h`` is taken off)."""
     inv_h = 1.0 / h
+    W = width(single)
     for i in range(v.shape[0]):
         vx = v[i, 0]
         vy = v[i, 1]
@@ -418,17 +404,15 @@ def reject_ground_velocity(v, plane, touching, vn_in, dn, restitution, b0, n, bo
         approach_v = vn_in[i]
         push = dn[i]
         e = restitution[i, b0:b0 + n]
-        dv_row = moved.along
-        for l in range(n):
+        for l0 in range(0, n, W):
+            l = block(l0, single)
             vn = vx[l] * nx[l] + vy[l] * ny[l]
-            target = max(vn, 0.0)
-            if target > push_speed:   # (a bounce below is restitution's, not the push-out's)
-                target = min(target, max(push_speed, vn - push[l] * inv_h))
+            target = vmax(vn, 0.0)
+            # (a bounce below is restitution's, not the push-out's)
+            target = where(target > push_speed, vmin(target, vmax(push_speed, vn - push[l] * inv_h)), target)
             approach = -approach_v[l]
-            bounce = e[l] * approach if approach > bounce_speed else 0.0
-            target = max(target, bounce)
-            dv_row[l] = target - vn if touch[l] else 0.0
-        for l in range(n):   # (a loop per row of v: solve_ground says why)
-            vx[l] += dv_row[l] * nx[l]
-        for l in range(n):
-            vy[l] += dv_row[l] * ny[l]
+            bounce = where(approach > bounce_speed, e[l] * approach, 0.0)
+            target = vmax(target, bounce)
+            dv = where(touch[l], target - vn, 0.0)
+            vx[l] += dv * nx[l]
+            vy[l] += dv * ny[l]

@@ -350,7 +350,8 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     lam = work.lam_joint[c]
     push, plane = work.push[c], work.plane[c]
     keep = max(0.0, 1.0 - drag * h)
-    rest_of_substep(rest, hot.muscle_bone, n, sub, substeps)
+    no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
+    rest_of_substep(rest, hot.muscle_bone, n, sub, substeps, no)
     for i in range(P):
         for k in range(2):
             g = -gravity if k == 1 else 0.0
@@ -368,7 +369,6 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     plane[:, 2, :] = -np.inf
     pulled = work.lam[c]   # each muscle's multiplier so far this substep (held at its strength in all)
     pulled[:, :] = 0.0
-    no = c < 0   # a runtime False: a literal one compiles the callee again (physics/step.py)
     for it in range(iterations):
         if hot.joint_c.shape[0] > 0:
             solve_joints(x, p, q, lam, packed, b0, n, h, no, no)
@@ -377,7 +377,7 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
         factor_skeleton(h, packed_work, c, packed, b0, n, it > 0, no)
         solve_skeleton(h, packed_work, c, packed, b0, n, no, no, no)
-    recover_velocity(x, p, v, h, n)
+    recover_velocity(x, p, v, h, n, no)
     for i in range(P):
         for k in range(2):
             for l in range(n):

@@ -354,6 +354,8 @@ def _abs(a):
 def where(typingctx, m, a, b):
     """``a if m else b`` lane by lane (a mask or a bool; vectors or numbers)."""
     w = _vec_width(a, b)
+    if w is None and isinstance(m, Mask) and all(isinstance(t, (types.Float, types.Integer)) for t in (a, b)):
+        w = m.width   # (two numbers, lane by lane)
     if w is None and isinstance(m, types.Boolean) and all(isinstance(t, (types.Float, types.Integer)) for t in (a, b)):
         def scalar(context, builder, sig, args):
             return builder.select(args[0], context.cast(builder, args[1], sig.args[1], types.float64),

@@ -130,9 +130,6 @@ WORK = (
                                      "ground, and slides it along what static friction holds (0 where not held so)"),
     *_rows(F, "C P L", "loose", "static friction let go of it (1) last substep"),
     *_rows(F, "C2 P L", "lifted", "the skeleton pulled it out of the ground (1) this substep"),
-    *_rows(F, "C2 L", "lane_a lane_b", "scratch: a lane loop's results, for the loops that move each row of p or v "
-                                      "by them (two arrays: LLVM leaves a lane loop that writes two rows of one "
-                                      "array scalar; physics/contacts.py, solve_ground)"),
     *_rows(F, "C P 2 L", "before", "the positions before the skeleton's solve"),
     *_rows(F, "C2 E L", "pulled_before", "and the bone multipliers"),
     *_rows(I, "C L", "lifting", "the lanes whose creature the skeleton's solve lifted a sphere of, in order (step.py)"),

@@ -308,7 +308,6 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
         return
     x, v, p, plane = work.x[c], work.v[c], work.p[c], work.plane[c]
     held, grip, lifted = work.push[c], work.grip[c], work.lifted[c]
-    code, inv_len = work.lane_a[c], work.lane_a[c]   # (scratch rows, each used by one stage below)
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     hold = sk.hold
@@ -364,12 +363,9 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
         b = hot.rod_b[t]
         g = hot.rod_leg[t]
         e = hot.rod_bone[t]
-        # (the creatures' arrays as views from b0: indexed at b0 + l, the lane loops were not
-        # vectorised, for the negative index numba must allow for)
-        bone_on = hot.bone_on[e, b0:b0 + n]
+        bone_on = hot.bone_on[e, b0:b0 + n]   # (the creatures' arrays as views from b0)
         inv_rest = hot.rod_inv_rest[t, b0:b0 + n]
-        # a bone switched off (no force: Model.with_values) has no legs, so no row (a loop per
-        # row of G: LLVM leaves a lane loop that writes two rows of one array scalar)
+        # a bone switched off (no force: Model.with_values) has no legs, so no row
         for k in range(2):
             ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
             for l0 in range(0, n, W):
@@ -657,7 +653,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     if R == 0:
         return
     p, x, rest, plane, load, move = work.p[c], work.x[c], work.bone_rows[c], work.plane[c], work.load[c], work.q[c]
-    pulled, started, cuts = work.lam[c], work.pulled_before[c], work.lane_a[c]
+    pulled, started = work.lam[c], work.pulled_before[c]
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
@@ -708,9 +704,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             g = hot.soft_leg[t]
             m = hot.row_muscle[k]
             # toward the length this substep (bones.R_REST): a compliant bone all the way (its
-            # compliance is in the pivot), a muscle as its spring and dashpot ask (muscle_pull).
-            # (Two lane loops, the branch and the creatures' offset b0 outside them: inside,
-            # they kept LLVM from vectorising the loop)
+            # compliance is in the pivot), a muscle as its spring and dashpot ask (muscle_pull)
             if m >= 0:
                 omega = hot.muscle_omega[m, b0:b0 + n]
                 zeta = hot.muscle_damping[m, b0:b0 + n]
@@ -737,11 +731,9 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             g = hot.soft_leg[t]
             muscle = hot.row_muscle[k]
             # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
-            # switched off 0), from views at b0 (indexed at b0 + l, the loops were not vectorised)
+            # switched off 0); what the clamp takes off moves its two spheres (``move``)
             on = hot.bone_on[e, b0:b0 + n]
             strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
-            # (a loop per row of move, through the cuts: LLVM leaves a lane loop that writes two
-            # rows of one array scalar)
             ga0, ga1, gb0, gb1 = G[g, 0], G[g, 1], G[g + 1, 0], G[g + 1, 1]
             ma = hot.leg_sphere[g]
             mb = hot.leg_sphere[g + 1]
@@ -789,8 +781,6 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
         if lead_only and k >= lead:
             continue
         m = hot.leg_sphere[g]
-        # (two lane loops, each writing one row of p and of load: LLVM leaves a lane loop that
-        # writes two rows of one array scalar)
         for l0 in range(0, n, W):
             L = block(l0, single)
             s = WS[m, 0, L] * lam[k, L]

@@ -65,11 +65,12 @@ from numba import njit, prange
 
 from . import dem, witkin
 from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned, whole_eights
+from .lanes import block, width
 from .layout import unpack_hot, unpack_work, work_chunks
 from .bones import R_REST, drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
-from .contacts import Moved, find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
+from .contacts import find_contacts, finish_ground, loosen_grip, mark_lifted, press_friction, reject_ground_velocity, solve_ground
 from .integrate import predict, recover_velocity
 from .medium import PlateRows, buoyancy, coefficients, relax_medium
 from .joints import solve_joints
@@ -247,7 +248,6 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     dn, fric, plane, vn = work.push[c], work.cut[c], work.plane[c], work.vn[c]
     touching, active, touched, grip = work.touching[c], work.active[c], work.touched[c], work.grip[c]
     load, loose, lifted = work.load[c], work.loose[c], work.lifted[c]
-    moved = Moved(work.lane_a[c], work.lane_b[c])   # (scratch: physics/layout.py)
     before, pulled_before = work.before[c], work.pulled_before[c]
     plate_rows = PlateRows(work.plate_tx[c], work.plate_ty[c], work.plate_share[c], work.plate_ux[c],
                            work.plate_uy[c], work.plate_dvx[c], work.plate_dvy[c])
@@ -284,16 +284,17 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     # the stages' flags as runtime bools: numba compiles a function once more for each literal
     # or omitted argument (a literal True is a type of its own), seconds of the first run each
     no, yes = c < 0, c >= 0
+    W = width(single)
     # the leading block of the skeleton (rods and hinges): its rows, its factor's entries, its legs
     rows = hot.sk_lead[0]
     lead = (rows, hot.sk_col_start[rows], hot.row_leg_start[rows])
     if ground and not corners:
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, m, False)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, s.dt, drag, m, False, single)
         find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop, single)
     for sub in range(substeps):
         if muscles:
-            rest_of_substep(rest, hot.muscle_bone, m, sub, substeps)
-        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, m, True)
+            rest_of_substep(rest, hot.muscle_bone, m, sub, substeps, single)
+        predict(x, v, p, inv_mass, b0, 0.0, -gravity, h, drag, m, True, single)
         if ground and corners:
             find_contacts(x, p, plane, active, radius, table, blocks, b0, m, slop, single)
         if medium:
@@ -312,7 +313,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 solve_clusters(x, p, q, packed, b0, m, single)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
-                             hot.kinetic_friction, b0, m, push_h, moved)
+                             hot.kinetic_friction, b0, m, push_h, single)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
             factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, single)
@@ -320,7 +321,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 _copy_lanes(before, p, m)
                 _copy_rows(pulled_before, lam, m)
             solve_skeleton(h, packed_work, c, packed, b0, m, no, no, single)
-            if ground and mark_lifted(active, load, lifted, m) > 0.0:
+            if ground and mark_lifted(active, load, lifted, m, single):
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], m)
                 if s.alike and m >= TWIN_LANES and k <= m * FEW_LIFTING:
@@ -335,13 +336,13 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 factor_skeleton(h, packed_work, c, packed, b0, m, yes, single)
                 solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
-                loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m)
+                loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m, single)
             if s.self_collision:
                 for sweep in range(COLLISION_SWEEPS):
                     solve_self_collisions(x, p, q, hot.pair_a, hot.pair_b, inv_mass, radius, b0, m, single)
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
-                               b0, m, moved)
+                               b0, m, single)
                 solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
@@ -349,18 +350,19 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
             _zero(load)
         if ground:
-            finish_ground(x, p, v, plane, active, dn, touching, vn, radius, inv_mass, terrain, b0, m, slop,
-                          push_h, moved)
-        recover_velocity(x, p, v, h, m)
+            finish_ground(x, p, v, plane, active, dn, touching, vn, packed, terrain, b0, m, slop, push_h, single)
+        recover_velocity(x, p, v, h, m, single)
         if ground:
-            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, m, s.bounce, s.push, h, moved)
+            reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, m, s.bounce, s.push, h, single)
             for i in range(P):
-                for l in range(m):
-                    touched[i, l] |= touching[i, l]
+                for l0 in range(0, m, W):
+                    l = block(l0, single)
+                    touched[i, l] = touched[i, l] | touching[i, l]
         # the substep's end is the next one's start
         for i in range(P):
             for k in range(2):
-                for l in range(m):
+                for l0 in range(0, m, W):
+                    l = block(l0, single)
                     x[i, k, l] = p[i, k, l]
     # scatter
     for i in range(P):
