@@ -55,8 +55,10 @@ recorded gait went 9.3 m listed one way and 5.9 m the other.) The multiplier of 
 direction grows large but moves nothing (it is a self-stress: ``G^T lam = 0``). A hinge within
 its limits has no legs and is left out (its multiplier 0).
 
-The plan is flat integer arrays, so that the numeric phase is loops a compiler vectorises across
-creatures (every creature of a batch shares the topology, so every lane does the same operations).
+The plan is flat integer arrays, so that the numeric phase is loops over the creatures' lanes, a
+block of them at a time (physics/lanes.py: every creature of a batch shares the topology, so
+every lane does the same operations; the hinges' and clusters' rows stay lane loops, an
+arctangent or a creature's own anchors a lane).
 """
 
 from __future__ import annotations
@@ -482,48 +484,47 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
             G[g + 1, 1, l] = vx * iv
             G[g + 2, 0, l] = -(uy * iu - vy * iv)
             G[g + 2, 1, l] = -(-ux * iu + vx * iv)
-    W = width(single)
     for g in range(G.shape[0]):
         m = hot.leg_sphere[g]
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            Gn[g, L] = G[g, 0, L] * N[m, 0, L] + G[g, 1, L] * N[m, 1, L]
+            l = block(l0, single)
+            Gn[g, l] = G[g, 0, l] * N[m, 0, l] + G[g, 1, l] * N[m, 1, l]
     # the diagonal, then the off-diagonal entries of each column
     # (rows indexed in place, not through views: for one creature a view's set-up cost as much
     # as its loop)
     for k in range(R):
         c0 = hot.sk_col_start[k]
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            V[c0, L] = 0.0
-            PV[k, L] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
+            l = block(l0, single)
+            V[c0, l] = 0.0
+            PV[k, l] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
         for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
             m = hot.leg_sphere[g]
             w = inv_mass[m, b0:b0 + n]
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                gg = G[g, 0, L] * G[g, 0, L] + G[g, 1, L] * G[g, 1, L]
-                V[c0, L] += WS[m, 0, L] * (gg - Gn[g, L] * Gn[g, L])
-                PV[k, L] += w[L] * gg
+                l = block(l0, single)
+                gg = G[g, 0, l] * G[g, 0, l] + G[g, 1, l] * G[g, 1, l]
+                V[c0, l] += WS[m, 0, l] * (gg - Gn[g, l] * Gn[g, l])
+                PV[k, l] += w[l] * gg
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                V[t, L] = 0.0
+                l = block(l0, single)
+                V[t, l] = 0.0
     inv_h2 = 1.0 / (h * h)
     for t in range(hot.soft_row.shape[0]):   # XPBD compliance (compliant bones)
         diag = V[hot.sk_col_start[hot.soft_row[t]]]
         comp = hot.bone_compliance[hot.soft_bone[t], b0:b0 + n]
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            diag[L] += comp[L] * inv_h2
+            l = block(l0, single)
+            diag[l] += comp[l] * inv_h2
     for s in range(hot.asm_entry.shape[0]):
         t = hot.asm_entry[s]
         g1 = hot.asm_leg1[s]
         g2 = hot.asm_leg2[s]
         m = hot.asm_sphere[s]
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            V[t, L] += WS[m, 0, L] * (G[g1, 0, L] * G[g2, 0, L] + G[g1, 1, L] * G[g2, 1, L] - Gn[g1, L] * Gn[g2, L])
+            l = block(l0, single)
+            V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
     # left-looking L D L^T
     for k in range(R):
         for pr in range(hot.pair_start[k], hot.pair_start[k + 1]):
@@ -533,8 +534,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
                 target = hot.op_target[o]
                 source = hot.op_source[o]
                 for l0 in range(0, n, W):
-                    L = block(l0, single)
-                    V[target, L] -= V[source, L] * V[e, L] * PV[j, L]
+                    l = block(l0, single)
+                    V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         c0 = hot.sk_col_start[k]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         m = hot.row_muscle[k]
@@ -556,8 +557,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
                 PV[k, l] = where(keep, piv, 0.0)
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                V[t, L] *= D[k, L]
+                l = block(l0, single)
+                V[t, l] *= D[k, l]
 
 
 @njit(cache=True, error_model="numpy")
@@ -575,20 +576,20 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
             if i >= R:
                 break
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                lam[i, L] -= V[t, L] * lam[k, L]
+                l = block(l0, single)
+                lam[i, l] -= V[t, l] * lam[k, l]
     for k in range(R):
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            lam[k, L] *= D[k, L]
+            l = block(l0, single)
+            lam[k, l] *= D[k, l]
     for k in range(R - 1, -1, -1):
         for t in range(col_start[k] + 1, col_start[k + 1]):
             i = ent_row[t]
             if i >= R:
                 break
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                lam[k, L] -= V[t, L] * lam[i, L]
+                l = block(l0, single)
+                lam[k, l] -= V[t, l] * lam[i, l]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -758,35 +759,33 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                 move[mb, 1, l] += wb * (gb1[l] - Gn[g + 1, l] * N[mb, 1, l])
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = hot.sk_lead[1] if clamped else 0
-        W = width(single)
         for k in range(fix):
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                dlam[k, L] = 0.0
+                l = block(l0, single)
+                dlam[k, l] = 0.0
             for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
                 m = hot.leg_sphere[g]
                 for l0 in range(0, n, W):
-                    L = block(l0, single)
-                    dlam[k, L] -= G[g, 0, L] * move[m, 0, L] + G[g, 1, L] * move[m, 1, L]
+                    l = block(l0, single)
+                    dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
         _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n, single)
         for k in range(fix):
             for l0 in range(0, n, W):
-                L = block(l0, single)
-                lam[k, L] += dlam[k, L]
+                l = block(l0, single)
+                lam[k, l] += dlam[k, l]
     # the corrections (the ground's share held back: the load, by each sphere's hold)
     hold = sk.hold
-    W = width(single)
     for g in range(G.shape[0]):
         k = hot.leg_row[g]
         if lead_only and k >= lead:
             continue
         m = hot.leg_sphere[g]
         for l0 in range(0, n, W):
-            L = block(l0, single)
-            s = WS[m, 0, L] * lam[k, L]
-            gx = G[g, 0, L]
-            gy = G[g, 1, L]
-            p[m, 0, L] += s * (gx - Gn[g, L] * N[m, 0, L])
-            load[m, 0, L] -= hold[m, 0, L] * lam[k, L] * (gx * plane[m, 0, L] + gy * plane[m, 1, L])
-            p[m, 1, L] += s * (gy - Gn[g, L] * N[m, 1, L])
-            load[m, 1, L] += hold[m, 1, L] * lam[k, L] * (gy * plane[m, 0, L] - gx * plane[m, 1, L])
+            l = block(l0, single)
+            s = WS[m, 0, l] * lam[k, l]
+            gx = G[g, 0, l]
+            gy = G[g, 1, l]
+            p[m, 0, l] += s * (gx - Gn[g, l] * N[m, 0, l])
+            load[m, 0, l] -= hold[m, 0, l] * lam[k, l] * (gx * plane[m, 0, l] + gy * plane[m, 1, l])
+            p[m, 1, l] += s * (gy - Gn[g, l] * N[m, 1, l])
+            load[m, 1, l] += hold[m, 1, l] * lam[k, l] * (gy * plane[m, 0, l] - gx * plane[m, 1, l])
