@@ -15,7 +15,8 @@ instead, with no check and no remainder::
 ``block`` is a :class:`Block` of :data:`WIDTH` lanes from ``l0``, or of one lane where ``single``
 is None (the step compiled for one creature, physics/step.py); indexing a float64 array with a
 block as its last index reads a :class:`Vec` (an LLVM ``<WIDTH x double>``), a boolean array a
-:class:`Mask`; storing a vector (or a number, every lane) writes the block. Vectors add,
+:class:`Mask`; storing a vector (or a number, every lane) writes the block. The array's last
+axis must be contiguous (the engine's are: the lanes last, C order); nothing checks it. Vectors add,
 subtract, multiply, divide, negate and compare (to masks) lane by lane, with numbers too; masks
 combine with ``&``, ``|`` and ``~``. :func:`where` is ``a if m else b``, :func:`vmin` and
 :func:`vmax` numba's ``min`` and ``max`` of two floats, ``np.sqrt``, ``abs`` and ``** 2`` work
