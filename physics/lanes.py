@@ -174,7 +174,7 @@ def _store(typingctx, a, index, v):
 def _store_mask(typingctx, a, index, m):
     w = _index(index)[-1].width
     def codegen(context, builder, sig, args):
-        value = builder.zext(_as_mask(builder, args[2], sig.args[2], w), ir.VectorType(ir.IntType(8), w))
+        value = builder.zext(_as_mask(context, builder, args[2], sig.args[2], w), ir.VectorType(ir.IntType(8), w))
         builder.store(value, _pointer(context, builder, sig.args[0], args[0], sig.args[1], args[1], ir.IntType(8)), align=1)
         return context.get_dummy_value()
     return types.none(a, index, m), codegen
@@ -210,7 +210,7 @@ def _as_vec(context, builder, value, ty, w):
     return value if isinstance(ty, Vec) else _splat(builder, context.cast(builder, value, ty, types.float64), w)
 
 
-def _as_mask(builder, value, ty, w):
+def _as_mask(context, builder, value, ty, w):
     if isinstance(ty, Mask):
         return value
     return _splat(builder, builder.trunc(value, ir.IntType(1)) if value.type != ir.IntType(1) else value, w)
@@ -231,57 +231,40 @@ def _mask_width(*tys):
     return None
 
 
-def _lane_binary(emit, result):
-    """An intrinsic of two vectors (or a vector and a number): ``emit(builder, x, y)``."""
+def _overload_binary(ops, lanes_of, emit, result):
+    """``ops`` of two lane values (or one and a number) as one intrinsic: ``lanes_of(a, b)``
+    their width (None: not these types, another overload's), each operand made lanes of its
+    kind, ``emit(builder, x, y)`` the instruction, ``result`` its type (Vec or Mask)."""
+    convert = _as_vec if lanes_of is _vec_width else _as_mask
     @intrinsic
-    def op(typingctx, a, b):
-        w = _vec_width(a, b)
+    def impl(typingctx, a, b):
+        w = lanes_of(a, b)
         if w is None:
             return None
         def codegen(context, builder, sig, args):
-            return emit(builder, _as_vec(context, builder, args[0], sig.args[0], w),
-                        _as_vec(context, builder, args[1], sig.args[1], w))
+            return emit(builder, convert(context, builder, args[0], sig.args[0], w),
+                        convert(context, builder, args[1], sig.args[1], w))
         return result(w)(a, b), codegen
-    return op
-
-
-def _overload_binary(ops, impl, accepts):
+    def typed(a, b):
+        if lanes_of(a, b) is not None:
+            return lambda a, b: impl(a, b)
     for op in ops:
-        def make(impl):
-            def ov(a, b):
-                if accepts(a, b) is not None:
-                    return lambda a, b: impl(a, b)
-            return ov
-        overload(op)(make(impl))
+        overload(op)(typed)
 
 
 for _name, _ops in (("fadd", (operator.add, operator.iadd)), ("fsub", (operator.sub, operator.isub)),
                     ("fmul", (operator.mul, operator.imul)), ("fdiv", (operator.truediv, operator.itruediv))):
-    _overload_binary(_ops, _lane_binary(lambda b, x, y, _name=_name: getattr(b, _name)(x, y), Vec), _vec_width)
+    _overload_binary(_ops, _vec_width, lambda b, x, y, _name=_name: getattr(b, _name)(x, y), Vec)
 
 # numba's comparisons of floats: ordered, but != unordered
 for _sym, _op, _ordered in (("<", operator.lt, True), ("<=", operator.le, True), (">", operator.gt, True),
                             (">=", operator.ge, True), ("==", operator.eq, True), ("!=", operator.ne, False)):
     _emit = (lambda b, x, y, _sym=_sym: b.fcmp_ordered(_sym, x, y)) if _ordered else \
         (lambda b, x, y, _sym=_sym: b.fcmp_unordered(_sym, x, y))
-    _overload_binary((_op,), _lane_binary(_emit, Mask), _vec_width)
+    _overload_binary((_op,), _vec_width, _emit, Mask)
 
-
-def _mask_binary(name):
-    @intrinsic
-    def op(typingctx, a, b):
-        w = _mask_width(a, b)
-        if w is None:
-            return None
-        def codegen(context, builder, sig, args):
-            return getattr(builder, name)(_as_mask(builder, args[0], sig.args[0], w),
-                                          _as_mask(builder, args[1], sig.args[1], w))
-        return Mask(w)(a, b), codegen
-    return op
-
-
-_overload_binary((operator.and_, operator.iand), _mask_binary("and_"), _mask_width)
-_overload_binary((operator.or_, operator.ior), _mask_binary("or_"), _mask_width)
+_overload_binary((operator.and_, operator.iand), _mask_width, lambda b, x, y: b.and_(x, y), Mask)
+_overload_binary((operator.or_, operator.ior), _mask_width, lambda b, x, y: b.or_(x, y), Mask)
 
 
 @intrinsic
@@ -365,7 +348,7 @@ def where(typingctx, m, a, b):
     if w is None or not isinstance(m, (Mask, types.Boolean)):
         return None
     def codegen(context, builder, sig, args):
-        return builder.select(_as_mask(builder, args[0], sig.args[0], w), _as_vec(context, builder, args[1], sig.args[1], w),
+        return builder.select(_as_mask(context, builder, args[0], sig.args[0], w), _as_vec(context, builder, args[1], sig.args[1], w),
                               _as_vec(context, builder, args[2], sig.args[2], w))
     return Vec(w)(m, a, b), codegen
 
