@@ -33,9 +33,10 @@ from numba import njit
 from numba.core import cgutils, types
 from numba.np.numpy_support import from_dtype
 from numba.extending import intrinsic
+from numba.core.imputils import impl_ret_borrowed
 from numba.np.arrayobj import populate_array
 
-__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks"]
+__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks", "flat"]
 
 Field = namedtuple("Field", "name dtype axes doc")
 
@@ -239,6 +240,30 @@ def _unpacker(fields: tuple, record: type):
         return record_type(floats, ints, bools, layout), codegen
 
     return unpack
+
+
+@intrinsic
+def flat(typingctx, a):
+    """A C-contiguous array as one axis (``a.reshape(a.size)``, the same data and owner) built in
+    place: numba's reshape calls a helper of its runtime each time (about 20 ns; the step zeroes
+    ten arrays a substep, 5 % of a one-creature step)."""
+    if not (isinstance(a, types.Array) and a.layout == "C"):
+        return None
+    out_type = types.Array(a.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        src = context.make_array(a)(context, builder, value=args[0])
+        intp = context.get_value_type(types.intp)
+        size = context.get_constant(types.intp, 1)
+        for d in cgutils.unpack_tuple(builder, src.shape, a.ndim):
+            size = builder.mul(size, d)
+        out = context.make_array(out_type)(context, builder)
+        populate_array(out, data=src.data, shape=cgutils.pack_array(builder, [size], intp),
+                       strides=cgutils.pack_array(builder, [src.itemsize], intp), itemsize=src.itemsize,
+                       meminfo=src.meminfo)
+        return impl_ret_borrowed(context, builder, out_type, out._getvalue())
+
+    return out_type(a), codegen
 
 
 _CHUNKS = [f.name for f in WORK].index("touching")

@@ -66,7 +66,7 @@ from numba import njit, prange
 from . import dem, witkin
 from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned, whole_eights
 from .lanes import block, width
-from .layout import unpack_hot, unpack_work, work_chunks
+from .layout import flat, unpack_hot, unpack_work, work_chunks
 from .bones import R_REST, drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -102,9 +102,9 @@ def _copy_lanes(dst, src, n):
 def _zero(a):
     """``a[...] = 0`` in one flat loop (a C-contiguous view): numba's slice assignment
     (``a[:, :] = 0.0``) cost about 30 ns a call, ten calls a substep."""
-    flat = a.reshape(a.size)
-    for i in range(flat.shape[0]):
-        flat[i] = 0
+    row = flat(a)
+    for i in range(row.shape[0]):
+        row[i] = 0
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -144,22 +144,20 @@ def _lifting_lanes(lifted, lanes, n):
 def _gather(dst, src, lanes, k):
     """Lane j < k of ``dst`` := lane ``lanes[j]`` of ``src`` (C-contiguous, lanes last)."""
     L = src.shape[src.ndim - 1]
-    d = dst.reshape(dst.size // L, L)
-    s = src.reshape(src.size // L, L)
-    for i in range(s.shape[0]):
+    d, s = flat(dst), flat(src)
+    for i in range(0, s.shape[0], L):
         for j in range(k):
-            d[i, j] = s[i, lanes[j]]
+            d[i + j] = s[i + lanes[j]]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _scatter(dst, src, lanes, k):
     """Lane ``lanes[j]`` of ``dst`` := lane j < k of ``src`` (C-contiguous, lanes last)."""
     L = src.shape[src.ndim - 1]
-    d = dst.reshape(dst.size // L, L)
-    s = src.reshape(src.size // L, L)
-    for i in range(s.shape[0]):
+    d, s = flat(dst), flat(src)
+    for i in range(0, s.shape[0], L):
         for j in range(k):
-            d[i, lanes[j]] = s[i, j]
+            d[i + lanes[j]] = s[i + j]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
