@@ -477,6 +477,7 @@ class Run:
         self._stats_fields = STATS_FIELDS   # stats.csv's columns (an older run's header may have fewer)
         self._writer = None    # the checkpoint writer thread, while evolving
         self._pending = None   # the checkpoint it is writing
+        self._deferred = None  # the checkpoint taken, to be written once the workers have the next generation
         self._posts = {}       # post-evaluations of recent generations' bests, by genome (see _post_of)
         self._waiting = None   # the generation whose files wait for its best's fresh starts (Waiting)
         self._post_offsets = None   # the post-evaluation's starts (_post_starts)
@@ -609,18 +610,28 @@ class Run:
     def _evolve(self, on_generation, on_progress) -> neat.DefaultGenome:
         s = self.settings
         # Checkpoints are encoded and written by a thread while the next generation is
-        # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms.
+        # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms, in
+        # one call that holds the interpreter, so the thread starts once the workers have the
+        # generation (at the evaluation's first progress report, _start_checkpoint), not while
+        # this thread packs it (which waited for the encoding: 50 ms a generation).
         with self.lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
                                backend=s.backend, address=s.address) as evaluator, \
-                _interrupts_ignored_once_stopping():   # innermost: before the pool's shutdown
+                _interrupts_ignored_once_stopping(), \
+                self._checkpoint_written():   # whatever stops the run, the checkpoint taken is written
             self._writer = writer
             self._generation_start = time.perf_counter()  # the first generation's wall: from here
             population = self.start_population()  # seeds or restores the random generators: after Ray's start
 
+            def progress(done, total):   # the workers have the generation: the checkpoint's turn
+                self._start_checkpoint()
+                if on_progress is not None:
+                    on_progress(done, total)
+
             def evaluate(genomes, config):
                 if self._pending is not None and self._pending.done():
-                    self._wait_for_checkpoint()  # a checkpoint that failed stops the run now
+                    pending, self._pending = self._pending, None
+                    pending.result()  # a checkpoint that failed stops the run now
                 packed = [pack_genome(g) for _, g in genomes]
                 generation = population.generation + 1
                 if self.growth is not None:   # the children bred after it are of the next one
@@ -630,7 +641,7 @@ class Run:
                     trials = self.trials_of(generation)
                     if waiting is not None and trials["starts"] is not None:   # the best before, from its
                         also = (waiting.genome, self._post_starts())   # fresh starts, in the same batches
-                    result = evaluator.evaluate(packed, on_progress, trials["starts"], s.statistic, also)
+                    result = evaluator.evaluate(packed, progress, trials["starts"], s.statistic, also)
                 for (_, g), f in zip(genomes, result.fitness):
                     g.fitness = float(f)
                 self._wait_for_checkpoint()  # the files of the generation before come after it
@@ -760,7 +771,8 @@ class Run:
         return population
 
     def _checkpoint(self, population) -> None:
-        """Take the population's state now; encode and write it on the writer thread."""
+        """Take the population's state now; encode and write it on the writer thread once the
+        next generation's evaluation is under way (:meth:`_start_checkpoint`)."""
         state = checkpoint.population_state(population)
         if self._waiting is not None:
             state["waiting"] = self._waiting.to_state()
@@ -769,9 +781,25 @@ class Run:
         if self._writer is None:
             write()
         else:
+            self._deferred = write
+
+    def _start_checkpoint(self) -> None:
+        """The checkpoint taken last, handed to the writer thread (if it waits for its turn)."""
+        if self._deferred is not None:
+            write, self._deferred = self._deferred, None
             self._pending = self._writer.submit(write)
 
+    @contextmanager
+    def _checkpoint_written(self):
+        """The checkpoint taken last handed to the writer when the block ends, however it ends
+        (the writer's pool, closed after it, waits for it)."""
+        try:
+            yield
+        finally:
+            self._start_checkpoint()
+
     def _wait_for_checkpoint(self) -> None:
+        self._start_checkpoint()
         if self._pending is not None:
             pending, self._pending = self._pending, None
             pending.result()  # raises what the write raised (a full disk, say: a WriteError)

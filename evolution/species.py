@@ -53,6 +53,10 @@ from itertools import count
 
 import neat
 from neat.config import ConfigParameter, DefaultClassConfig
+from neat.math_util import mean, stdev
+from neat.species import Species
+
+from .breeding import distances_among
 
 __all__ = ["DefaultSpeciesSet", "DYNAMIC_KEYS", "effective_target", "next_threshold", "check_settings"]
 
@@ -104,9 +108,9 @@ class DefaultSpeciesSet(neat.DefaultSpeciesSet):
 
     def speciate(self, config, population, generation):
         if not self.dynamic:
-            return super().speciate(config, population, generation)
+            return self._speciate(config, population, generation)
         before = set(self.species)
-        super().speciate(config, population, generation)
+        self._speciate(config, population, generation)
         founded = sorted(set(self.species) - before)  # in the order they were founded
         settings = self.species_set_config
         target = effective_target(config, settings)
@@ -116,6 +120,72 @@ class DefaultSpeciesSet(neat.DefaultSpeciesSet):
         if len(founded) > room:
             self._merge(config, population, founded[room:])
         return None
+
+    def _speciate(self, config, population, generation) -> None:
+        """neat-python 2.0's ``DefaultSpeciesSet.speciate`` as written there, its distances taken a
+        list at a time (:func:`evolution.breeding.distances_among`: one kernel call for a
+        representative against every genome, or a genome against every representative, instead
+        of one a pair) through a cache that is its ``GenomeDistanceCache``, filled in the same
+        order: the same species, representatives, members and report, bit for bit."""
+        assert isinstance(population, dict)
+        compatibility_threshold = self.species_set_config.compatibility_threshold
+        unspeciated = list(sorted(population.keys()))
+        batch = distances_among([s.representative for s in self.species.values()] + list(population.values()),
+                                config.genome_config)
+        cache = {}
+
+        def distances(pairs):   # GenomeDistanceCache's, a list of pairs with different keys at a time
+            found = [cache.get((g0.key, g1.key)) for g0, g1 in pairs]
+            missing = [k for k, d in enumerate(found) if d is None]
+            for k, d in zip(missing, batch([pairs[k] for k in missing]) if missing else ()):
+                g0, g1 = pairs[k]
+                found[k] = cache[g0.key, g1.key] = d
+                cache[g1.key, g0.key] = d
+            return found
+
+        new_representatives = {}
+        new_members = {}
+        for sid in sorted(self.species.keys()):
+            s = self.species[sid]
+            genomes = [population[gid] for gid in unspeciated]
+            candidates = list(zip(distances([(s.representative, g) for g in genomes]), genomes))
+            ignored_rdist, new_rep = min(candidates, key=lambda x: x[0])
+            new_rid = new_rep.key
+            new_representatives[sid] = new_rid
+            new_members[sid] = [new_rid]
+            unspeciated.remove(new_rid)
+
+        while unspeciated:
+            gid = unspeciated.pop(0)
+            g = population[gid]
+            sids = list(new_representatives)
+            found = distances([(population[new_representatives[sid]], g) for sid in sids])
+            candidates = [(d, sid) for d, sid in zip(found, sids) if d < compatibility_threshold]
+            if candidates:
+                ignored_sdist, sid = min(candidates, key=lambda x: x[0])
+                new_members[sid].append(gid)
+            else:
+                sid = next(self.indexer)
+                new_representatives[sid] = gid
+                new_members[sid] = [gid]
+
+        self.genome_to_species = {}
+        for sid in sorted(new_representatives.keys()):
+            rid = new_representatives[sid]
+            s = self.species.get(sid)
+            if s is None:
+                s = Species(sid, generation)
+                self.species[sid] = s
+            members = new_members[sid]
+            for gid in members:
+                self.genome_to_species[gid] = sid
+            member_dict = {gid: population[gid] for gid in members}
+            s.update(population[rid], member_dict)
+
+        if len(population) > 1:
+            gdmean = mean(cache.values())
+            gdstdev = stdev(cache.values())
+            self.reporters.info(f"Mean genetic distance {gdmean:.3f}, standard deviation {gdstdev:.3f}")
 
     def _merge(self, config, population, dropped: list) -> None:
         """Undo the founding of the species ``dropped`` (the last ones founded): each of their

@@ -6,13 +6,14 @@ as failed and counted, never stopping a run."""
 import json
 import random
 import re
+import struct
 
 import numpy as np
 import pytest
 
 import physics
 from evolution.bodygenes import BodyGenes, Gene, Switch
-from evolution.breeding import DefaultGenome
+from evolution.breeding import DefaultGenome, distance_scope, distances_among
 from evolution.champion import champion_from_run, load_champion, save_champion
 from evolution.genomes import neat_config_text
 from evolution.rollout import Episode, EpisodeRun
@@ -98,6 +99,12 @@ def test_body_genes_breed_within_their_ranges_and_parts_flip(tmp_path):
     # the body term of the compatibility distance
     assert a.distance(b, g) > a.brain_distance(b, g)
     assert a.body_distance(a, genes) == 0.0
+    # and a list of them at a time (speciation's), the same bits
+    pairs = [(a, b), (b, a), (a, child), (child, b), (a, a)]
+    with distance_scope(g):
+        one_by_one = [x.distance(y, g) for x, y in pairs]
+        listed = distances_among([a, b, child], g)(pairs)
+    assert [struct.pack("<d", d) for d in listed] == [struct.pack("<d", d) for d in one_by_one]
 
 
 def test_a_genome_without_body_genes_breeds_with_the_same_random_draws(tmp_path):

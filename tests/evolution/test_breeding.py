@@ -12,7 +12,7 @@ import pytest
 from neat.attributes import FloatAttribute
 
 from evolution import breeding
-from evolution.breeding import FAST, SCOPE, SpeciationScope, distance_scope, fast_breeding
+from evolution.breeding import FAST, SCOPE, SpeciationScope, distance_scope, distances_among, fast_breeding
 from evolution.chunks import pack_genome, unpack_genome
 from evolution.genomes import genome_from_dict, genome_to_dict, load_neat_config, neat_config_text
 from evolution_helpers import varied_genomes
@@ -250,8 +250,12 @@ def test_distances_are_neats_to_the_bit(tmp_path):
         scope_free = [[a.distance(b, gc) for b in genomes] for a in genomes]
         with distance_scope(gc):
             scoped = [[a.distance(b, gc) for b in genomes] for a in genomes]
+        with distance_scope(gc):   # a list at a time (speciation's), the pairs' rows made by the list
+            among = distances_among(genomes, gc)
+            listed = [among([(a, b) for b in genomes]) for a in genomes]
         pack = lambda rows: [struct.pack("<d", d) for row in rows for d in row]  # noqa: E731
         assert pack(scoped) == pack(expected)
+        assert pack(listed) == pack(expected)
         assert pack(scope_free) == pack(expected)
         assert any(d > 0 for row in expected for d in row)
 

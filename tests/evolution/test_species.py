@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import neat
 import pytest
 
+from evolution.breeding import SpeciationScope
 from evolution.checkpoint import CheckpointError, dumps, loads, population_state, restore_population
 from evolution.genomes import (NeatConfigError, check_neat_config, genome_to_dict, load_neat_config,
                                neat_config_text, read_neat_config, target_species)
@@ -37,12 +38,15 @@ def _old_config(n_inputs=4, n_outputs=2, population=40, threshold=1.0) -> str:
     return text
 
 
-def _evolve_randomly(config, generations: int, seed: int = 5):
+def _evolve_randomly(config, generations: int, seed: int = 5, scoped: bool = False):
     """neat's own loop with random fitness (from a generator of its own: neat's ``random`` is
-    neat's); yields the population after each speciation, the first one included."""
+    neat's); yields the population after each speciation, the first one included. ``scoped``:
+    with the run's distance scopes (evolution.breeding.SpeciationScope: distances on arrays)."""
     random.seed(seed)
     scores = random.Random(seed + 1)
     population = neat.Population(config)
+    if scoped:
+        population.add_reporter(SpeciationScope())
     yield population
 
     def fitness(genomes, _config):
@@ -170,6 +174,9 @@ def test_a_config_without_a_target_speciates_exactly_as_neat_python(tmp_path, th
     random_after = random.getstate()
     b = [_snapshot(p) for p in _evolve_randomly(theirs, 8)]
     assert a == b and random.getstate() == random_after
+    # with the run's distance scopes (speciation's distances a list at a time, on arrays)
+    again = load_neat_config(text, tmp_path / "again.cfg")   # (a config's innovation numbers go on)
+    assert [_snapshot(p) for p in _evolve_randomly(again, 8, scoped=True)] == b
     if threshold == 1.0:  # the comparison covered several species
         assert max(len(species) for species, _, _ in a) >= 3
 
