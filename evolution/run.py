@@ -617,8 +617,8 @@ class Run:
         with self.lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
                                backend=s.backend, address=s.address) as evaluator, \
-                _interrupts_ignored_once_stopping(), \
-                self._checkpoint_written():   # whatever stops the run, the checkpoint taken is written
+                self._checkpoint_written(), \
+                _interrupts_ignored_once_stopping():   # innermost: before the pool's shutdown
             self._writer = writer
             self._generation_start = time.perf_counter()  # the first generation's wall: from here
             population = self.start_population()  # seeds or restores the random generators: after Ray's start
@@ -792,7 +792,7 @@ class Run:
     @contextmanager
     def _checkpoint_written(self):
         """The checkpoint taken last handed to the writer when the block ends, however it ends
-        (the writer's pool, closed after it, waits for it)."""
+        (a Ctrl-C, a failed generation: the writer's pool, closed after it, waits for it)."""
         try:
             yield
         finally:

@@ -87,6 +87,28 @@ def test_resuming_from_a_checkpoint_older_than_the_files_drops_the_newer_generat
     assert run_files(tmp_path) == run_files(straight[0])
 
 
+def test_a_ctrl_c_before_the_workers_report_leaves_the_last_bred_generations_checkpoint(straight, tmp_path,
+                                                                                       monkeypatch):
+    """A generation's checkpoint is written once the workers have the next one (at the
+    evaluation's first progress report); a Ctrl-C before that still writes it on the way out."""
+    from evolution import evaluator
+    original, calls = evaluator.Evaluator.evaluate, []
+
+    def interrupted(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:   # generation 4's evaluation, before any progress
+            raise KeyboardInterrupt
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(evaluator.Evaluator, "evaluate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _create(tmp_path, GENERATIONS).evolve()
+    monkeypatch.undo()
+    assert json.loads((tmp_path / "checkpoint.json").read_text())["generation"] == 3
+    Run.open(tmp_path).evolve()
+    assert run_files(tmp_path) == run_files(straight[0])
+
+
 def test_a_fresh_run_killed_before_its_first_generation_resumes_from_generation_zero(straight, tmp_path):
     run = _create(tmp_path, GENERATIONS)
     # what evolve writes before evaluating anything: the generation-0 checkpoint
