@@ -561,7 +561,6 @@ class DistancePool:
     def __init__(self, scope: DistanceScope, genomes):
         rows = [scope.row(g) for g in genomes]
         self.index = {id(row[0]): k for k, row in enumerate(rows)}
-        self.genomes = [row[0] for row in rows]
         self.ints, self.int_start = _side_by_side([row[1] for row in rows], np.int64)
         self.floats, self.float_start = _side_by_side([row[2] for row in rows], np.float64)
         self.positions, self.position_start = _side_by_side([row[3] for row in rows], np.int64)

@@ -613,7 +613,9 @@ class Run:
         # evaluated (the state itself is taken at once): writing ~1 MB of JSON takes ~40 ms, in
         # one call that holds the interpreter, so the thread starts once the workers have the
         # generation (at the evaluation's first progress report, _start_checkpoint), not while
-        # this thread packs it (which waited for the encoding: 50 ms a generation).
+        # this thread packs it (which waited for the encoding: 50 ms a generation). (With one
+        # worker, in this process, the evaluation holds the interpreter itself and reports once,
+        # at its end: the write comes after it, as it did in effect before.)
         with self.lock(), ThreadPoolExecutor(1, thread_name_prefix="checkpoint") as writer, \
                 make_evaluator(self.episode, self.neat_text, s.network, s.workers or None,
                                backend=s.backend, address=s.address) as evaluator, \

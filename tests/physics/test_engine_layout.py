@@ -10,7 +10,7 @@ from numba import njit
 
 import physics
 from physics.hot import hot_of, packed_hot_of, packed_workspace_of, workspace_of
-from physics.layout import HOT, WORK, Hot, Work, pack, unpack_hot, unpack_work, work_chunks
+from physics.layout import HOT, WORK, Hot, Work, flat, pack, unpack_hot, unpack_work, work_chunks
 from physics_helpers import cluster_walker
 
 PHYSICS = Path(physics.__file__).parent
@@ -89,6 +89,26 @@ def test_the_workspace_is_made_from_its_table_and_unpacked_to_the_very_same_memo
         if a.size:                  # (the walker has no joints: an empty array is anywhere)
             assert a.__array_interface__["data"][0] == b.__array_interface__["data"][0], field.name
             assert a.__array_interface__["data"][0] % 64 == 0, field.name
+
+
+@njit
+def _flat_then_write(a, value):
+    row = flat(a)
+    row[row.shape[0] - 1] = value
+    return row.copy()
+
+
+@njit
+def _flat_of_a_column(a):
+    return flat(a[:, 0])
+
+
+def test_flat_views_a_contiguous_array_as_one_axis_in_place():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    assert np.array_equal(_flat_then_write(a, -1.0), np.r_[np.arange(23.0), -1.0])
+    assert a[1, 2, 3] == -1.0   # the same memory
+    with pytest.raises(Exception, match="flat"):   # a strided view is not one axis
+        _flat_of_a_column(np.zeros((3, 2)))
 
 
 def test_an_array_that_is_not_its_rows_dtype_or_axes_is_refused_when_packed():
