@@ -75,7 +75,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
             near |= any_lane(py[l] - reach <= top)
         active[i] = near
         if level and near:
-            _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n)
+            _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n, single)
             continue
         if not near:
             continue
@@ -93,9 +93,10 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
 @njit(cache=True, error_model="numpy", inline="always")
 def _level_ground(table, blocks):
     """What :func:`_level_query` reads of a level terrain (one flat segment), as scalars: its
-    segment (start, direction, normal, inverse squared length), the broad phase's start and its
-    last block the segment covers (on a level segment the blocks it covers, from the first, are
-    its height and those past its end, if any, -inf), and that height."""
+    segment (start, direction, normal, inverse squared length), the broad phase's start, its last
+    block and the last block the segment covers (on a level segment the blocks it covers, from
+    the first, are its height and those past its end, if any, -inf), both as floats, and that
+    height."""
     nb = np.int64(blocks[1])
     lo = 0
     hi = nb - 1
@@ -106,7 +107,7 @@ def _level_ground(table, blocks):
         else:
             lo = mid
     return (table[0, 0], table[1, 0], table[0, 1] - table[0, 0], table[1, 1] - table[1, 0], table[2, 0],
-            table[3, 0], table[4, 0], blocks[0], nb, lo, blocks[3])
+            table[3, 0], table[4, 0], blocks[0], np.float64(nb - 1), np.float64(lo), blocks[3])
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -115,26 +116,28 @@ def _level_query(px, py, reach, ground):
     bit for bit: ``(skip, dist, gx, gy)``, ``skip`` where :func:`physics.terrain.terrain_top`
     puts the ground out of reach (the highest block over the range is its first's), else
     :func:`physics.terrain.closest_on_terrain` on the one segment (its one search, the same
-    arithmetic, its branches as selects, so that a lane loop vectorises)."""
-    ax, ay, ex, ey, tx, ty, inv, start, nb, last, height = ground
-    k0 = np.int64(np.floor((px - reach - start) / BLOCK))
-    k0 = min(max(k0, 0), nb - 1)
-    skip = py - reach > (height if k0 <= last else -np.inf)
+    arithmetic, its branches as selects: numbers, or a block's vectors, physics/lanes.py). The
+    first block over the range is found in floats, clamped to the table: the block
+    terrain_top's integer index gives for any finite position (one past 2**53 blocks from the
+    start would differ; none is)."""
+    ax, ay, ex, ey, tx, ty, inv, start, top, last, height = ground
+    k0 = vmin(vmax(np.floor((px - reach - start) / BLOCK), 0.0), top)
+    skip = py - reach > where(k0 <= last, height, -np.inf)
     below = (px - ax) * tx + (py - ay) * ty < 0.0
     u = ((px - ax) * ex + (py - ay) * ey) * inv
     cx = ax + u * ex
     cy = ay + u * ey
     d2 = (px - cx) * (px - cx) + (py - cy) * (py - cy)
     found = d2 < np.inf
-    bx = cx if found else 0.0
-    by = cy if found else 0.0
-    d = np.sqrt(d2 if found else np.inf)
+    bx = where(found, cx, 0.0)
+    by = where(found, cy, 0.0)
+    d = np.sqrt(where(found, d2, np.inf))
     far = d > 1e-9
     gx = (px - bx) / d
     gy = (py - by) / d
-    dist = (-d if below else d) if far else 0.0
-    gx = (-gx if below else gx) if far else tx
-    gy = (-gy if below else gy) if far else ty
+    dist = where(far, where(below, -d, d), 0.0)
+    gx = where(far, where(below, -gx, gx), tx)
+    gy = where(far, where(below, -gy, gy), ty)
     return skip, dist, gx, gy
 
 
@@ -147,19 +150,16 @@ def _reach(px, py, x0, y0, rad, slop):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n):
-    """find_contacts' exact query on level ground (:func:`_level_query`) for a sphere's lanes.
-    (A loop per row of the plane, each working the query out: LLVM leaves a lane loop that
-    writes two rows of one array, or reads one it writes another of, scalar.)"""
-    for l in range(n):
+def _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n, single):
+    """find_contacts' exact query on level ground (:func:`_level_query`) for a sphere's lanes,
+    a block at a time."""
+    W = width(single)
+    for l0 in range(0, n, W):
+        l = block(l0, single)
         skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
-        c[l] = -np.inf if skip else gx * px[l] + gy * py[l] - dist + rad[l]
-    for l in range(n):
-        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
-        nx[l] = 0.0 if skip else gx
-    for l in range(n):
-        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
-        ny[l] = 1.0 if skip else gy
+        c[l] = where(skip, -np.inf, gx * px[l] + gy * py[l] - dist + rad[l])
+        nx[l] = where(skip, 0.0, gx)
+        ny[l] = where(skip, 1.0, gy)
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -19,7 +19,7 @@ block as its last index reads a :class:`Vec` (an LLVM ``<WIDTH x double>``), a b
 axis must be contiguous (the engine's are: the lanes last, C order); nothing checks it. Vectors add,
 subtract, multiply, divide, negate and compare (to masks) lane by lane, with numbers too; masks
 combine with ``&``, ``|`` and ``~``. :func:`where` is ``a if m else b``, :func:`vmin` and
-:func:`vmax` numba's ``min`` and ``max`` of two floats, ``np.sqrt``, ``abs`` and ``** 2`` work
+:func:`vmax` numba's ``min`` and ``max`` of two floats, ``np.sqrt``, ``np.floor``, ``abs`` and ``** 2`` work
 lane by lane; each is the scalar code's own IEEE operation in every lane, so a lane's bits are
 the scalar loop's (which NaN a NaN is aside: tests/physics/test_lanes.py). :func:`where`, :func:`vmin` and :func:`vmax`
 take numbers too, so a helper written with them serves both.
@@ -316,13 +316,19 @@ def _lane_intrinsic(name):
     return op
 
 
-_sqrt, _fabs = _lane_intrinsic("sqrt"), _lane_intrinsic("fabs")
+_sqrt, _fabs, _floor = _lane_intrinsic("sqrt"), _lane_intrinsic("fabs"), _lane_intrinsic("floor")
 
 
 @overload(np.sqrt)
 def _np_sqrt(a):
     if isinstance(a, Vec):
         return lambda a: _sqrt(a)
+
+
+@overload(np.floor)
+def _np_floor(a):
+    if isinstance(a, Vec):
+        return lambda a: _floor(a)
 
 
 @overload(abs)

@@ -19,7 +19,7 @@ def _scalar(a, b, on, out, flag, n):
         z = np.sqrt(abs(a[0, l])) if on[l] & (a[0, l] > 0.1) else y / x
         out[0, l] = x + y * z - 2.0 + (a[0, l] - b[0, l]) ** 2
         out[1, l] = (x * 3.0 - y) / (1.0 + abs(z)) if (x <= y) | (z != z) else -x
-        out[2, l] = 0.5 if x < y else -1.0
+        out[2, l] = 0.5 if x < y else np.floor(y * 7.3) - 8.0
         flag[l] = ((x < y) | (~on[l])) & (z >= 0.0)
         changed |= x != y
     return changed
@@ -35,7 +35,7 @@ def _blocks(a, b, on, out, flag, n, single):
         z = where(on[l] & (a[0, l] > 0.1), np.sqrt(abs(a[0, l])), y / x)
         out[0, l] = x + y * z - 2.0 + (a[0, l] - b[0, l]) ** 2
         out[1, l] = where((x <= y) | (z != z), (x * 3.0 - y) / (1.0 + abs(z)), -x)
-        out[2, l] = where(x < y, 0.5, -1.0)
+        out[2, l] = where(x < y, 0.5, np.floor(y * 7.3) - 8.0)
         flag[l] = ((x < y) | (~on[l])) & (z >= 0.0)
         changed |= any_lane(x != y)
     return changed
