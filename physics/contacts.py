@@ -47,12 +47,12 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
     against the terrain's highest point (a test over the whole lane row, which vectorises), then
     against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
     touch the ground with sphere i this substep; the sweeps skip the others. On level ground the
-    exact query is made in lane loops that vectorise (:func:`_level_query`), to the same bits."""
+    exact query is made a block of lanes at a time (:func:`_level_query`), to the same bits."""
     if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
         n = 1
     top = blocks[2]
     W = width(single)
-    # level ground (one flat segment): the query below worked out in lane loops, the same
+    # level ground (one flat segment): the query below worked out a block at a time, the same
     # arithmetic (_level_query)
     level = is_straight(table) and table[1, 0] == table[1, 1]
     ground = _level_ground(table, blocks)
