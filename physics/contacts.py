@@ -75,7 +75,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
             near |= any_lane(py[l] - reach <= top)
         active[i] = near
         if level and near:
-            _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n, single)
+            _level_contacts(px, py, nx, ny, c, rad, ground, n, single)
             continue
         if not near:
             continue
@@ -117,9 +117,8 @@ def _level_query(px, py, reach, ground):
     puts the ground out of reach (the highest block over the range is its first's), else
     :func:`physics.terrain.closest_on_terrain` on the one segment (its one search, the same
     arithmetic, its branches as selects: numbers, or a block's vectors, physics/lanes.py). The
-    first block over the range is found in floats, clamped to the table: the block
-    terrain_top's integer index gives for any finite position (one past 2**53 blocks from the
-    start would differ; none is)."""
+    first block over the range is found in floats, clamped to the table: the block terrain_top's
+    integer index gives, for every position less than 2**63 blocks from the start."""
     ax, ay, ex, ey, tx, ty, inv, start, top, last, height = ground
     k0 = vmin(vmax(np.floor((px - reach - start) / BLOCK), 0.0), top)
     skip = py - reach > where(k0 <= last, height, -np.inf)
@@ -150,13 +149,14 @@ def _reach(px, py, x0, y0, rad, slop):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _level_contacts(px, py, x0, y0, nx, ny, c, rad, ground, slop, n, single):
+def _level_contacts(px, py, nx, ny, c, rad, ground, n, single):
     """find_contacts' exact query on level ground (:func:`_level_query`) for a sphere's lanes,
-    a block at a time."""
+    a block at a time, each lane's reach read from ``ny`` (find_contacts' scratch) before the
+    plane's rows are written."""
     W = width(single)
     for l0 in range(0, n, W):
         l = block(l0, single)
-        skip, dist, gx, gy = _level_query(px[l], py[l], _reach(px[l], py[l], x0[l], y0[l], rad[l], slop), ground)
+        skip, dist, gx, gy = _level_query(px[l], py[l], ny[l], ground)
         c[l] = where(skip, -np.inf, gx * px[l] + gy * py[l] - dist + rad[l])
         nx[l] = where(skip, 0.0, gx)
         ny[l] = where(skip, 1.0, gy)
