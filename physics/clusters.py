@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from .layout import unpack_hot
+from .lanes import stepped
 
 
 @njit(cache=True, error_model="numpy")
@@ -28,8 +29,7 @@ def solve_clusters(x, p, snap, packed, b0, n, single):
     the order of the clusters does not matter; a cluster sharing spheres with others moves them
     by its share, ``1 / cluster_split``, which keeps both momenta). ``packed``: the model's packed
     arrays (unpacked here: physics/skeleton.py's factor_skeleton says why)."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     hot = unpack_hot(*packed)
     for i in range(p.shape[0]):
         for k in range(2):

@@ -18,6 +18,8 @@ deterministic; it also removes the approaching normal velocity of each colliding
 import numpy as np
 from numba import njit
 
+from .lanes import stepped
+
 
 @njit(cache=True, error_model="numpy")
 def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n, single):
@@ -25,8 +27,7 @@ def solve_self_collisions(x, p, q, pair_a, pair_b, inv_mass, radius, b0, n, sing
     their centre line at the substep's start, as bones do (angular momentum is kept). A Jacobi
     sweep: every pair judged on the same snapshot ``q`` of ``p`` (no order bias,
     physics/bones.py)."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     for i in range(p.shape[0]):
         for k in range(2):
             for l in range(n):

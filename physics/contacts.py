@@ -21,7 +21,7 @@ Three parts, in this order within a substep:
 import numpy as np
 from numba import njit
 
-from .lanes import any_lane, block, vmax, vmin, where, width
+from .lanes import any_lane, block, stepped, vmax, vmin, where, width
 from .layout import unpack_hot
 from .terrain import BLOCK, closest_on_terrain, is_straight, terrain_top
 
@@ -48,8 +48,7 @@ def find_contacts(x, p, plane, active, radius, table, blocks, b0, n, slop, singl
     against the broad-phase blocks. ``active : (P,)`` says whether any creature of the chunk may
     touch the ground with sphere i this substep; the sweeps skip the others. On level ground the
     exact query is made a block of lanes at a time (:func:`_level_query`), to the same bits."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     top = blocks[2]
     W = width(single)
     # level ground (one flat segment): the query below worked out a block at a time, the same

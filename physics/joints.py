@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from .layout import unpack_hot
+from .lanes import stepped
 
 
 @njit(cache=True, error_model="numpy")
@@ -82,8 +83,7 @@ def solve_joints(x, p, q, lam, packed, b0, n, h, limits, single):
     solves the limits with the skeleton, physics/skeleton.py). ``lam : (J, LANES)`` holds the
     springs' multipliers over a substep. ``packed``: the model's packed arrays (unpacked here:
     physics/skeleton.py's factor_skeleton says why)."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     hot = unpack_hot(*packed)
     inv_h2 = 1.0 / (h * h)
     for i in range(p.shape[0]):

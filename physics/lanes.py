@@ -13,7 +13,10 @@ instead, with no check and no remainder::
         V[t, l] -= V[s, l] * V[e, l] * PV[j, l]
 
 ``block`` is a :class:`Block` of :data:`WIDTH` lanes from ``l0``, or of one lane where ``single``
-is None (the step compiled for one creature, physics/step.py); indexing a float64 array with a
+is None (the step compiled for one creature, physics/step.py). A stage takes its lane count as
+``n = stepped(single, n)``: a constant 1 there, a constant WIDTH in the step compiled for one block
+of lanes (``single`` a :class:`OneBlock`, ``one_block()``), so that each of its loops is straight
+code. Indexing a float64 array with a
 block as its last index reads a :class:`Vec` (an LLVM ``<WIDTH x double>``), a boolean array a
 :class:`Mask`; storing a vector (or a number, every lane) writes the block. The array's last
 axis must be contiguous (the engine's are: the lanes last, C order); nothing checks it. Vectors add,
@@ -39,7 +42,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
-__all__ = ["WIDTH", "Block", "Vec", "Mask", "width", "block", "where", "vmin", "vmax", "any_lane"]
+__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "width", "block", "where", "vmin",
+           "vmax", "any_lane"]
 
 #: lanes in a block: one AVX-512 vector of doubles, two AVX2 ones (chunks step whole eights)
 WIDTH = 8
@@ -87,9 +91,51 @@ class _MaskModel(models.PrimitiveModel):
         super().__init__(dmm, fe_type, ir.VectorType(ir.IntType(1), fe_type.width))
 
 
+class OneBlock(types.Type):
+    """The ``single`` of the step compiled for one block of lanes (a chunk of at most
+    :data:`WIDTH` creatures, physics/step.py): every lane loop then counts to a constant."""
+
+    def __init__(self):
+        super().__init__(name="OneBlock")
+
+
+@register_model(OneBlock)
+class _OneBlockModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.IntType(8))
+
+
+@intrinsic
+def one_block(typingctx):
+    """The ``single`` that compiles a stage for one block of lanes (:class:`OneBlock`)."""
+    def codegen(context, builder, sig, args):
+        return ir.Constant(ir.IntType(8), 0)
+    return OneBlock()(), codegen
+
+
 def _lanes(single) -> int:
     """A block's lanes: one in the step compiled for one creature (``single`` None), else WIDTH."""
     return 1 if isinstance(single, (types.NoneType, types.Omitted)) else WIDTH
+
+
+@intrinsic
+def stepped(typingctx, single, n):
+    """The lanes a stage steps: a constant 1 in the step compiled for one creature (``single``
+    None), a constant :data:`WIDTH` in the step compiled for one block (:class:`OneBlock`), else
+    ``n``. With a constant count LLVM makes each lane loop straight code: no loop, no trip count."""
+    if not isinstance(n, types.Integer):
+        return None
+    if isinstance(single, (types.NoneType, types.Omitted)):
+        count = 1
+    elif isinstance(single, OneBlock):
+        count = WIDTH
+    else:
+        count = None
+    def codegen(context, builder, sig, args):
+        if count is None:
+            return context.cast(builder, args[1], sig.args[1], types.int64)
+        return ir.Constant(ir.IntType(64), count)
+    return types.int64(single, n), codegen
 
 
 @intrinsic

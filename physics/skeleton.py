@@ -71,7 +71,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
-from .lanes import block, width, where, vmin, vmax, any_lane
+from .lanes import block, width, where, vmin, vmax, any_lane, stepped
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -302,8 +302,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
     dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:
@@ -567,8 +566,7 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
     factor is the leading part of L: the soft rows come last): L y = lam column by column, then
     z = y / D, then L^T x = z backwards. (Indexed in place rather than through row views: for
     one creature a view's set-up cost as much as its loop.)"""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     W = width(single)
     for k in range(R):
         for t in range(col_start[k] + 1, col_start[k + 1]):
@@ -647,8 +645,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     (the solve done again, the module says why) the multipliers start from ``started`` (what
     ``pulled`` was before the first solve) and a muscle the first solve held at its strength
     keeps that."""
-    if single is None:   # compiled for a batch of one creature (physics/step.py): a constant
-        n = 1
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
     if R == 0:

@@ -9,7 +9,8 @@ The two families share the physics step: the physics family compiles it and the 
 the other solvers and the networks stepped on their own first, and the threaded step once the
 step it wraps is cached. From an empty cache both take about 200 s on the AMD Zen 3 machine
 (AVX2, 2.45 GHz; 2026-11-30: the step cached after ~130 s, the two families ending 4 s apart;
-the step compiles the step for one creature beside it since, about 240 s instead of 130).
+the step compiles the step for one creature beside it since, about 240 s instead of 130, and
+the step for one block of 8 lanes too since: 63 -> 90 s on the Zen 5 machine).
 A fresh clone's pytest session, this included, then took 16 min 13 s instead of 16 min 59 s,
 its tests 12 min 44 s (13 min 45 s in another run; the families had failed at their first
 import, see ``sys.path`` below, and the tests compiled every kernel themselves, both workers at

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from physics.lanes import WIDTH, any_lane, block, vmax, vmin, where, width
+from physics.lanes import WIDTH, any_lane, block, one_block, stepped, vmax, vmin, where, width
 
 
 @njit(cache=True, error_model="numpy")
@@ -79,6 +79,33 @@ def test_blocks_of_lanes_give_each_lane_the_scalar_loops_bits(seed):
         one, one_flag = np.full((3, 1), 7.0), np.zeros(1, bool)
         _blocks(np.ascontiguousarray(a[:, l:l + 1]), np.ascontiguousarray(b[:, l:l + 1]), on[l:l + 1], one, one_flag, 1, None)
         assert _same(want[:, l], one[:, 0]) and one_flag[0] == want_flag[l]
+
+
+@njit(cache=True)
+def _counts(n):
+    return stepped(None, n), stepped(one_block(), n), stepped(n < 0, n), width(one_block())
+
+
+def test_the_lanes_stepped_are_a_constant_in_the_steps_compiled_for_one_creature_or_one_block():
+    """One creature (``single`` None) steps 1 lane, one block (``one_block()``) WIDTH lanes,
+    whatever the count handed on; any other ``single`` the count itself."""
+    assert _counts(3) == (1, WIDTH, 3, WIDTH)
+    assert _counts(40) == (1, WIDTH, 40, WIDTH)
+
+
+@njit(cache=True, error_model="numpy")
+def _blocks_of_one_block(a, b, on, out, flag, n):
+    return _blocks(a, b, on, out, flag, stepped(one_block(), n), one_block())
+
+
+def test_the_loop_compiled_for_one_block_gives_each_lane_the_scalar_loops_bits():
+    rng = np.random.default_rng(7)
+    a, b = _values(rng, WIDTH)
+    on = rng.random(WIDTH) > 0.3
+    want, got = np.full((3, WIDTH), 7.0), np.full((3, WIDTH), 7.0)
+    want_flag, got_flag = np.zeros(WIDTH, bool), np.zeros(WIDTH, bool)
+    assert _scalar(a, b, on, want, want_flag, WIDTH) == _blocks_of_one_block(a, b, on, got, got_flag, 3)
+    assert _same(want, got) and np.array_equal(want_flag, got_flag)
 
 
 def test_a_block_covers_whole_blocks_and_no_further():

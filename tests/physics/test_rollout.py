@@ -40,11 +40,12 @@ def test_rollout_in_one_call_is_stepping_one_call_at_a_time(name, batch, steps):
 
 @pytest.mark.parametrize("name", sorted(BODIES))
 @pytest.mark.parametrize("settings", ["default", "water", "self-collision"])
-def test_one_creature_is_stepped_by_the_step_compiled_for_one_to_the_bits_of_a_batch(name, settings):
+def test_the_steps_compiled_for_one_creature_and_one_block_give_a_batchs_bits(name, settings):
     """A batch of one is stepped by the step compiled for one creature (its lane loops count to
-    a constant 1), a batch of more by the other: a creature alone and the same creature among
-    others with other commands, on the hills, end on the same bits, every stage's way (joints,
-    clusters, self-collisions, a fluid)."""
+    a constant 1), a batch of 2 to 8 by the step compiled for one block of lanes (a constant 8),
+    a batch of more by the other: a creature alone, among 4 others and among 10 others with
+    other commands, on the hills, ends on the same bits, every stage's way (joints, clusters,
+    self-collisions, a fluid)."""
     body = BODIES[name]()
     params = {"default": PARAMS, "water": physics.SimParams(fluid_density=1000.0),
               "self-collision": PARAMS}[settings]
@@ -53,15 +54,17 @@ def test_one_creature_is_stepped_by_the_step_compiled_for_one_to_the_bits_of_a_b
     terrain = Terrain.hills(seed=3)
     muscles = physics.build_model(body).n_muscles
     mine = bang_bang(np.random.default_rng(5), 60, 1, muscles)
-    others = bang_bang(np.random.default_rng(6), 60, 11, muscles)
-    others[:, 4] = mine[:, 0]
-    alone, among = (physics.build_model(body, b) for b in (1, 11))
-    one = physics.rollout(alone, physics.initial_state(alone, params, offset=(1.0, 0.05)), mine, params, terrain)
-    many = physics.rollout(among, physics.initial_state(among, params, offset=(1.0, 0.05)), others, params,
-                           terrain)
-    assert np.array_equal(one.pos[0], many.pos[4]) and np.array_equal(one.vel[0], many.vel[4])
-    assert np.array_equal(one.contact[0], many.contact[4])
-    assert muscles == 0 or not np.array_equal(many.pos[3], many.pos[4])   # (the others did differ)
+    ends = []
+    for batch in (1, 5, 11):
+        others = bang_bang(np.random.default_rng(6), 60, batch, muscles)
+        others[:, batch // 2] = mine[:, 0]
+        model = physics.build_model(body, batch)
+        end = physics.rollout(model, physics.initial_state(model, params, offset=(1.0, 0.05)), others, params,
+                              terrain)
+        ends.append((end.pos[batch // 2], end.vel[batch // 2], end.contact[batch // 2]))
+        assert muscles == 0 or batch == 1 or not np.array_equal(end.pos[0], end.pos[batch // 2])   # (others differ)
+    for got in ends[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(ends[0], got))
 
 
 def test_rollout_is_the_same_on_one_thread_and_two(numba_threads):
