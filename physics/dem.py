@@ -375,7 +375,7 @@ def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
         if hot.cluster_start.shape[0] > 1:
             solve_clusters(x, p, q, packed, b0, n, no)
         # the skeleton and the muscles together, then the skeleton alone (physics/step.py)
-        factor_skeleton(h, packed_work, c, packed, b0, n, it > 0, no)
+        factor_skeleton(h, packed_work, c, packed, b0, n, it > 0, c >= 0, no)
         solve_skeleton(h, packed_work, c, packed, b0, n, no, no, no)
     recover_velocity(x, p, v, h, n, no)
     for i in range(P):

@@ -286,7 +286,7 @@ def skeleton_scratch(work, c):
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
+def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds), for
     chunk ``c`` (creatures ``b0`` to ``b0 + n - 1``). ``packed`` and ``packed_work``: the model's
@@ -301,7 +301,10 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
     the chunk's :class:`Scratch`: ``N : (P, 2, LANES)`` each sphere's held normal (scaled, 0 if not held), ``G :
     (legs, 2, LANES)`` the legs and ``Gn : (legs, LANES)`` their components along N, ``V : (nnz,
     LANES)`` L below its diagonal, ``PV, D : (R, LANES)`` the pivots and their inverses (0 for a
-    dropped row), ``C : (R, LANES)`` the hinge rows' errors."""
+    dropped row), ``C : (R, LANES)`` the hinge rows' errors. The legs of the rods, the clusters'
+    frames and the soft bones depend on ``x`` alone: with ``legs`` False they are left as the
+    chunk's factor before took them in this substep (the solve done again for a lifted foot, the
+    hinges done again), and only the hinges' are taken again (they are taken at ``p``)."""
     n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     R = hot.sk_col_start.shape[0] - 1
@@ -359,93 +362,96 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, single):
             # for each leg at each solve)
             into[l] = where(on | gripped, wl, 0.0)
             slide[l] = where(slides | gripped, wl, 0.0)
-    for t in range(hot.rod_row.shape[0]):
-        a = hot.rod_a[t]
-        b = hot.rod_b[t]
-        g = hot.rod_leg[t]
-        e = hot.rod_bone[t]
-        bone_on = hot.bone_on[e, b0:b0 + n]   # (the creatures' arrays as views from b0)
-        inv_rest = hot.rod_inv_rest[t, b0:b0 + n]
-        # a bone switched off (no force: Model.with_values) has no legs, so no row
-        for k in range(2):
-            ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
+    # the rods', the clusters' frames' and the soft bones' legs (taken at x: with ``legs`` False,
+    # the ones the chunk's last factor took this substep, as they are)
+    if legs:
+        for t in range(hot.rod_row.shape[0]):
+            a = hot.rod_a[t]
+            b = hot.rod_b[t]
+            g = hot.rod_leg[t]
+            e = hot.rod_bone[t]
+            bone_on = hot.bone_on[e, b0:b0 + n]   # (the creatures' arrays as views from b0)
+            inv_rest = hot.rod_inv_rest[t, b0:b0 + n]
+            # a bone switched off (no force: Model.with_values) has no legs, so no row
+            for k in range(2):
+                ga, gb, xa, xb = G[g, k], G[g + 1, k], x[a, k], x[b, k]
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    d = where(bone_on[l], (xa[l] - xb[l]) * inv_rest[l], 0.0)
+                    ga[l] = d
+                    gb[l] = -d
+        for t in range(hot.frame_row.shape[0]):
+            # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
+            # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
+            # x) at a, b and i, zero at the other members. A cluster a creature has soft (stiffness
+            # < 1) or without an anchor (switched off) has no rows there, and is shape-matched
+            # (clusters.py)
+            k = hot.frame_cluster[t]
+            r = hot.frame_r[t]
+            q0 = hot.cluster_start[k]
+            m = hot.cluster_start[k + 1] - q0
+            g = hot.frame_leg[t]
+            for l in range(n):
+                b_ = b0 + l
+                for o in range(m):
+                    G[g + o, 0, l] = 0.0
+                    G[g + o, 1, l] = 0.0
+                oa = hot.anchor_a[k, b_]
+                ob = hot.anchor_b[k, b_]
+                a = hot.cluster_sphere[q0 + oa]
+                b = hot.cluster_sphere[q0 + ob]
+                on = (hot.cluster_stiffness[k, b_] >= 1.0) & (hot.mass[a, b_] > 0.0) & (hot.mass[b, b_] > 0.0)
+                dx = x[b, 0, l] - x[a, 0, l]
+                dy = x[b, 1, l] - x[a, 1, l]
+                length = np.sqrt(dx * dx + dy * dy)
+                if not (on and length > 1e-12):
+                    continue
+                ux = dx / length
+                uy = dy / length
+                if r == 0:
+                    G[g + oa, 0, l] = -ux
+                    G[g + oa, 1, l] = -uy
+                    G[g + ob, 0, l] = ux
+                    G[g + ob, 1, l] = uy
+                    continue
+                oi = hot.frame_member[t, b_]
+                i = hot.cluster_sphere[q0 + oi]
+                if not (hot.mass[i, b_] > 0.0):
+                    continue
+                nx = uy
+                ny = -ux
+                rx = x[i, 0, l] - x[a, 0, l]
+                ry = x[i, 1, l] - x[a, 1, l]
+                if r % 2 == 1:   # s: u at i, t n / L at b
+                    cx = ux
+                    cy = uy
+                    f = (rx * nx + ry * ny) / length
+                else:            # t: n at i, -s n / L at b
+                    cx = nx
+                    cy = ny
+                    f = -(rx * ux + ry * uy) / length
+                G[g + oi, 0, l] = cx
+                G[g + oi, 1, l] = cy
+                G[g + ob, 0, l] = f * nx
+                G[g + ob, 1, l] = f * ny
+                G[g + oa, 0, l] = -cx - f * nx
+                G[g + oa, 1, l] = -cy - f * ny
+        for t in range(hot.soft_row.shape[0]):
+            a = hot.soft_a[t]
+            b = hot.soft_b[t]
+            g = hot.soft_leg[t]
+            on = hot.bone_on[hot.soft_bone[t], b0:b0 + n]
             for l0 in range(0, n, W):
                 l = block(l0, single)
-                d = where(bone_on[l], (xa[l] - xb[l]) * inv_rest[l], 0.0)
-                ga[l] = d
-                gb[l] = -d
-    for t in range(hot.frame_row.shape[0]):
-        # a rigid cluster's frame row (see frames_of), each creature by its own anchors: legs
-        # (the gradients of the distance a-b, or of s = (x_i - x_a).u and t = (x_i - x_a).n, at
-        # x) at a, b and i, zero at the other members. A cluster a creature has soft (stiffness
-        # < 1) or without an anchor (switched off) has no rows there, and is shape-matched
-        # (clusters.py)
-        k = hot.frame_cluster[t]
-        r = hot.frame_r[t]
-        q0 = hot.cluster_start[k]
-        m = hot.cluster_start[k + 1] - q0
-        g = hot.frame_leg[t]
-        for l in range(n):
-            b_ = b0 + l
-            for o in range(m):
-                G[g + o, 0, l] = 0.0
-                G[g + o, 1, l] = 0.0
-            oa = hot.anchor_a[k, b_]
-            ob = hot.anchor_b[k, b_]
-            a = hot.cluster_sphere[q0 + oa]
-            b = hot.cluster_sphere[q0 + ob]
-            on = (hot.cluster_stiffness[k, b_] >= 1.0) & (hot.mass[a, b_] > 0.0) & (hot.mass[b, b_] > 0.0)
-            dx = x[b, 0, l] - x[a, 0, l]
-            dy = x[b, 1, l] - x[a, 1, l]
-            length = np.sqrt(dx * dx + dy * dy)
-            if not (on and length > 1e-12):
-                continue
-            ux = dx / length
-            uy = dy / length
-            if r == 0:
-                G[g + oa, 0, l] = -ux
-                G[g + oa, 1, l] = -uy
-                G[g + ob, 0, l] = ux
-                G[g + ob, 1, l] = uy
-                continue
-            oi = hot.frame_member[t, b_]
-            i = hot.cluster_sphere[q0 + oi]
-            if not (hot.mass[i, b_] > 0.0):
-                continue
-            nx = uy
-            ny = -ux
-            rx = x[i, 0, l] - x[a, 0, l]
-            ry = x[i, 1, l] - x[a, 1, l]
-            if r % 2 == 1:   # s: u at i, t n / L at b
-                cx = ux
-                cy = uy
-                f = (rx * nx + ry * ny) / length
-            else:            # t: n at i, -s n / L at b
-                cx = nx
-                cy = ny
-                f = -(rx * ux + ry * uy) / length
-            G[g + oi, 0, l] = cx
-            G[g + oi, 1, l] = cy
-            G[g + ob, 0, l] = f * nx
-            G[g + ob, 1, l] = f * ny
-            G[g + oa, 0, l] = -cx - f * nx
-            G[g + oa, 1, l] = -cy - f * ny
-    for t in range(hot.soft_row.shape[0]):
-        a = hot.soft_a[t]
-        b = hot.soft_b[t]
-        g = hot.soft_leg[t]
-        on = hot.bone_on[hot.soft_bone[t], b0:b0 + n]
-        for l0 in range(0, n, W):
-            l = block(l0, single)
-            dx = x[a, 0, l] - x[b, 0, l]
-            dy = x[a, 1, l] - x[b, 1, l]
-            d = np.sqrt(dx * dx + dy * dy)
-            # (a bone switched off, or of no length, has no row)
-            il = where(on[l] & (d > 1e-12), 1.0 / d, 0.0)
-            G[g, 0, l] = dx * il
-            G[g + 1, 0, l] = -dx * il
-            G[g, 1, l] = dy * il
-            G[g + 1, 1, l] = -dy * il
+                dx = x[a, 0, l] - x[b, 0, l]
+                dy = x[a, 1, l] - x[b, 1, l]
+                d = np.sqrt(dx * dx + dy * dy)
+                # (a bone switched off, or of no length, has no row)
+                il = where(on[l] & (d > 1e-12), 1.0 / d, 0.0)
+                G[g, 0, l] = dx * il
+                G[g + 1, 0, l] = -dx * il
+                G[g, 1, l] = dy * il
+                G[g + 1, 1, l] = -dy * il
     for t in range(hot.hinge_row.shape[0]):
         k = hot.hinge_row[t]
         j = hot.hinge_joint[t]

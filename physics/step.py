@@ -198,7 +198,7 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
             rest_t[e, R_REST, j] = rest[e, R_REST, lanes[j]]
     _zero(work.load[t])
     first = t - t   # (lane 0 of the model: a runtime 0, a literal one compiles the callees again)
-    factor_skeleton(h, packed_work, t, packed, first, k, again, t < 0)
+    factor_skeleton(h, packed_work, t, packed, first, k, again, t >= 0, t < 0)
     solve_skeleton(h, packed_work, t, packed, first, k, t < 0, t >= 0, t < 0)
     for a in (work.p, work.load, work.sk_mass, work.sk_normal, work.sk_hold):
         _scatter(a[c], a[t], lanes, k)
@@ -315,7 +315,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                              hot.kinetic_friction, b0, m, push_h, single)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, single)
+            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, yes, single)
             if ground:
                 _copy_lanes(before, p, m)
                 _copy_rows(pulled_before, lam, m)
@@ -329,10 +329,10 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 else:
                     _copy_lanes(p, before, m)
                     _zero(load)
-                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, single)
+                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, no, single)
                     solve_skeleton(h, packed_work, c, packed, b0, m, no, yes, single)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(h, packed_work, c, packed, b0, m, yes, single)
+                factor_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
                 solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m, single)
