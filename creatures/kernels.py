@@ -1,4 +1,5 @@
-"""Whether a run will compile numba's kernels before its first generation (a minute or two).
+"""Whether a run will compile numba's kernels before its first generation (a few minutes: a first
+`creatures evolve walker` took 125 s on the Zen 5 machine, 2026-12-01; several more on the Zen 3).
 
 The first run on a machine, or the first after the sources changed, compiles the physics step
 and the other kernels that evolution's workers call; later runs load them from numba's on-disk
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 
 #: what ``creatures evolve`` says before a generation that compiles first
-COMPILING = "compiling the physics kernels (first run only, a minute or two)"
+COMPILING = "compiling the physics kernels (first run only, a few minutes)"
 
 
 def dispatchers(solver: str = "pbd", contacts: str = "pbd", network: str = "feedforward") -> list:
