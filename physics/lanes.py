@@ -16,9 +16,8 @@ instead, with no check and no remainder::
 is None (the step compiled for one creature, physics/step.py). A stage takes its lane count as
 ``n = stepped(single, n)``: a constant 1 there, a constant WIDTH in the step compiled for one block
 of lanes (``single`` a :class:`OneBlock`, ``one_block()``), so that each of its loops is straight
-code. Indexing a float64 array with a
-block as its last index reads a :class:`Vec` (an LLVM ``<WIDTH x double>``), a boolean array a
-:class:`Mask`; storing a vector (or a number, every lane) writes the block. The array's last
+code. Indexing a float64 array with a block as its last index reads a :class:`Vec` (an LLVM
+``<WIDTH x double>``), a boolean array a :class:`Mask`; storing a vector (or a number, every lane) writes the block. The array's last
 axis must be contiguous (the engine's are: the lanes last, C order); nothing checks it. Vectors add,
 subtract, multiply, divide, negate and compare (to masks) lane by lane, with numbers too; masks
 combine with ``&``, ``|`` and ``~``. :func:`where` is ``a if m else b``, :func:`vmin` and

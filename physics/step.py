@@ -221,8 +221,8 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     (:func:`_rollout_serial`'s), a :class:`physics.lanes.OneBlock` in the step compiled for one
     block of lanes (the same), a runtime False elsewhere: the stages it reaches take it along
     (their lane counts are :func:`physics.lanes.stepped`'s, so there every lane loop counts to a
-    constant 1 or :data:`physics.lanes.WIDTH`). ``packed`` and ``packed_work`` are the model's arrays and
-    the workspace as packed buffers, unpacked here into the :data:`physics.layout.Hot` and
+    constant 1 or :data:`physics.lanes.WIDTH`). ``packed`` and ``packed_work`` are the model's
+    arrays and the workspace as packed buffers, unpacked here into the :data:`physics.layout.Hot` and
     :data:`physics.layout.Work` records; the stages that read many of the model's arrays take the
     buffers and unpack them themselves (see :func:`physics.skeleton.factor_skeleton`: a call
     handing on a whole record costs about 0.5 us)."""
@@ -329,6 +329,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                 else:
                     _copy_lanes(p, before, m)
                     _zero(load)
+                    # (the legs as the factor above took them: x has not moved)
                     factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, no, single)
                     solve_skeleton(h, packed_work, c, packed, b0, m, no, yes, single)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
@@ -427,8 +428,8 @@ def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
     first run's episode loop) compiles all three: every lane loop counts to a constant 1 or 8
     there, and LLVM makes each a few scalar or vector instructions, without the loop, its trip
     count and (before the blocks of lanes) the alias checks and remainder a loop of a runtime
-    count brings (one walker in one rollout call 1.9x as fast; a batch of 8 random creatures of
-    5 spheres 1.4x; the same bits, a lane's arithmetic being its own)."""
+    count brings (one walker in one rollout call 1.9x as fast; 8 creatures of each of five random
+    shapes 1.18x; the same bits, a lane's arithmetic being its own)."""
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
     B = start[0].shape[0]
