@@ -71,7 +71,7 @@ from .clusters import solve_clusters
 from .collide import cell_hash, build_grid
 from .integrate import recover_velocity
 from .joints import solve_joints
-from .layout import unpack_hot, unpack_work, work_chunks
+from .layout import by_address, unpack_hot, unpack_work, work_chunks
 from .skeleton import factor_skeleton, solve_skeleton
 from .terrain import closest_on_terrain, terrain_top
 
@@ -335,9 +335,9 @@ def _lanes_to_batch(c, work, xb, vb):
 def _pbd_substep(c, F, hot, work, h, s, sub, packed, packed_work):
     """PBD substep ``sub`` of ``s.substeps`` of chunk ``c`` with the contact forces ``F : (B, P,
     2)`` applied like gravity in the prediction (symplectic Euler: v += (g + F / m) h; p = x + v h).
-    ``packed`` and ``packed_work``: the model's packed arrays and the workspace, which ``hot``
-    and ``work`` are unpacked from (the skeleton's stages unpack them themselves:
-    physics/step.py says why)."""
+    ``packed`` and ``packed_work``: the addresses of the model's packed arrays and of the
+    workspace (physics.layout.by_address), which ``hot`` and ``work`` are unpacked from (the
+    skeleton's stages unpack them themselves: physics/step.py says why)."""
     iterations, gravity, drag, substeps = s.iterations, s.gravity, s.drag, s.substeps
     P = work.x.shape[1]
     lanes = work.x.shape[3]
@@ -398,13 +398,14 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
     h = s.dt / s.substeps
     law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in prange(chunks):
-        _begin_chunk(np.int64(c), start, cmd, out_len, unpack_hot(*hot), unpack_work(*work), s.dt, hot)
+        _begin_chunk(np.int64(c), start, cmd, out_len, unpack_hot(*hot), unpack_work(*work), s.dt, by_address(hot))
     for sub in range(s.substeps):
         for c in prange(chunks):
             _lanes_to_batch(np.int64(c), unpack_work(*work), xb, vb)
         _dem_forces_parallel(xb, vb, F, out_contact, spheres, terrain, law, s.ground, s.self_collision, s.arena)
         for c in prange(chunks):
-            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub, hot, work)
+            _pbd_substep(np.int64(c), F, unpack_hot(*hot), unpack_work(*work), h, s, sub, by_address(hot),
+                         by_address(work))
     for c in prange(chunks):
         _lanes_to_batch(np.int64(c), unpack_work(*work), out_pos, out_vel)
 
@@ -412,11 +413,11 @@ def _pbd_dem_parallel(start, end, cmd, hot, work, batch, terrain, settings):
 @njit(cache=True, error_model="numpy")
 def _pbd_dem_serial(start, end, cmd, hot, work, batch, terrain, settings):
     """:func:`_pbd_dem_parallel` on one thread."""
-    packed, packed_work = hot, work
+    packed, packed_work = by_address(hot), by_address(work)   # (the stages take addresses: physics/step.py)
+    chunks = work_chunks(work)
     hot, work, s = unpack_hot(*hot), unpack_work(*work), Settings(*settings)
     xb, vb, F, spheres = batch[0], batch[1], batch[2], Spheres(*batch[3:])
     out_pos, out_vel, out_len, out_contact = end
-    chunks = work_chunks(packed_work)
     h = s.dt / s.substeps
     law = Law(s.k, s.zeta, s.shear, s.slop, h)
     for c in range(chunks):

@@ -36,7 +36,8 @@ from numba.extending import intrinsic
 from numba.core.imputils import impl_ret_borrowed
 from numba.np.arrayobj import populate_array
 
-__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks", "flat"]
+__all__ = ["Field", "HOT", "WORK", "Hot", "Work", "Packed", "pack", "work_shapes", "unpack_hot", "unpack_work", "work_chunks",
+           "by_address", "for_stages", "flat"]
 
 Field = namedtuple("Field", "name dtype axes doc")
 
@@ -145,6 +146,8 @@ Work = namedtuple("Work", [f.name for f in WORK])
 Packed = namedtuple("Packed", "floats ints bools layout")
 
 _BUFFER = {F: 0, I: 1, BOOL: 2}
+#: a layout's columns: a field's buffer, its offset in it, then up to four dimensions
+_COLUMNS = 6
 
 
 def work_shapes(sizes: dict) -> list[tuple]:
@@ -158,7 +161,7 @@ def pack(fields: tuple, arrays: dict, align: int = 1) -> tuple[Packed, tuple]:
     whole AVX-512 vector). Returns the :class:`Packed` buffers and the record's fields as views of
     them, in the table's order. Raises TypeError if an array's dtype or number of axes is not its
     row's (kernels would read another array as it)."""
-    layout = np.zeros((len(fields), 6), np.int64)   # buffer, offset, then up to 4 dims
+    layout = np.zeros((len(fields), _COLUMNS), np.int64)   # buffer, offset, then up to 4 dims
     ends = [0, 0, 0]
     shapes = []
     for k, f in enumerate(fields):
@@ -194,7 +197,8 @@ def _aligned_zeros(n: int, dtype, align: int) -> np.ndarray:
 
 
 def _unpacker(fields: tuple, record: type):
-    """An intrinsic ``(floats, ints, bools, layout) -> record`` for kernels: each field a
+    """An intrinsic ``(floats, ints, bools, layout) -> record`` for kernels (the arrays, or their
+    addresses: :func:`by_address`): each field a
     C-contiguous view of its buffer (the table's dtype and axes, the layout's offset and shape),
     made in place without an owner (numba's reference count is an atomic add at every call a
     kernel makes with an array, half of a one-creature step when the stages were called with ~100
@@ -207,23 +211,30 @@ def _unpacker(fields: tuple, record: type):
     @intrinsic
     def unpack(typingctx, floats, ints, bools, layout):
         buffers = (floats, ints, bools)
-        if not all(isinstance(b, types.Array) and b.ndim == 1 for b in buffers) or layout.ndim != 2:
+        if not all(isinstance(b, types.CPointer) or (isinstance(b, types.Array) and b.ndim == 1) for b in buffers):
+            return None
+        if not (isinstance(layout, types.CPointer) or (isinstance(layout, types.Array) and layout.ndim == 2)):
             return None
 
         def codegen(context, builder, signature, args):
-            bufs = [context.make_array(signature.args[k])(context, builder, value=args[k]) for k in range(3)]
+            # (an array's data, or the address :func:`by_address` made of it)
+            datas = [args[k] if isinstance(signature.args[k], types.CPointer) else
+                     context.make_array(signature.args[k])(context, builder, value=args[k]).data for k in range(3)]
             lay_type = signature.args[3]
-            lay = context.make_array(lay_type)(context, builder, value=args[3])
+            by_pointer = isinstance(lay_type, types.CPointer)
+            lay = None if by_pointer else context.make_array(lay_type)(context, builder, value=args[3])
             intp = context.get_value_type(types.intp)
 
             def entry(k, j):
+                if by_pointer:   # (the layout is C-contiguous, _COLUMNS a row)
+                    return builder.load(builder.gep(args[3], [context.get_constant(types.intp, k * _COLUMNS + j)]))
                 index = [context.get_constant(types.intp, k), context.get_constant(types.intp, j)]
                 ptr = cgutils.get_item_pointer(context, builder, lay_type, lay, index)
                 return builder.load(ptr)
 
             values = []
             for k, (kind, aty) in enumerate(zip(kinds, array_types)):
-                data = builder.gep(bufs[kind].data, [entry(k, 1)])
+                data = builder.gep(datas[kind], [entry(k, 1)])
                 dims = [entry(k, 2 + d) for d in range(aty.ndim)]
                 itemsize = context.get_abi_sizeof(context.get_data_type(aty.dtype))
                 strides, stride = [], context.get_constant(types.intp, itemsize)
@@ -240,6 +251,52 @@ def _unpacker(fields: tuple, record: type):
         return record_type(floats, ints, bools, layout), codegen
 
     return unpack
+
+
+def _addresses(packed):
+    """The typing and code of :func:`by_address` for ``packed``'s type, or None."""
+    if not (isinstance(packed, types.BaseTuple) and len(packed) == 4
+            and all(isinstance(a, types.Array) and a.layout == "C" for a in packed)):
+        return None
+    out_type = types.Tuple([types.CPointer(a.dtype) for a in packed])
+
+    def codegen(context, builder, signature, args):
+        arrays = cgutils.unpack_tuple(builder, args[0], 4)
+        datas = [context.make_array(a)(context, builder, value=v).data for a, v in zip(packed, arrays)]
+        return context.make_tuple(builder, out_type, datas)
+
+    return out_type, codegen
+
+
+@intrinsic
+def by_address(typingctx, packed):
+    """A :class:`Packed` record's four arrays (a plain tuple) as the addresses of their data, one
+    word each where an array is seven or nine (its owner, size, shape and strides): what a kernel
+    hands the stages it calls several times a substep (physics/step.py: each call pushed some 62
+    words of the two records, and a step of one block of lanes took 0.83x the time with the
+    addresses). :func:`unpack_hot` and :func:`unpack_work` read either; the arrays must outlive
+    the addresses (their caller holds them)."""
+    made = _addresses(packed)
+    if made is None:
+        return None
+    out_type, codegen = made
+    return out_type(packed), codegen
+
+
+@intrinsic
+def for_stages(typingctx, packed, single):
+    """What a step hands its stages of ``packed``: :func:`by_address`'s addresses, but in the step
+    compiled for one creature (``single`` None: physics/step.py) the arrays themselves, whose
+    calls there hardly cost anything and whose addresses would cost it 2-3 %."""
+    if isinstance(single, (types.NoneType, types.Omitted)):
+        def same(context, builder, signature, args):
+            return impl_ret_borrowed(context, builder, packed, args[0])
+        return packed(packed, single), same
+    made = _addresses(packed)
+    if made is None:
+        return None
+    out_type, codegen = made
+    return out_type(packed, single), codegen
 
 
 @intrinsic

@@ -66,7 +66,7 @@ from numba import njit, prange
 from . import dem, witkin
 from .hot import chunk_lanes, creatures_alike, packed_hot_of, packed_workspace_of, unowned, whole_eights
 from .lanes import WIDTH, block, one_block, stepped, width
-from .layout import flat, unpack_hot, unpack_work, work_chunks
+from .layout import flat, for_stages, unpack_hot, unpack_work, work_chunks
 from .bones import R_REST, drive_muscles, rest_of_substep
 from .clusters import solve_clusters
 from .collide import ARENA_PASSES, collide_arena, solve_self_collisions
@@ -236,6 +236,10 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     h = s.dt / substeps
     lanes = work.x.shape[3]
     C = work_chunks(packed_work)   # (the skeleton's arrays have a twin of each chunk after them)
+    # the stages called several times a substep take the buffers' addresses, one word an array
+    # (physics.layout.by_address: each call pushed some 62 words; a step of one block 0.83x the
+    # time), but in the step compiled for one creature, whose calls hardly showed
+    pk, pw = for_stages(packed, single), for_stages(packed_work, single)
     b0 = c * lanes
     n = min(lanes, B - b0)   # its creatures: read from start, written to end
     m = whole_eights(n)      # its lanes stepped (past n, copies of its last creature)
@@ -256,7 +260,7 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             for l in range(m):
                 x[i, k, l] = pos[b0 + min(l, n - 1), i, k]
                 v[i, k, l] = vel[b0 + min(l, n - 1), i, k]
-    drive_muscles(muscle_len, cmd, out_len, rest, packed, b0, n, s.dt)
+    drive_muscles(muscle_len, cmd, out_len, rest, pk, b0, n, s.dt)
     for e in range(rest.shape[0]):
         for r in range(rest.shape[1]):
             for l in range(n, m):
@@ -307,34 +311,34 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
         _zero(lifted)
         for it in range(iterations):
             if joints:
-                solve_joints(x, p, q, lamj, packed, b0, m, h, no, single)
+                solve_joints(x, p, q, lamj, pk, b0, m, h, no, single)
             if clusters:
-                solve_clusters(x, p, q, packed, b0, m, single)
+                solve_clusters(x, p, q, pk, b0, m, single)
             if ground:
                 solve_ground(x, p, plane, active, dn, fric, grip, loose, inv_mass, hot.friction,
                              hot.kinetic_friction, b0, m, push_h, single)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, yes, single)
+            factor_skeleton(h, pw, c, pk, b0, m, it > 0, yes, single)
             if ground:
                 _copy_lanes(before, p, m)
                 _copy_rows(pulled_before, lam, m)
-            solve_skeleton(h, packed_work, c, packed, b0, m, no, no, single)
+            solve_skeleton(h, pw, c, pk, b0, m, no, no, single)
             if ground and mark_lifted(active, load, lifted, m, single):
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], m)
                 if s.alike and m >= TWIN_LANES and k <= m * FEW_LIFTING:
                     # those creatures alone, in the chunk's twin (see _solve_lifting_again)
-                    _solve_lifting_again(h, packed_work, c, packed, work, k, C, it > 0, lead)
+                    _solve_lifting_again(h, pw, c, pk, work, k, C, it > 0, lead)
                 else:
                     _copy_lanes(p, before, m)
                     _zero(load)
                     # (the legs as the factor above took them: x has not moved)
-                    factor_skeleton(h, packed_work, c, packed, b0, m, it > 0, no, single)
-                    solve_skeleton(h, packed_work, c, packed, b0, m, no, yes, single)
+                    factor_skeleton(h, pw, c, pk, b0, m, it > 0, no, single)
+                    solve_skeleton(h, pw, c, pk, b0, m, no, yes, single)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
-                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
+                factor_skeleton(h, pw, c, pk, b0, m, yes, no, single)
+                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m, single)
             if s.self_collision:
@@ -343,14 +347,14 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, m, single)
-                solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
+                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
             relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, m, h, fluid)
-            solve_skeleton(h, packed_work, c, packed, b0, m, yes, no, single)
+            solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
             _zero(load)
         if ground:
-            finish_ground(x, p, v, plane, active, dn, touching, vn, packed, terrain, b0, m, slop, push_h, single)
+            finish_ground(x, p, v, plane, active, dn, touching, vn, pk, terrain, b0, m, slop, push_h, single)
         recover_velocity(x, p, v, h, m, single)
         if ground:
             reject_ground_velocity(v, plane, touching, vn, dn, hot.restitution, b0, m, s.bounce, s.push, h, single)

@@ -10,7 +10,8 @@ from numba import njit
 
 import physics
 from physics.hot import hot_of, packed_hot_of, packed_workspace_of, workspace_of
-from physics.layout import HOT, WORK, Hot, Work, flat, pack, unpack_hot, unpack_work, work_chunks
+from physics.layout import (HOT, WORK, Hot, Work, by_address, flat, for_stages, pack, unpack_hot, unpack_work,
+                            work_chunks)
 from physics_helpers import cluster_walker
 
 PHYSICS = Path(physics.__file__).parent
@@ -31,6 +32,16 @@ def _chunks(packed):
     return work_chunks(packed)
 
 
+@njit
+def _hot_by_address(packed):
+    return unpack_hot(*by_address(packed))
+
+
+@njit
+def _work_for_stages(packed, single):
+    return unpack_work(*for_stages(packed, single))
+
+
 def test_the_kernels_rebuild_the_model_record_from_its_packed_buffers_exactly():
     """Every field of the hot record, on bodies with joints, springs, clusters and collision
     pairs, comes back inside a kernel with its table row's dtype and axes, its values, as a view
@@ -42,11 +53,13 @@ def test_the_kernels_rebuild_the_model_record_from_its_packed_buffers_exactly():
         hot, packed = hot_of(model), packed_hot_of(model)
         rebuilt = _hot(tuple(packed))
         assert type(rebuilt) is Hot and Hot._fields == tuple(f.name for f in HOT)
-        for k, (field, a, b) in enumerate(zip(HOT, hot, rebuilt)):
-            assert a.dtype == b.dtype == field.dtype and a.ndim == b.ndim == len(field.axes), field.name
-            assert a.shape == b.shape, field.name
-            np.testing.assert_array_equal(a, b, err_msg=field.name)
-            assert b.size == 0 or np.shares_memory(b, packed[packed.layout[k, 0]]), field.name
+        # (and from the buffers' addresses, as the step hands them to its stages)
+        for rebuilt in (rebuilt, _hot_by_address(tuple(packed))):
+            for k, (field, a, b) in enumerate(zip(HOT, hot, rebuilt)):
+                assert a.dtype == b.dtype == field.dtype and a.ndim == b.ndim == len(field.axes), field.name
+                assert a.shape == b.shape, field.name
+                np.testing.assert_array_equal(a, b, err_msg=field.name)
+                assert b.size == 0 or np.shares_memory(b, packed[packed.layout[k, 0]]), field.name
 
 
 def test_per_creature_fields_have_the_creature_last():
@@ -82,7 +95,9 @@ def test_the_workspace_is_made_from_its_table_and_unpacked_to_the_very_same_memo
     views, rebuilt = workspace_of(model, 16), _work(tuple(packed))
     assert type(views) is Work and type(rebuilt) is Work and len(views) == len(WORK) == packed.layout.shape[0]
     assert _chunks(tuple(packed)) == 2
-    for field, a, b in zip(WORK, views, rebuilt):
+    # the same memory from the arrays (the step compiled for one creature) and from their addresses
+    ways = [rebuilt, _work_for_stages(tuple(packed), None), _work_for_stages(tuple(packed), False)]
+    for field, a, b in ((f, a, b) for rebuilt in ways for f, a, b in zip(WORK, views, rebuilt)):
         chunks = 4 if field.axes[0] == "C2" else 2   # 2 chunks (and their twins)
         assert a.dtype == b.dtype == field.dtype and a.shape == b.shape and a.shape[0] == chunks, field.name
         assert a.shape[-1] == 16 or field.axes[-1] != "L", field.name
