@@ -42,7 +42,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
 __all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "width", "block", "where", "vmin",
-           "vmax", "any_lane"]
+           "vmax", "any_lane", "item"]
 
 #: lanes in a block: one AVX-512 vector of doubles, two AVX2 ones (chunks step whole eights)
 WIDTH = 8
@@ -443,3 +443,24 @@ def any_lane(typingctx, m):
         bits = builder.bitcast(args[0], ir.IntType(m.width))
         return builder.icmp_unsigned("!=", bits, ir.Constant(ir.IntType(m.width), 0))
     return types.boolean(m), codegen
+
+
+@intrinsic
+def item(typingctx, a, i):
+    """``a[i]`` of a 1-D int64 or float64 array, for an index that is never negative (a plan's),
+    without the wraparound numba gives a signed index (a sign test, a mask and an add at every
+    read, which at one block of lanes the skeleton's loops pay for every entry of its plan)."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.dtype in (types.int64, types.float64)
+            and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        aty = sig.args[0]
+        arr = context.make_array(aty)(context, builder, args[0])
+        index = context.cast(builder, args[1], sig.args[1], types.intp)
+        ptr = cgutils.get_item_pointer2(context, builder, arr.data, cgutils.unpack_tuple(builder, arr.shape, 1),
+                                        cgutils.unpack_tuple(builder, arr.strides, 1), aty.layout, [index],
+                                        wraparound=False)
+        return builder.load(ptr)
+
+    return a.dtype(a, i), codegen

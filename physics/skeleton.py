@@ -71,7 +71,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
-from .lanes import block, width, where, vmin, vmax, any_lane, stepped
+from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -503,8 +503,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
             l = block(l0, single)
             V[c0, l] = 0.0
             PV[k, l] = 0.0   # for now: the diagonal the row would have unheld (the pivot's scale)
-        for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
-            m = hot.leg_sphere[g]
+        for g in range(item(hot.row_leg_start, k), item(hot.row_leg_start, k + 1)):
+            m = item(hot.leg_sphere, g)
             w = inv_mass[m, b0:b0 + n]
             for l0 in range(0, n, W):
                 l = block(l0, single)
@@ -523,21 +523,21 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
             l = block(l0, single)
             diag[l] += comp[l] * inv_h2
     for s in range(hot.asm_entry.shape[0]):
-        t = hot.asm_entry[s]
-        g1 = hot.asm_leg1[s]
-        g2 = hot.asm_leg2[s]
-        m = hot.asm_sphere[s]
+        t = item(hot.asm_entry, s)
+        g1 = item(hot.asm_leg1, s)
+        g2 = item(hot.asm_leg2, s)
+        m = item(hot.asm_sphere, s)
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
     # left-looking L D L^T
     for k in range(R):
-        for pr in range(hot.pair_start[k], hot.pair_start[k + 1]):
-            e = hot.pair_entry[pr]
-            j = hot.pair_j[pr]
-            for o in range(hot.pair_op_start[pr], hot.pair_op_start[pr + 1]):
-                target = hot.op_target[o]
-                source = hot.op_source[o]
+        for pr in range(item(hot.pair_start, k), item(hot.pair_start, k + 1)):
+            e = item(hot.pair_entry, pr)
+            j = item(hot.pair_j, pr)
+            for o in range(item(hot.pair_op_start, pr), item(hot.pair_op_start, pr + 1)):
+                target = item(hot.op_target, o)
+                source = item(hot.op_source, o)
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
@@ -575,8 +575,8 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
     n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
     W = width(single)
     for k in range(R):
-        for t in range(col_start[k] + 1, col_start[k + 1]):
-            i = ent_row[t]
+        for t in range(item(col_start, k) + 1, item(col_start, k + 1)):
+            i = item(ent_row, t)
             if i >= R:
                 break
             for l0 in range(0, n, W):
@@ -587,8 +587,8 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
             l = block(l0, single)
             lam[k, l] *= D[k, l]
     for k in range(R - 1, -1, -1):
-        for t in range(col_start[k] + 1, col_start[k + 1]):
-            i = ent_row[t]
+        for t in range(item(col_start, k) + 1, item(col_start, k + 1)):
+            i = item(ent_row, t)
             if i >= R:
                 break
             for l0 in range(0, n, W):
@@ -766,8 +766,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             for l0 in range(0, n, W):
                 l = block(l0, single)
                 dlam[k, l] = 0.0
-            for g in range(hot.row_leg_start[k], hot.row_leg_start[k + 1]):
-                m = hot.leg_sphere[g]
+            for g in range(item(hot.row_leg_start, k), item(hot.row_leg_start, k + 1)):
+                m = item(hot.leg_sphere, g)
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]

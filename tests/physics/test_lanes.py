@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from physics.lanes import WIDTH, any_lane, block, one_block, stepped, vmax, vmin, where, width
+from physics.lanes import WIDTH, any_lane, block, item, one_block, stepped, vmax, vmin, where, width
 
 
 @njit(cache=True, error_model="numpy")
@@ -123,3 +123,18 @@ def test_the_selections_take_numbers_as_numba_does(a, b):
         got = _pick_numbers(a, b, m)
         for x, y in zip(got[:3], got[3:]):
             assert np.array_equal(np.float64(x).view(np.int64), np.float64(y).view(np.int64))
+
+
+@njit(cache=True)
+def _items(a, b):
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += item(b, item(a, i))
+    return total, item(a, a.shape[0] - 1)
+
+
+def test_item_reads_an_array_at_an_index_as_indexing_does():
+    """``item`` is ``a[i]`` for the indices a plan holds (never negative), int64 and float64."""
+    a = np.array([3, 0, 2, 2, 1], np.int64)
+    b = np.array([0.5, -1.0, 2.25, 8.0])
+    assert _items(a, b) == (float(b[a].sum()), 1)
