@@ -586,14 +586,19 @@ def _substitute(lam, V, D, col_start, ent_row, R, n, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             lam[k, l] *= D[k, l]
+    # (backwards, each row's sum kept in a register a block at a time: through memory, each of its
+    # terms waited for the store of the one before; the same operations in the same order)
     for k in range(R - 1, -1, -1):
-        for t in range(item(col_start, k) + 1, item(col_start, k + 1)):
-            i = item(ent_row, t)
-            if i >= R:
-                break
-            for l0 in range(0, n, W):
-                l = block(l0, single)
-                lam[k, l] -= V[t, l] * lam[i, l]
+        first, last = item(col_start, k) + 1, item(col_start, k + 1)
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            total = lam[k, l]
+            for t in range(first, last):
+                i = item(ent_row, t)
+                if i >= R:
+                    break
+                total = total - V[t, l] * lam[i, l]
+            lam[k, l] = total
 
 
 @njit(cache=True, error_model="numpy", inline="always")
