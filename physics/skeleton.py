@@ -291,8 +291,9 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
     sweeps have reached (which hinges are past their limits, which spheres the ground holds), for
     chunk ``c`` (creatures ``b0`` to ``b0 + n - 1``). ``packed`` and ``packed_work``: the model's
     arrays and the workspace as packed buffers (:func:`physics.hot.packed_hot_of`,
-    :func:`physics.hot.packed_workspace_of`), unpacked here: a call costs what its arguments cost
-    to hand on, each array seven or more words (the unpacked model's record, 77 arrays, about
+    :func:`physics.hot.packed_workspace_of`), or their addresses (:func:`physics.layout.by_address`,
+    as the step hands them), unpacked here: a call costs what its arguments cost to hand on, each
+    array seven or more words, an address one (the unpacked model's record, 77 arrays, about
     0.5 us whatever the call did; the chunk's 17 arrays this stage reads, a sixth of a one-creature
     step), and these stages are called several times a substep.
 

@@ -270,7 +270,8 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
     # A call costs what its arguments cost to hand on (seven or more words an array): the small
     # stages of a substep are inlined here (inline="always": the ground's, the integrator's),
     # the skeleton's factor and solve, called several times a substep, take the packed buffers
-    # of the model and the workspace and the chunk and unpack what they read themselves, and
+    # of the model and the workspace (their addresses, ``pk`` and ``pw`` above) and the chunk
+    # and unpack what they read themselves, and
     # the other stages get the arrays they read one by one. Stages with nothing to do are not
     # called at all. (docs/performance.md: one walker 1.2x faster, bit for bit.)
     bone_a, bone_b = hot.bone_a, hot.bone_b
