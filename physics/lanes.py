@@ -41,7 +41,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
-__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "width", "block", "where", "vmin",
+__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "one_at_a_time", "width", "block", "where", "vmin",
            "vmax", "any_lane", "item"]
 
 #: lanes in a block: one AVX-512 vector of doubles, two AVX2 ones (chunks step whole eights)
@@ -135,6 +135,18 @@ def stepped(typingctx, single, n):
             return context.cast(builder, args[1], sig.args[1], types.int64)
         return ir.Constant(ir.IntType(64), count)
     return types.int64(single, n), codegen
+
+
+@intrinsic
+def one_at_a_time(typingctx, single):
+    """Whether a stage steps a single block (a constant: True in the steps compiled for one
+    creature or one block, False elsewhere). There a chain of dependent operations is best kept
+    in registers, a block's whole chain before the next; with many blocks, an operation at a time
+    over every block (their chains interleaved, the operation's indices read once)."""
+    few = isinstance(single, (types.NoneType, types.Omitted, OneBlock))
+    def codegen(context, builder, sig, args):
+        return ir.Constant(ir.IntType(1), int(few))
+    return types.boolean(single), codegen
 
 
 @intrinsic

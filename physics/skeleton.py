@@ -71,7 +71,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
-from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped
+from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped, one_at_a_time
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -242,23 +242,31 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
                 if k1 > k2:
                     asm.append((entry[(k1, k2)], l1, l2, s))
     asm.sort()
-    # left-looking updates: column k gets, from every earlier column j with L_kj != 0,
-    # V[i, k] -= L_ij * (L_kj D_j) for the rows i >= k of column j
-    pair_start, pair_entry, pair_j, pair_op_start, op_target, op_source = [0], [], [], [0], [], []
+    # left-looking updates, entry by entry: the entry (i, k) of column k gets, from every earlier
+    # column j with L_kj != 0 (in the order of j), V[i, k] -= L_ij * L_kj * D_j (its ``op_source``,
+    # ``op_entry`` and ``op_j``; an entry's own sum is kept in a register, factor_skeleton)
     below = [[] for _ in range(n)]
     for j in range(n):
         for i in cols[j]:
             below[i].append(j)
+    colset = [set(c) for c in cols]
+    op_start, op_source, op_entry, op_j = [0], [], [], []
     for k in range(n):
-        for j in below[k]:
-            pair_entry.append(entry[(k, j)])
-            pair_j.append(j)
-            for i in cols[j]:
-                if i >= k:
-                    op_target.append(entry[(i, k)])
+        for i in [k] + cols[k]:
+            for j in below[k]:
+                if i == k or i in colset[j]:
                     op_source.append(entry[(i, j)])
-            pair_op_start.append(len(op_target))
-        pair_start.append(len(pair_entry))
+                    op_entry.append(entry[(k, j)])
+                    op_j.append(j)
+            op_start.append(len(op_source))
+    # L's entries below the diagonal row by row, in the order of their columns (the forward
+    # substitution, _substitute)
+    row_start, row_entry, row_col = [0], [], []
+    for i in range(n):
+        for j in below[i]:
+            row_entry.append(entry[(i, j)])
+            row_col.append(j)
+        row_start.append(len(row_entry))
 
     def arr(x):
         return np.array(x, np.int64).reshape(-1)
@@ -269,9 +277,9 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "hinge_row": arr(hinge_row), "hinge_joint": arr(hinge_joint), "hinge_leg": arr(hinge_leg),
             "leg_row": arr(leg_row), "leg_sphere": arr(leg_sphere), "row_leg_start": arr(row_leg_start),
             "asm_entry": asm[:, 0].copy(), "asm_leg1": asm[:, 1].copy(), "asm_leg2": asm[:, 2].copy(),
-            "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
-            "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
-            "op_source": arr(op_source), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
+            "asm_sphere": asm[:, 3].copy(), "op_start": arr(op_start), "op_source": arr(op_source),
+            "op_entry": arr(op_entry), "op_j": arr(op_j), "sk_row_start": arr(row_start),
+            "sk_row_entry": arr(row_entry), "sk_row_col": arr(row_col), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
             "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
             "row_muscle": arr(row_muscle),
             **{"frame_" + name: arr(value) for name, value in frame.items()}}
@@ -531,18 +539,11 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
-    # left-looking L D L^T
+    # left-looking L D L^T, an entry at a time: its updates from the columns before (in their
+    # order), then the pivot, then the column below it scaled by 1 / pivot
     for k in range(R):
-        for pr in range(item(hot.pair_start, k), item(hot.pair_start, k + 1)):
-            e = item(hot.pair_entry, pr)
-            j = item(hot.pair_j, pr)
-            for o in range(item(hot.pair_op_start, pr), item(hot.pair_op_start, pr + 1)):
-                target = item(hot.op_target, o)
-                source = item(hot.op_source, o)
-                for l0 in range(0, n, W):
-                    l = block(l0, single)
-                    V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         c0 = hot.sk_col_start[k]
+        _update(V, PV, hot, c0, n, W, single)
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         m = hot.row_muscle[k]
         if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
@@ -562,38 +563,65 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
         for t in range(c0 + 1, hot.sk_col_start[k + 1]):
+            _update(V, PV, hot, t, n, W, single)
             for l0 in range(0, n, W):
                 l = block(l0, single)
                 V[t, l] *= D[k, l]
 
 
-@njit(cache=True, error_model="numpy")
-def _substitute(lam, V, D, col_start, ent_row, R, n, single):
-    """``lam`` := A^-1 lam for the first ``R`` rows (all of them, or the leading block, whose
-    factor is the leading part of L: the soft rows come last): L y = lam column by column, then
-    z = y / D, then L^T x = z backwards. (Indexed in place rather than through row views: for
-    one creature a view's set-up cost as much as its loop.)"""
-    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
-    W = width(single)
-    for k in range(R):
-        for t in range(item(col_start, k) + 1, item(col_start, k + 1)):
-            i = item(ent_row, t)
-            if i >= R:
-                break
-            for l0 in range(0, n, W):
-                l = block(l0, single)
-                lam[i, l] -= V[t, l] * lam[k, l]
-    for k in range(R):
+@njit(cache=True, error_model="numpy", inline="always")
+def _update(V, PV, hot, t, n, W, single):
+    """The factor's entry ``t`` less its updates from the columns before, ``V[t] -= L_ij L_kj D_j``
+    in the order of j: for one block, summed in a register (through memory each waited for the
+    store of the one before); for many, an update at a time over every block."""
+    o0, o1 = item(hot.op_start, t), item(hot.op_start, t + 1)
+    if one_at_a_time(single):
         for l0 in range(0, n, W):
             l = block(l0, single)
-            lam[k, l] *= D[k, l]
-    # (backwards, each row's sum kept in a register a block at a time: through memory, each of its
-    # terms waited for the store of the one before; the same operations in the same order)
+            total = V[t, l]
+            for o in range(o0, o1):
+                total = total - V[item(hot.op_source, o), l] * V[item(hot.op_entry, o), l] * PV[item(hot.op_j, o), l]
+            V[t, l] = total
+    else:
+        for o in range(o0, o1):
+            s, e, j = item(hot.op_source, o), item(hot.op_entry, o), item(hot.op_j, o)
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                V[t, l] -= V[s, l] * V[e, l] * PV[j, l]
+
+
+@njit(cache=True, error_model="numpy")
+def _substitute(lam, V, D, plan, R, n, single):
+    """``lam`` := A^-1 lam for the first ``R`` rows (all of them, or the leading block, whose
+    factor is the leading part of L: the soft rows come last): L y = lam, then z = y / D and
+    L^T x = z backwards. ``plan``: the factor's entries by columns (``sk_col_start``,
+    ``sk_ent_row``) and by rows (``sk_row_start``, ``sk_row_entry``, ``sk_row_col``). Each row's
+    sum is kept in a register a block at a time, its terms in the order of their columns (through
+    memory, each term waited for the store of the one before). (Indexed in place rather than
+    through row views: for one creature a view's set-up cost as much as its loop.)"""
+    n = stepped(single, n)   # (a constant in the steps compiled for one creature or one block: physics/step.py)
+    W = width(single)
+    col_start, ent_row, row_start, row_entry, row_col = plan
+    for i in range(R):
+        first, last = item(row_start, i), item(row_start, i + 1)
+        if one_at_a_time(single):
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                total = lam[i, l]
+                for t in range(first, last):
+                    total = total - V[item(row_entry, t), l] * lam[item(row_col, t), l]
+                lam[i, l] = total
+        else:
+            for t in range(first, last):
+                e, k = item(row_entry, t), item(row_col, t)
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    lam[i, l] -= V[e, l] * lam[k, l]
     for k in range(R - 1, -1, -1):
         first, last = item(col_start, k) + 1, item(col_start, k + 1)
         for l0 in range(0, n, W):
             l = block(l0, single)
-            total = lam[k, l]
+            total = lam[k, l] * D[k, l]
             for t in range(first, last):
                 i = item(ent_row, t)
                 if i >= R:
@@ -667,6 +695,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     sk = skeleton_scratch(work, c)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
+    plan = (hot.sk_col_start, hot.sk_ent_row, hot.sk_row_start, hot.sk_row_entry, hot.sk_row_col)
     W = width(single)
     for t in range(hot.rod_row.shape[0]):
         k = hot.rod_row[t]
@@ -704,7 +733,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             l = block(l0, single)
             lam[k, l] = -C[k, l]
     if lead_only:
-        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, lead, n, single)
+        _substitute(lam, V, D, plan, lead, n, single)
     else:
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
@@ -730,7 +759,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                     l = block(l0, single)
                     d, along = _length_along(p, G, a, b, g, l)
                     lam[k, l] = (rest[e, 2, l] - d) * along
-        _substitute(lam, V, D, hot.sk_col_start, hot.sk_ent_row, R, n, single)
+        _substitute(lam, V, D, plan, R, n, single)
         # a muscle pulls with its strength at most; the rods, hinges and compliant bones take what that leaves
         h2 = h * h
         move[:, :, :n] = 0.0
@@ -777,7 +806,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
-        _substitute(dlam, V, D, hot.sk_col_start, hot.sk_ent_row, fix, n, single)
+        _substitute(dlam, V, D, plan, fix, n, single)
         for k in range(fix):
             for l0 in range(0, n, W):
                 l = block(l0, single)
