@@ -242,23 +242,33 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
                 if k1 > k2:
                     asm.append((entry[(k1, k2)], l1, l2, s))
     asm.sort()
-    # left-looking updates, entry by entry: the entry (i, k) of column k gets, from every earlier
-    # column j with L_kj != 0 (in the order of j), V[i, k] -= L_ij * L_kj * D_j (its ``op_source``,
-    # ``op_entry`` and ``op_j``; an entry's own sum is kept in a register, factor_skeleton)
+    # left-looking updates: column k gets, from every earlier column j with L_kj != 0,
+    # V[i, k] -= L_ij * (L_kj D_j) for the rows i >= k of column j (pair_* and op_*: a pair (k, j)
+    # at a time, each over every block of a chunk, the order factor_skeleton takes for many
+    # blocks); and the same updates entry by entry, each entry's in the order of j (upd_*: the
+    # order it takes for one block, each entry's sum in a register)
+    pair_start, pair_entry, pair_j, pair_op_start, op_target, op_source = [0], [], [], [0], [], []
     below = [[] for _ in range(n)]
     for j in range(n):
         for i in cols[j]:
             below[i].append(j)
-    colset = [set(c) for c in cols]
-    op_start, op_source, op_entry, op_j = [0], [], [], []
+    updates = {}
     for k in range(n):
-        for i in [k] + cols[k]:
-            for j in below[k]:
-                if i == k or i in colset[j]:
+        for j in below[k]:
+            pair_entry.append(entry[(k, j)])
+            pair_j.append(j)
+            for i in cols[j]:
+                if i >= k:
+                    op_target.append(entry[(i, k)])
                     op_source.append(entry[(i, j)])
-                    op_entry.append(entry[(k, j)])
-                    op_j.append(j)
-            op_start.append(len(op_source))
+                    updates.setdefault(entry[(i, k)], []).append((entry[(i, j)], entry[(k, j)], j))
+            pair_op_start.append(len(op_target))
+        pair_start.append(len(pair_entry))
+    upd_start, upd = [0], []
+    for t in range(len(ent_row)):
+        upd += updates.get(t, [])
+        upd_start.append(len(upd))
+    upd = np.array(upd, np.int64).reshape(-1, 3)
     # L's entries below the diagonal row by row, in the order of their columns (the forward
     # substitution, _substitute)
     row_start, row_entry, row_col = [0], [], []
@@ -277,8 +287,10 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "hinge_row": arr(hinge_row), "hinge_joint": arr(hinge_joint), "hinge_leg": arr(hinge_leg),
             "leg_row": arr(leg_row), "leg_sphere": arr(leg_sphere), "row_leg_start": arr(row_leg_start),
             "asm_entry": asm[:, 0].copy(), "asm_leg1": asm[:, 1].copy(), "asm_leg2": asm[:, 2].copy(),
-            "asm_sphere": asm[:, 3].copy(), "op_start": arr(op_start), "op_source": arr(op_source),
-            "op_entry": arr(op_entry), "op_j": arr(op_j), "sk_row_start": arr(row_start),
+            "asm_sphere": asm[:, 3].copy(), "pair_start": arr(pair_start), "pair_entry": arr(pair_entry),
+            "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
+            "op_source": arr(op_source), "upd_start": arr(upd_start), "upd_source": upd[:, 0].copy(),
+            "upd_entry": upd[:, 1].copy(), "upd_j": upd[:, 2].copy(), "sk_row_start": arr(row_start),
             "sk_row_entry": arr(row_entry), "sk_row_col": arr(row_col), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
             "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
             "row_muscle": arr(row_muscle),
@@ -539,11 +551,32 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
-    # left-looking L D L^T, an entry at a time: its updates from the columns before (in their
-    # order), then the pivot, then the column below it scaled by 1 / pivot
+    # left-looking L D L^T: for one block an entry at a time, its updates from the columns before
+    # (in their order) summed in a register (through memory each waited for the store of the one
+    # before); for many, a pair of columns at a time over every block (the order the cache likes:
+    # each update's entries stay in it)
+    few = one_at_a_time(single)
     for k in range(R):
-        c0 = hot.sk_col_start[k]
-        _update(V, PV, hot, c0, n, W, single)
+        c0, c1 = hot.sk_col_start[k], hot.sk_col_start[k + 1]
+        if few:
+            for t in range(c0, c1):
+                o0, o1 = item(hot.upd_start, t), item(hot.upd_start, t + 1)
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    total = V[t, l]
+                    for o in range(o0, o1):
+                        total = total - V[item(hot.upd_source, o), l] * V[item(hot.upd_entry, o), l] * PV[item(hot.upd_j, o), l]
+                    V[t, l] = total
+        else:
+            for pr in range(item(hot.pair_start, k), item(hot.pair_start, k + 1)):
+                e = item(hot.pair_entry, pr)
+                j = item(hot.pair_j, pr)
+                for o in range(item(hot.pair_op_start, pr), item(hot.pair_op_start, pr + 1)):
+                    target = item(hot.op_target, o)
+                    source = item(hot.op_source, o)
+                    for l0 in range(0, n, W):
+                        l = block(l0, single)
+                        V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
         m = hot.row_muscle[k]
         if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
@@ -562,32 +595,10 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
                 piv = V[c0, l] + eps * PV[k, l]
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
-        for t in range(c0 + 1, hot.sk_col_start[k + 1]):
-            _update(V, PV, hot, t, n, W, single)
+        for t in range(c0 + 1, c1):
             for l0 in range(0, n, W):
                 l = block(l0, single)
                 V[t, l] *= D[k, l]
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _update(V, PV, hot, t, n, W, single):
-    """The factor's entry ``t`` less its updates from the columns before, ``V[t] -= L_ij L_kj D_j``
-    in the order of j: for one block, summed in a register (through memory each waited for the
-    store of the one before); for many, an update at a time over every block."""
-    o0, o1 = item(hot.op_start, t), item(hot.op_start, t + 1)
-    if one_at_a_time(single):
-        for l0 in range(0, n, W):
-            l = block(l0, single)
-            total = V[t, l]
-            for o in range(o0, o1):
-                total = total - V[item(hot.op_source, o), l] * V[item(hot.op_entry, o), l] * PV[item(hot.op_j, o), l]
-            V[t, l] = total
-    else:
-        for o in range(o0, o1):
-            s, e, j = item(hot.op_source, o), item(hot.op_entry, o), item(hot.op_j, o)
-            for l0 in range(0, n, W):
-                l = block(l0, single)
-                V[t, l] -= V[s, l] * V[e, l] * PV[j, l]
 
 
 @njit(cache=True, error_model="numpy")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from physics.lanes import WIDTH, any_lane, block, item, one_block, stepped, vmax, vmin, where, width
+from physics.lanes import WIDTH, any_lane, block, item, one_at_a_time, one_block, stepped, vmax, vmin, where, width
 
 
 @njit(cache=True, error_model="numpy")
@@ -91,6 +91,17 @@ def test_the_lanes_stepped_are_a_constant_in_the_steps_compiled_for_one_creature
     whatever the count handed on; any other ``single`` the count itself."""
     assert _counts(3) == (1, WIDTH, 3, WIDTH)
     assert _counts(40) == (1, WIDTH, 40, WIDTH)
+
+
+@njit(cache=True)
+def _one_at_a_time(n):
+    return one_at_a_time(None), one_at_a_time(one_block()), one_at_a_time(n < 0)
+
+
+def test_one_block_at_a_time_in_the_steps_compiled_for_one_creature_or_one_block_only():
+    """The stages keep a chain in registers a block at a time where they step one block (one
+    creature, or the step compiled for one block), and go an operation at a time elsewhere."""
+    assert _one_at_a_time(3) == (True, True, False)
 
 
 @njit(cache=True, error_model="numpy")
