@@ -41,8 +41,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
-__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "one_at_a_time", "width", "block", "where", "vmin",
-           "vmax", "any_lane", "item"]
+__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "one_at_a_time", "width", "block",
+           "where", "vmin", "vmax", "any_lane", "item"]
 
 #: lanes in a block: one AVX-512 vector of doubles, two AVX2 ones (chunks step whole eights)
 WIDTH = 8

@@ -291,7 +291,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "pair_j": arr(pair_j), "pair_op_start": arr(pair_op_start), "op_target": arr(op_target),
             "op_source": arr(op_source), "upd_start": arr(upd_start), "upd_source": upd[:, 0].copy(),
             "upd_entry": upd[:, 1].copy(), "upd_j": upd[:, 2].copy(), "sk_row_start": arr(row_start),
-            "sk_row_entry": arr(row_entry), "sk_row_col": arr(row_col), "soft_row": arr(soft_row), "soft_bone": arr(soft_bone),
+            "sk_row_entry": arr(row_entry), "sk_row_col": arr(row_col), "soft_row": arr(soft_row),
+            "soft_bone": arr(soft_bone),
             "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
             "row_muscle": arr(row_muscle),
             **{"frame_" + name: arr(value) for name, value in frame.items()}}
@@ -565,7 +566,8 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
                     l = block(l0, single)
                     total = V[t, l]
                     for o in range(o0, o1):
-                        total = total - V[item(hot.upd_source, o), l] * V[item(hot.upd_entry, o), l] * PV[item(hot.upd_j, o), l]
+                        source, e, j = item(hot.upd_source, o), item(hot.upd_entry, o), item(hot.upd_j, o)
+                        total = total - V[source, l] * V[e, l] * PV[j, l]
                     V[t, l] = total
         else:
             for pr in range(item(hot.pair_start, k), item(hot.pair_start, k + 1)):

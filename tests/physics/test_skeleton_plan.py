@@ -1,8 +1,9 @@
 """The skeleton's plan (physics/skeleton.py, ``plan_skeleton``) describes its factorisation whole:
 its updates entry by entry (``upd_*``, the order the kernels take for one block; the same
-updates as its pairs of columns, ``pair_*`` and ``op_*``, which they take for many), and L's entries row by row (``sk_row_*``) as well as column by column, factor
-and solve any symmetric positive definite matrix of the skeleton's pattern exactly as a dense solve
-does. Here in plain Python, step for step as factor_skeleton and _substitute do it."""
+updates as its pairs of columns, ``pair_*`` and ``op_*``, which they take for many), and L's
+entries row by row (``sk_row_*``) as well as column by column, factor and solve any symmetric
+positive definite matrix of the skeleton's pattern as a dense solve does. Here in plain Python,
+step for step as factor_skeleton and _substitute do it."""
 
 import numpy as np
 import pytest
