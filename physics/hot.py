@@ -72,8 +72,9 @@ def hot_of(model: Model) -> Hot:
                   "cluster_split": cluster_split(model)}
         plan = plan_skeleton(model.bone_a, model.bone_b, arrays["rigid_bones"], arrays["soft_bones"],
                              model.joint_a, model.joint_c, model.joint_b, model.joint_limited, model.n_spheres,
-                             model.cluster_start, model.cluster_sphere, model.muscle_bone)
+                             model.cluster_start, model.cluster_sphere, model.muscle_bone, model.graph)
         arrays.update(plan)   # (its every array is a field of the table: physics/layout.py)
+        arrays.update(row_muscles(model, plan))
         anchors = frames_of(plan, model.cluster_start, model.cluster_sphere, model.cluster_rest)
         arrays.update(zip(("anchor_a", "anchor_b", "frame_member", "frame_rest"), anchors))
         arrays.update(rod_inv_rest=1.0 / model.bone_rest[:, plan["rod_bone"]].T, joint_degree=joint_degree(model).T,
@@ -106,6 +107,8 @@ def creatures_alike(model: Model) -> bool:
     other would, and the step may solve some creatures again in a chunk of their own, lanes
     0.. (physics/step.py). Kept in ``model.prepared``."""
     prepared = model.prepared
+    if prepared.alike is None and model.graph:   # (a graph's second factor has no twin)
+        prepared.alike = False
     if prepared.alike is None:
         hot = hot_of(model)
         prepared.alike = all(_same_lanes(getattr(hot, f.name)) for f in HOT if f.axes[-1] == "B")
@@ -115,6 +118,27 @@ def creatures_alike(model: Model) -> bool:
 def _same_lanes(a: np.ndarray) -> bool:
     bits = a.view(np.uint8).reshape(a.shape + (a.dtype.itemsize,))
     return bool((bits == bits[..., :1, :]).all())
+
+
+def row_muscles(model: Model, plan: dict) -> dict:
+    """Each skeleton row's muscle creature by creature, (R, B) each: ``row_is_muscle``, its
+    spring ``row_omega`` and damping ``row_zeta`` (0 for a row that is none), its strength
+    ``row_strength`` (inf for none): a graph's bones (``row_muscle`` -2) read them lane by lane."""
+    R, B = len(plan["sk_col_start"]) - 1, model.batch
+    out = {"row_is_muscle": np.zeros((R, B), np.bool_), "row_omega": np.zeros((R, B)),
+           "row_zeta": np.zeros((R, B)), "row_strength": np.full((R, B), np.inf)}
+    omega = muscle_omegas(model)
+    slot = {int(e): m for m, e in enumerate(model.muscle_bone)}
+    for k, e in zip(plan["soft_row"], plan["soft_bone"]):
+        m = int(plan["row_muscle"][k]) if plan["row_muscle"][k] >= 0 else slot.get(int(e), -1)
+        if m < 0 or plan["row_muscle"][k] == -1:
+            continue
+        on = model.muscle_on[:, m]
+        out["row_is_muscle"][k] = on
+        out["row_omega"][k] = np.where(on, omega[:, m], 0.0)
+        out["row_zeta"][k] = np.where(on, model.muscle_damping[:, m], 0.0)
+        out["row_strength"][k] = np.where(on, model.muscle_strength[:, m], np.inf)
+    return out
 
 
 def muscle_omegas(model: Model) -> np.ndarray:

@@ -89,7 +89,7 @@ HOT = (
     *_rows(I, "R+1", "sk_row_start", "each row's first entry below the diagonal, by rows"),
     *_rows(I, "lower", "sk_row_entry sk_row_col", "the entries below the diagonal by rows, and their columns"),
     *_rows(I, "soft", "soft_row soft_bone soft_a soft_b soft_leg", "per soft row"),
-    *_rows(I, "2", "sk_lead", "the leading block's rows and the rows it fixes"),
+    *_rows(I, "3", "sk_lead", "the leading block's rows, the rows it fixes, and 1 for a graph's plan"),
     *_rows(I, "frames", "frame_row frame_cluster frame_r frame_leg", "per rigid cluster's frame row"),
     # derived per creature
     *_rows(F, "rods B", "rod_inv_rest", "each rod's 1 / rest length"),
@@ -99,7 +99,10 @@ HOT = (
     *_rows(F, "frames B", "frame_rest", "each frame row's rest value"),
     # the muscles' spring and dashpot, and each skeleton row's muscle (-1 for none)
     *_rows(F, "M B", "muscle_omega muscle_damping", "per muscle"),
-    *_rows(I, "R", "row_muscle", "each skeleton row's muscle, -1 for none"),
+    *_rows(I, "R", "row_muscle", "each skeleton row's muscle, -1 for none, -2 for a graph's bone (each creature's own)"),
+    *_rows(BOOL, "R B", "row_is_muscle", "a row a muscle in the creature (a graph's bones: physics/skeleton.py)"),
+    *_rows(F, "R B", "row_omega row_zeta row_strength", "a row's muscle's spring and damping (0 for none) and "
+           "its strength (inf for none)"),
 )
 
 #: one step's scratch, per chunk of lanes (physics/hot.py, workspace_of)
@@ -123,6 +126,8 @@ WORK = (
     *_rows(F, "C2 legs L", "sk_leg_n", "their components along the held normals"),
     *_rows(F, "C2 NNZ L", "sk_factor", "the factor L below its diagonal"),
     *_rows(F, "C2 R L", "sk_pivot", "pivots"),
+    *_rows(F, "C2 NNZ L", "sk_factor2", "a graph's second factor: its rods alone (each creature's muscle rows out)"),
+    *_rows(F, "C2 R L", "sk_pivot2 sk_inv_pivot2", "its pivots and their inverses"),
     *_rows(F, "C2 R L", "sk_inv_pivot", "1 / pivots"),
     *_rows(F, "C2 R L", "sk_error", "the hinge rows' errors"),
     *_rows(F, "C2 R L", "sk_lam", "the multipliers"),

@@ -362,6 +362,10 @@ class Model:
     sphere_on: np.ndarray = None
     bone_on: np.ndarray = None
     joint_on: np.ndarray = None
+    #: a graph's model (:func:`build_model`'s ``graph``): each of ``muscle_bone`` a muscle in the
+    #: creatures ``muscle_on`` says, a rod in the others
+    graph: bool = False
+    muscle_on: np.ndarray = None
     #: with parts switched off (``with_values``): the per-creature values as they were set,
     #: before the masks zeroed the parts' (to switch them on again); None when nothing is masked
     unmasked: dict | None = field(default=None, compare=False, repr=False)
@@ -415,6 +419,8 @@ class Model:
             object.__setattr__(self, "muscle_stretch", np.full((B, M), MUSCLE_STRETCH))
         if self.muscle_damping is None:
             object.__setattr__(self, "muscle_damping", np.full((B, M), MUSCLE_DAMPING))
+        if self.muscle_on is None:   # every muscle a muscle in every creature
+            object.__setattr__(self, "muscle_on", np.ones((B, M), dtype=np.bool_))
         if self.bone_wing is None:  # a model of before plates: no wings, default widths
             object.__setattr__(self, "bone_wing", np.zeros(E, dtype=np.bool_))
         if self.bone_width is None:
@@ -602,6 +608,8 @@ def stack_models(models) -> Model:
     for m in models:
         if m.unmasked is not None:
             raise ValueError("models with parts switched off cannot be stacked")
+        if m.graph != first.graph:
+            raise ValueError("a graph's model and a topology's cannot be stacked")
         for name in TOPOLOGY:
             a, b = getattr(m, name), getattr(first, name)
             if not (a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()) \
@@ -632,8 +640,16 @@ def _angle(pa, pc, pb) -> float:
     return float(np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy))
 
 
-def build_model(body: Body, batch: int = 1) -> Model:
+def build_model(body: Body, batch: int = 1, graph: bool = False) -> Model:
     """Replicate ``body`` ``batch`` times into a :class:`Model`.
+
+    With ``graph``, the model of the body's graph (for a growing run, whose bodies differ in
+    which bones are muscles): every bone that is not compliant nor optional is one of the
+    model's muscles (``muscle_bone``), a muscle where the body has one (``muscle_on``) and a rod
+    where not (strength ``inf``, no range), and every bone is solved as a row of its own kind
+    creature by creature (physics/skeleton.py), so that bodies of one graph share a batch
+    (:func:`stack_models`) and each is stepped the same, bit for bit, whatever its batch. Its
+    muscles' commands are the model's, a rod's ignored.
 
     Raises ValueError with a one-line reason for a body the solver cannot hold (bad indices,
     non-positive masses or radii, zero-length bones, muscle ranges beyond
@@ -769,6 +785,15 @@ def build_model(body: Body, batch: int = 1) -> Model:
     for e, bone in enumerate(body.bones):
         if bone.optional or body.spheres[bone.a].optional or body.spheres[bone.b].optional:
             soft[e] = True
+    muscle_on = np.ones(len(muscles), dtype=np.bool_)
+    if graph:   # every bone not compliant nor optional a muscle or a rod, creature by creature
+        real = dict(zip(muscles, zip(m_range, m_speed, m_stretch, m_damp)))
+        muscles = [e for e in range(E) if bone_comp[e] == 0.0 and not (soft[e] and e not in real)]
+        muscle_on = np.array([e in real for e in muscles], dtype=np.bool_)
+        rod = (0.0, 0.0, MUSCLE_STRETCH, MUSCLE_DAMPING)
+        m_range, m_speed, m_stretch, m_damp = (list(v) for v in zip(*[real.get(e, rod) for e in muscles])) \
+            if muscles else ([], [], [], [])
+        soft[:] = True
     M = len(muscles)
     ints = lambda v: np.asarray(v, dtype=np.int64).reshape(-1)  # noqa: E731
     return Model(
@@ -793,4 +818,5 @@ def build_model(body: Body, batch: int = 1) -> Model:
         bone_soft=np.asarray(soft, dtype=np.bool_).reshape(E),
         bone_wing=np.array([bool(b.wing) for b in body.bones], dtype=np.bool_).reshape(E),
         bone_width=rep(np.array([b.width or 0.0 for b in body.bones], dtype=np.float64).reshape(E)),
+        graph=bool(graph), muscle_on=rep(muscle_on.reshape(M), dtype=np.bool_),
     )

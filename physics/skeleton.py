@@ -144,23 +144,33 @@ def frames_of(plan: dict, cluster_start, cluster_sphere, cluster_rest) -> tuple:
 
 
 def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joint_b, joint_limited,
-                  n_spheres: int, cluster_start=(0,), cluster_sphere=(), muscle_bones=()) -> dict:
+                  n_spheres: int, cluster_start=(0,), cluster_sphere=(), muscle_bones=(), graph=False) -> dict:
     """The symbolic phase: the rows (every rigid bone and rigid cluster's frame, every limited
     joint, then every soft bone), an elimination order (see below), the nonzero pattern of L
-    with its fill, and the operation lists of the numeric phase. Int64 arrays, see the module."""
+    with its fill, and the operation lists of the numeric phase. Int64 arrays, see the module.
+
+    With ``graph``, the plan of a graph (a growing run's: see :func:`physics.build_model`): each
+    bone of ``muscle_bones`` is a rod in some creatures and a muscle in others, its row ordered
+    with the rods (by minimum degree, whichever it is), its kind read lane by lane
+    (``row_muscle`` -2); the factor makes a second factor without each creature's muscle rows
+    for the solves of the rods alone (factor_skeleton)."""
     rods = [("rod", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in rigid_bones]
     for k in range(len(cluster_start) - 1):   # each rigid cluster's frame rows (see frames_of)
         members = tuple(int(i) for i in cluster_sphere[int(cluster_start[k]):int(cluster_start[k + 1])])
         rods += [("frame", (k, r), members) for r in range(2 * len(members) - 3)]
+    muscles = {int(e) for e in muscle_bones}
+    per_lane = bool(graph)
+    if per_lane:   # (rods or muscles, creature by creature: rows of the leading block)
+        rods += [("soft", int(e), (int(bone_a[e]), int(bone_b[e]))) for e in muscle_bones]
     hinges = [("hinge", k, (int(joint_a[k]), int(joint_b[k]), int(joint_c[k])))
               for k in range(len(joint_c)) if joint_limited[k]]
     # the soft rows: the compliant bones, then the muscles (each as listed): a muscle at its
     # strength is held there and every row before the muscles takes what that leaves
     # (solve_skeleton), the compliant bones too (left as solved with the muscle's whole ask,
     # a compliant leg rang up until the creature flew apart)
-    muscles = {int(e) for e in muscle_bones}
     softs = [("soft", int(e), (int(bone_a[e]), int(bone_b[e])))
-             for e in [e for e in soft_bones if int(e) not in muscles] + [e for e in soft_bones if int(e) in muscles]]
+             for e in [e for e in soft_bones if int(e) not in muscles]
+             + ([] if per_lane else [e for e in soft_bones if int(e) in muscles])]
     rows = rods + hinges + softs
     lead = len(rods) + len(hinges)
     fix = lead + sum(1 for _, e, _ in softs if e not in muscles)
@@ -225,7 +235,7 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
         elif kind == "soft":
             soft_row.append(k), soft_bone.append(index), soft_a.append(spheres[0]), soft_b.append(spheres[1])
             soft_leg.append(len(leg_row))
-            row_muscle[k] = muscle_of.get(index, -1)
+            row_muscle[k] = -2 if per_lane and index in muscles else muscle_of.get(index, -1)
         else:
             hinge_row.append(k), hinge_joint.append(index), hinge_leg.append(len(leg_row))
         for s in spheres:
@@ -292,8 +302,8 @@ def plan_skeleton(bone_a, bone_b, rigid_bones, soft_bones, joint_a, joint_c, joi
             "op_source": arr(op_source), "upd_start": arr(upd_start), "upd_source": upd[:, 0].copy(),
             "upd_entry": upd[:, 1].copy(), "upd_j": upd[:, 2].copy(), "sk_row_start": arr(row_start),
             "sk_row_entry": arr(row_entry), "sk_row_col": arr(row_col), "soft_row": arr(soft_row),
-            "soft_bone": arr(soft_bone),
-            "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg), "sk_lead": arr([lead, fix]),
+            "soft_bone": arr(soft_bone), "soft_a": arr(soft_a), "soft_b": arr(soft_b), "soft_leg": arr(soft_leg),
+            "sk_lead": arr([lead, fix, int(per_lane)]),
             "row_muscle": arr(row_muscle),
             **{"frame_" + name: arr(value) for name, value in frame.items()}}
 
@@ -335,6 +345,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
     x, v, p, plane = work.x[c], work.v[c], work.p[c], work.plane[c]
     held, grip, lifted = work.push[c], work.grip[c], work.lifted[c]
     sk = skeleton_scratch(work, c)
+    c_ = c   # (``c`` is a plane's offset below)
     WS, N, G, Gn, V, PV, D, C = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.pivot, sk.inv_pivot, sk.error
     hold = sk.hold
     inv_mass = hot.inv_mass
@@ -552,10 +563,46 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
-    # left-looking L D L^T: for one block an entry at a time, its updates from the columns before
-    # (in their order) summed in a register (through memory each waited for the store of the one
-    # before); for many, a pair of columns at a time over every block (the order the cache likes:
-    # each update's entries stay in it)
+    if hot.sk_lead[2]:   # a graph's: its rods alone, each creature's muscle rows out (their pivots 0)
+        _factor_rods(h, packed_work, c_, packed, b0, n, single)
+    _eliminate(V, PV, D, hot, h, b0, n, W, single, False)
+
+
+@njit(cache=True, error_model="numpy")
+def _factor_rods(h, packed_work, c, packed, b0, n, single):
+    """A graph's second factor (``sk_factor2``, ``sk_pivot2``, ``sk_inv_pivot2``): chunk ``c``'s
+    assembled system with each creature's muscle rows taken out (their entries 0, their pivots
+    0: a row dropped), for the solves of its rods alone (:func:`solve_skeleton`). A function of
+    its own, called only for a graph's plan: inlined, its code cost the other plans' factor 8 %
+    at one block."""
+    n = stepped(single, n)
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
+    R = hot.sk_col_start.shape[0] - 1
+    W = width(single)
+    V, PV = work.sk_factor[c], work.sk_pivot[c]
+    V2, PV2 = work.sk_factor2[c], work.sk_pivot2[c]
+    for k in range(R):
+        mk = hot.row_is_muscle[k, b0:b0 + n]
+        for t in range(hot.sk_col_start[k], hot.sk_col_start[k + 1]):
+            mi = hot.row_is_muscle[hot.sk_ent_row[t], b0:b0 + n]
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                V2[t, l] = where(mi[l] | mk[l], 0.0, V[t, l])
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            PV2[k, l] = where(mk[l], 0.0, PV[k, l])
+    _eliminate(V2, PV2, work.sk_inv_pivot2[c], hot, h, b0, n, W, single, True)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods):
+    """Left-looking L D L^T of the assembled ``V`` (``PV``: each row's unheld diagonal, the
+    pivots' scale, 0 for a row dropped): for one block an entry at a time, its updates from the
+    columns before (in their order) summed in a register (through memory each waited for the store
+    of the one before); for many, a pair of columns at a time over every block (the order the
+    cache likes: each update's entries stay in it). With ``rods``, a graph's second factor (its
+    muscle rows dropped, each other row regularised as a rod's)."""
+    R = hot.sk_col_start.shape[0] - 1
     few = one_at_a_time(single)
     for k in range(R):
         c0, c1 = hot.sk_col_start[k], hot.sk_col_start[k + 1]
@@ -580,7 +627,7 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
                         l = block(l0, single)
                         V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
-        m = hot.row_muscle[k]
+        m = -1 if rods else hot.row_muscle[k]
         if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
             omega = hot.muscle_omega[m, b0:b0 + n]
             zeta = hot.muscle_damping[m, b0:b0 + n]
@@ -588,6 +635,14 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
                 l = block(l0, single)
                 keep = PV[k, l] > 0.0
                 piv = V[c0, l] + muscle_softness(h * omega[l], zeta[l]) * PV[k, l]
+                D[k, l] = where(keep, 1.0 / piv, 0.0)
+                PV[k, l] = where(keep, piv, 0.0)
+        elif m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+            muscle, omega, zeta = hot.row_is_muscle[k, b0:b0 + n], hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
+            for l0 in range(0, n, W):
+                l = block(l0, single)
+                keep = PV[k, l] > 0.0
+                piv = V[c0, l] + where(muscle[l], muscle_softness(h * omega[l], zeta[l]), eps) * PV[k, l]
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
         else:
@@ -641,6 +696,74 @@ def _substitute(lam, V, D, plan, R, n, single):
                     break
                 total = total - V[t, l] * lam[i, l]
             lam[k, l] = total
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _clamp(f, muscle, l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot):
+    """Soft row ``k`` (bone ``e``, legs ``g`` and ``g + 1``) in block ``l`` held to ``f``, its
+    force limit times h^2 (``muscle``: a muscle's, bounded by its own demand, :func:`_bounds`);
+    what the clamp takes off moves its two spheres (``move``). Whether it held any lane back."""
+    pl = pulled[e, l]
+    base = started[e, l] if pin else pl
+    total = base + lam[k, l]
+    was = (abs(pl) >= f) & pin
+    lo, hi = _bounds(f, total, dlam[k, l], muscle)
+    held = where(was, pl, vmin(hi, vmax(lo, total)))
+    cut = held - total
+    lam[k, l] = held - base
+    pulled[e, l] = held
+    ma = hot.leg_sphere[g]
+    mb = hot.leg_sphere[g + 1]
+    wa = WS[ma, 0, l] * cut
+    move[ma, 0, l] += wa * (G[g, 0, l] - Gn[g, l] * N[ma, 0, l])
+    move[ma, 1, l] += wa * (G[g, 1, l] - Gn[g, l] * N[ma, 1, l])
+    wb = WS[mb, 0, l] * cut
+    move[mb, 0, l] += wb * (G[g + 1, 0, l] - Gn[g + 1, l] * N[mb, 0, l])
+    move[mb, 1, l] += wb * (G[g + 1, 1, l] - Gn[g + 1, l] * N[mb, 1, l])
+    return any_lane(held != total)
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_rods(packed_work, c, packed, b0, n, single):
+    """A graph's solve of its leading block alone (:func:`solve_skeleton`'s ``lead_only``): its
+    bones' right-hand sides (a rod's length to go; a muscle's row out, 0) beside the rods', frames'
+    and hinges' the solve set, solved by the second factor (:func:`_factor_rods`). A function of
+    its own, called only for a graph's plan (physics/skeleton.py's factor says why)."""
+    n = stepped(single, n)
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
+    W = width(single)
+    lead = hot.sk_lead[0]
+    p, G, lam, rest = work.p[c], work.sk_leg[c], work.sk_lam[c], work.bone_rows[c]
+    for t in range(hot.soft_row.shape[0]):
+        k = hot.soft_row[t]
+        if k >= lead:
+            continue
+        a, b, e, g = hot.soft_a[t], hot.soft_b[t], hot.soft_bone[t], hot.soft_leg[t]
+        muscle = hot.row_is_muscle[k, b0:b0 + n]
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            d, along = _length_along(p, G, a, b, g, l)
+            lam[k, l] = where(muscle[l], 0.0, (rest[e, 2, l] - d) * along)
+    plan = (hot.sk_col_start, hot.sk_ent_row, hot.sk_row_start, hot.sk_row_entry, hot.sk_row_col)
+    _substitute(lam, work.sk_factor2[c], work.sk_inv_pivot2[c], plan, lead, n, single)
+
+
+@njit(cache=True, error_model="numpy")
+def _correct_rods(packed_work, c, packed, b0, n, single):
+    """A graph's correction for its muscles at their strength (:func:`solve_skeleton`): each
+    creature's muscle rows out of the right-hand side ``dlam`` (0), solved by the second factor."""
+    n = stepped(single, n)
+    hot, work = unpack_hot(*packed), unpack_work(*packed_work)
+    W = width(single)
+    R = hot.sk_col_start.shape[0] - 1
+    dlam = work.sk_dlam[c]
+    for k in range(R):
+        muscle = hot.row_is_muscle[k, b0:b0 + n]
+        for l0 in range(0, n, W):
+            l = block(l0, single)
+            dlam[k, l] = where(muscle[l], 0.0, dlam[k, l])
+    plan = (hot.sk_col_start, hot.sk_ent_row, hot.sk_row_start, hot.sk_row_entry, hot.sk_row_col)
+    _substitute(dlam, work.sk_factor2[c], work.sk_inv_pivot2[c], plan, R, n, single)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -706,6 +829,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
     p, x, rest, plane, load, move = work.p[c], work.x[c], work.bone_rows[c], work.plane[c], work.load[c], work.q[c]
     pulled, started = work.lam[c], work.pulled_before[c]
     sk = skeleton_scratch(work, c)
+    c_ = c   # (``c`` is a cluster's index below)
     WS, N, G, Gn, V, D, C, lam, dlam = sk.mass, sk.normal, sk.leg, sk.leg_n, sk.factor, sk.inv_pivot, sk.error, sk.lam, sk.dlam
     lead = hot.sk_lead[0]
     plan = (hot.sk_col_start, hot.sk_ent_row, hot.sk_row_start, hot.sk_row_entry, hot.sk_row_col)
@@ -745,8 +869,12 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             lam[k, l] = -C[k, l]
+    graph = hot.sk_lead[2] > 0   # (a graph's rods alone are solved by its second factor)
     if lead_only:
-        _substitute(lam, V, D, plan, lead, n, single)
+        if graph:
+            _solve_rods(packed_work, c_, packed, b0, n, single)
+        else:
+            _substitute(lam, V, D, plan, lead, n, single)
     else:
         for t in range(hot.soft_row.shape[0]):
             k = hot.soft_row[t]
@@ -767,6 +895,17 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                     pull = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
                     lam[k, l] = pull
                     dlam[k, l] = pull   # the muscle's own demand (its sign bounds its clamped force)
+            elif m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+                muscle = hot.row_is_muscle[k, b0:b0 + n]
+                omega, zeta = hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    d, along = _length_along(p, G, a, b, g, l)
+                    d0 = np.sqrt((x[a, 0, l] - x[b, 0, l]) ** 2 + (x[a, 1, l] - x[b, 1, l]) ** 2)
+                    pull = where(muscle[l], muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along,
+                                 (rest[e, 2, l] - d) * along)
+                    lam[k, l] = pull
+                    dlam[k, l] = pull
             else:
                 for l0 in range(0, n, W):
                     l = block(l0, single)
@@ -785,29 +924,18 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
             # switched off 0); what the clamp takes off moves its two spheres (``move``)
             on = hot.bone_on[e, b0:b0 + n]
-            strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
-            ga0, ga1, gb0, gb1 = G[g, 0], G[g, 1], G[g + 1, 0], G[g + 1, 1]
-            ma = hot.leg_sphere[g]
-            mb = hot.leg_sphere[g + 1]
-            for l0 in range(0, n, W):
-                l = block(l0, single)
-                f = where(on[l], where(muscle >= 0, strength[l], np.inf), 0.0) * h2
-                pl = pulled[e, l]
-                base = started[e, l] if pin else pl
-                total = base + lam[k, l]
-                was = (abs(pl) >= f) & pin
-                lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
-                held = where(was, pl, vmin(hi, vmax(lo, total)))
-                cut = held - total
-                clamped |= any_lane(held != total)
-                lam[k, l] = held - base
-                pulled[e, l] = held
-                wa = WS[ma, 0, l] * cut
-                move[ma, 0, l] += wa * (ga0[l] - Gn[g, l] * N[ma, 0, l])
-                move[ma, 1, l] += wa * (ga1[l] - Gn[g, l] * N[ma, 1, l])
-                wb = WS[mb, 0, l] * cut
-                move[mb, 0, l] += wb * (gb0[l] - Gn[g + 1, l] * N[mb, 0, l])
-                move[mb, 1, l] += wb * (gb1[l] - Gn[g + 1, l] * N[mb, 1, l])
+            if muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
+                is_muscle, strength = hot.row_is_muscle[k, b0:b0 + n], hot.row_strength[k, b0:b0 + n]
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    f = where(on[l], strength[l], 0.0) * h2
+                    clamped |= _clamp(f, is_muscle[l], l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot)
+            else:
+                strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
+                for l0 in range(0, n, W):
+                    l = block(l0, single)
+                    f = where(on[l], where(muscle >= 0, strength[l], np.inf), 0.0) * h2
+                    clamped |= _clamp(f, muscle >= 0, l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot)
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = hot.sk_lead[1] if clamped else 0
         for k in range(fix):
@@ -819,7 +947,10 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
-        _substitute(dlam, V, D, plan, fix, n, single)
+        if graph:   # (each creature's muscle rows are out of its rods' system)
+            _correct_rods(packed_work, c_, packed, b0, n, single)
+        else:
+            _substitute(dlam, V, D, plan, fix, n, single)
         for k in range(fix):
             for l0 in range(0, n, W):
                 l = block(l0, single)
