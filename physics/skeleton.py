@@ -71,7 +71,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
-from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped, one_at_a_time
+from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped, one_at_a_time, graph_plan
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -317,7 +317,7 @@ def skeleton_scratch(work, c):
 
 
 @njit(cache=True, error_model="numpy")
-def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
+def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single, graph=None):
     """Assemble ``A`` at the substep's start ``x`` and factor it, for the positions ``p`` the
     sweeps have reached (which hinges are past their limits, which spheres the ground holds), for
     chunk ``c`` (creatures ``b0`` to ``b0 + n - 1``). ``packed`` and ``packed_work``: the model's
@@ -563,9 +563,9 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
-    if hot.sk_lead[2]:   # a graph's: its rods alone, each creature's muscle rows out (their pivots 0)
+    if graph_plan(graph):   # a graph's: its rods alone, each creature's muscle rows out (their pivots 0)
         _factor_rods(h, packed_work, c_, packed, b0, n, single)
-    _eliminate(V, PV, D, hot, h, b0, n, W, single, False)
+    _eliminate(V, PV, D, hot, h, b0, n, W, single, False, graph)
 
 
 @njit(cache=True, error_model="numpy")
@@ -591,11 +591,11 @@ def _factor_rods(h, packed_work, c, packed, b0, n, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             PV2[k, l] = where(mk[l], 0.0, PV[k, l])
-    _eliminate(V2, PV2, work.sk_inv_pivot2[c], hot, h, b0, n, W, single, True)
+    _eliminate(V2, PV2, work.sk_inv_pivot2[c], hot, h, b0, n, W, single, True, ())
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods):
+def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
     """Left-looking L D L^T of the assembled ``V`` (``PV``: each row's unheld diagonal, the
     pivots' scale, 0 for a row dropped): for one block an entry at a time, its updates from the
     columns before (in their order) summed in a register (through memory each waited for the store
@@ -637,7 +637,7 @@ def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods):
                 piv = V[c0, l] + muscle_softness(h * omega[l], zeta[l]) * PV[k, l]
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
-        elif m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+        elif graph_plan(graph) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
             muscle, omega, zeta = hot.row_is_muscle[k, b0:b0 + n], hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
             for l0 in range(0, n, W):
                 l = block(l0, single)
@@ -793,7 +793,7 @@ def _bounds(f, total, demand, muscle):
 
 
 @njit(cache=True, error_model="numpy")
-def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
+def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, graph=None):
     """One Newton step of every row at once (the module says how): the errors at ``p`` (the
     hinges' are in ``C``, from :func:`factor_skeleton`), the factored system solved for ``lam :
     (R, LANES)``, and the corrections added to ``p``, for chunk ``c``, its arrays in the packed
@@ -869,9 +869,8 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             lam[k, l] = -C[k, l]
-    graph = hot.sk_lead[2] > 0   # (a graph's rods alone are solved by its second factor)
     if lead_only:
-        if graph:
+        if graph_plan(graph):   # (a graph's rods alone are solved by its second factor)
             _solve_rods(packed_work, c_, packed, b0, n, single)
         else:
             _substitute(lam, V, D, plan, lead, n, single)
@@ -895,7 +894,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                     pull = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
                     lam[k, l] = pull
                     dlam[k, l] = pull   # the muscle's own demand (its sign bounds its clamped force)
-            elif m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+            elif graph_plan(graph) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
                 muscle = hot.row_is_muscle[k, b0:b0 + n]
                 omega, zeta = hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
                 for l0 in range(0, n, W):
@@ -924,7 +923,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
             # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
             # switched off 0); what the clamp takes off moves its two spheres (``move``)
             on = hot.bone_on[e, b0:b0 + n]
-            if muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
+            if graph_plan(graph) and muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
                 is_muscle, strength = hot.row_is_muscle[k, b0:b0 + n], hot.row_strength[k, b0:b0 + n]
                 for l0 in range(0, n, W):
                     l = block(l0, single)
@@ -932,10 +931,28 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                     clamped |= _clamp(f, is_muscle[l], l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot)
             else:
                 strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
+                ga0, ga1, gb0, gb1 = G[g, 0], G[g, 1], G[g + 1, 0], G[g + 1, 1]
+                ma = hot.leg_sphere[g]
+                mb = hot.leg_sphere[g + 1]
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     f = where(on[l], where(muscle >= 0, strength[l], np.inf), 0.0) * h2
-                    clamped |= _clamp(f, muscle >= 0, l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot)
+                    pl = pulled[e, l]
+                    base = started[e, l] if pin else pl
+                    total = base + lam[k, l]
+                    was = (abs(pl) >= f) & pin
+                    lo, hi = _bounds(f, total, dlam[k, l], muscle >= 0)
+                    held = where(was, pl, vmin(hi, vmax(lo, total)))
+                    cut = held - total
+                    clamped |= any_lane(held != total)
+                    lam[k, l] = held - base
+                    pulled[e, l] = held
+                    wa = WS[ma, 0, l] * cut
+                    move[ma, 0, l] += wa * (ga0[l] - Gn[g, l] * N[ma, 0, l])
+                    move[ma, 1, l] += wa * (ga1[l] - Gn[g, l] * N[ma, 1, l])
+                    wb = WS[mb, 0, l] * cut
+                    move[mb, 0, l] += wb * (gb0[l] - Gn[g + 1, l] * N[mb, 0, l])
+                    move[mb, 1, l] += wb * (gb1[l] - Gn[g + 1, l] * N[mb, 1, l])
         # (no muscle at its strength in any lane: the rods and hinges stand as solved)
         fix = hot.sk_lead[1] if clamped else 0
         for k in range(fix):
@@ -947,7 +964,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single):
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
-        if graph:   # (each creature's muscle rows are out of its rods' system)
+        if graph_plan(graph):   # (each creature's muscle rows are out of its rods' system)
             _correct_rods(packed_work, c_, packed, b0, n, single)
         else:
             _substitute(dlam, V, D, plan, fix, n, single)

@@ -210,7 +210,7 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
 #: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
 #: and the medium's coefficients (physics/medium.py)
 Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid "
-                                   "alike")
+                                   "alike graph")
 
 
 @njit(cache=True, error_model="numpy")
@@ -320,11 +320,11 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                              hot.kinetic_friction, b0, m, push_h, single)
             # the skeleton and the muscles, solved together; then the skeleton alone, which
             # puts the rigid bones back where a muscle at its strength could not hold them
-            factor_skeleton(h, pw, c, pk, b0, m, it > 0, yes, single)
+            factor_skeleton(h, pw, c, pk, b0, m, it > 0, yes, single, s.graph)
             if ground:
                 _copy_lanes(before, p, m)
                 _copy_rows(pulled_before, lam, m)
-            solve_skeleton(h, pw, c, pk, b0, m, no, no, single)
+            solve_skeleton(h, pw, c, pk, b0, m, no, no, single, s.graph)
             if ground and mark_lifted(active, load, lifted, m, single):
                 # the ground held a sphere the solve pulled out of it: solved again with it free
                 k = _lifting_lanes(lifted, work.lifting[c], m)
@@ -335,11 +335,11 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
                     _copy_lanes(p, before, m)
                     _zero(load)
                     # (the legs as the factor above took them: x has not moved)
-                    factor_skeleton(h, pw, c, pk, b0, m, it > 0, no, single)
-                    solve_skeleton(h, pw, c, pk, b0, m, no, yes, single)
+                    factor_skeleton(h, pw, c, pk, b0, m, it > 0, no, single, s.graph)
+                    solve_skeleton(h, pw, c, pk, b0, m, no, yes, single, s.graph)
             if hinges and iterations == 1:   # the hinges that solve carried past a limit, with those it brought back
-                factor_skeleton(h, pw, c, pk, b0, m, yes, no, single)
-                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
+                factor_skeleton(h, pw, c, pk, b0, m, yes, no, single, s.graph)
+                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single, s.graph)
             if ground:   # grips that give (pulled along harder than static friction holds) slide next substep
                 loosen_grip(active, dn, grip, load, loose, inv_mass, hot.friction, b0, m, single)
             if s.self_collision:
@@ -348,11 +348,11 @@ def _step_chunk(c, start, cmd, end, out_contact, packed, packed_work, terrain, s
             if ground:   # friction on what the skeleton pressed into the ground, and the skeleton again
                 press_friction(x, p, plane, active, dn, fric, load, inv_mass, hot.friction, hot.kinetic_friction,
                                b0, m, single)
-                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
+                solve_skeleton(h, pw, c, pk, b0, m, yes, no, single, s.graph)
                 _zero(load)
         if medium:   # the fluid brakes what gravity, the skeleton and the muscles did; the skeleton has the last word
             relax_medium(x, p, q, vn, plate_rows, inv_mass, radius, bone_a, bone_b, hot.bone_on, hot.bone_plate, b0, m, h, fluid)
-            solve_skeleton(h, pw, c, pk, b0, m, yes, no, single)
+            solve_skeleton(h, pw, c, pk, b0, m, yes, no, single, s.graph)
             _zero(load)
         if ground:
             finish_ground(x, p, v, plane, active, dn, touching, vn, pk, terrain, b0, m, slop, push_h, single)
@@ -520,10 +520,13 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
         if args.pbd:
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
-                      args.self_collision and model.pair_a.shape[0] > 0, args.fluid, creatures_alike(model))
+                      args.self_collision and model.pair_a.shape[0] > 0, args.fluid, creatures_alike(model),
+                      () if model.graph else None)   # (a graph's plan: its stages compiled apart, lanes.graph_plan)
             plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
                             None, None, (model.batch, model.n_spheres, model.n_muscles))
         else:
+            if model.graph:
+                raise ValueError(f"a graph's model is stepped by the pbd solver, not {params.solver}")
             other = witkin if params.solver == "witkin" else dem
             plan = StepPlan(args, use, None, None, None, other.prepare(model, params, use), other.advance,
                             (model.batch, model.n_spheres, model.n_muscles))
