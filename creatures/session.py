@@ -137,11 +137,12 @@ class Crowd:
             e = m.muscle_bone
             d = s.pos[:, m.bone_a[e]] - s.pos[:, m.bone_b[e]]
             length = np.sqrt((d * d).sum(axis=2))
-            contraction = np.clip((length / m.muscle_rest - 1.0) / m.muscle_range, -1.0, 1.0)
+            with np.errstate(divide="ignore", invalid="ignore"):   # (a graph's rods: range 0, not drawn)
+                contraction = np.clip((length / m.muscle_rest - 1.0) / m.muscle_range, -1.0, 1.0)
             angles = physics.joint_angles(m, s)
             failed[index] = r.failed
             for row, c in enumerate(index):
-                creatures[c] = CreatureFrame(pos=s.pos[row].copy(), contraction=contraction[row],
+                creatures[c] = CreatureFrame(pos=s.pos[row].copy(), contraction=contraction[row, m.muscle_on[row]],
                                              contact=s.contact[row].copy(), joint_angle=angles[row],
                                              fitness=float(fit[c]), failed=bool(r.failed[row]))
         first = self.runs[0][0]

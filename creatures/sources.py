@@ -67,7 +67,7 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
     if not (sphere_on.all() and bone_on.all() and joint_on.all()):
         masks = dict(sphere_on=sphere_on.copy(), bone_on=bone_on.copy(), joint_on=joint_on.copy())
     return CreatureShape(radius=model.radius[b].copy(), bone_a=model.bone_a.copy(),
-                         bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone.copy(),
+                         bone_b=model.bone_b.copy(), muscle_bone=model.muscle_bone[model.muscle_on[b]],
                          rigid=rigid, joint_sphere=model.joint_c.copy(), label=label,
                          info=dict(info or {}), clusters=tuple(clusters),
                          bone_width=np.array(model.bone_plate[b], np.float64),
@@ -76,11 +76,12 @@ def creature_shape(model: physics.Model, label: str = "", info: dict | None = No
 
 def creature_frame(model: physics.Model, state: physics.State, b: int = 0, **extra) -> CreatureFrame:
     """Creature ``b`` of a batch now. Muscle contraction is what the brain senses: the length
-    off rest over the muscle's range."""
-    e = model.muscle_bone
+    off rest over the muscle's range (its muscles: a graph's model's rods are none)."""
+    on = model.muscle_on[b]
+    e = model.muscle_bone[on]
     d = state.pos[b, model.bone_a[e]] - state.pos[b, model.bone_b[e]]
     length = np.sqrt((d * d).sum(axis=1))
-    contraction = np.clip((length / model.muscle_rest[b] - 1.0) / model.muscle_range[b], -1.0, 1.0)
+    contraction = np.clip((length / model.muscle_rest[b, on] - 1.0) / model.muscle_range[b, on], -1.0, 1.0)
     return CreatureFrame(pos=state.pos[b].copy(), contraction=contraction,
                          contact=state.contact[b].copy(),
                          joint_angle=physics.joint_angles(model, state)[b].copy(), **extra)

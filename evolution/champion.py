@@ -27,7 +27,7 @@ import physics
 from . import limits, lineage
 from .bodygenes import NO_GENES, BodyGenes
 from .growgenes import seed_genes
-from .growth import Grown
+from .growth import Grown, graph_names
 from .genomes import NETWORK_KINDS, check_body, check_genome, genome_from_dict, load_neat_config, neat_config_text
 from .jsonread import JsonFileError, loads, read_bytes, read_text
 from .plugins import PluginError, PluginRef, load_ref, resolve
@@ -40,12 +40,13 @@ __all__ = ["Champion", "ChampionError", "FORMAT", "VERSION", "MAX_BYTES", "load_
            "save_champion", "software_versions", "champion_from_run"]
 
 FORMAT = "creatures-champion"
-#: the newest format version: 6 for a grown body (its wiring to its brain, which older software
-#: would not replay), 5 for a champion scored over trials (their starts, which older
+#: the newest format version: 7 for a grown body of a run of the engine of graphs (stepped as its
+#: graph's model, which older software would step as its own), 6 for another grown body (its
+#: wiring to its brain, which older software would not replay), 5 for a champion scored over trials (their starts, which older
 #: software would not replay), 4 for one whose muscles share brain outputs (muscle groups, which
 #: older software would drive one output per muscle), 3 for one whose body evolved (its design's
 #: ranges and its body genes, which older software could not replay), 2 otherwise
-VERSION = 6
+VERSION = 7
 #: champions larger than this are refused unread (a champion is a few tens of kilobytes)
 MAX_BYTES = 5_000_000
 #: an author's name is at most this long
@@ -183,9 +184,11 @@ class Champion:
             except PluginError as exc:
                 raise ChampionError(str(exc)) from None
             grown = self.grown
+            names = (graph_names(self.body, grown.names) if grown.graph else grown.names) if grown else {}
             self._episode = Episode(self.body, task, self.terrain, sensors, self.seconds, self.sim,
-                                    self.clock_hz, genes=self.genes, part_names=grown.names if grown else {},
-                                    wiring=grown.wiring if grown else None, varied=grown is not None)
+                                    self.clock_hz, genes=self.genes, part_names=names,
+                                    wiring=grown.wiring if grown else None, varied=grown is not None,
+                                    graph=bool(grown and grown.graph))
         return self._episode
 
     def n_inputs(self) -> int:
@@ -294,7 +297,7 @@ class Champion:
             creature["grown"] = self.grown.to_dict()
         # (one exact start, as every champion was scored before trials: written as then)
         trials = self.trials.recorded and not self.trials.spec.exact
-        version = 6 if self.grown is not None else 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
+        version = (7 if self.grown.graph else 6) if self.grown is not None else 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
         extra = {"trials": self.trials.to_dict()} if trials else {}
         if self.post is not None:
             extra["post"] = self.post.to_dict()

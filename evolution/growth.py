@@ -69,7 +69,7 @@ from .plugins import PluginError
 from .rollout import Episode, WiredBrains, Wiring
 
 __all__ = ["GrowSettings", "Plan", "Growth", "Grown", "grown_episode", "grown_plan", "grown_record", "grown_runs", "score_grown",
-           "topology", "part_names", "seed_limits", "RANK_TOL", "MIN_ANGLE"]
+           "topology", "part_names", "graph_names", "seed_limits", "RANK_TOL", "MIN_ANGLE"]
 
 #: a rigidity-matrix singular value below this counts as a direction the body can fold in: a
 #: triangle flatter than about 6 degrees is not rigid (well conditioned skeletons only)
@@ -112,6 +112,11 @@ class GrowSettings:
     move: float = 0.2
     power: float = 0.1
     variants: int = 2
+    #: the engine of graphs (``physics.build_model(body, graph=True)``): bodies that differ only
+    #: in which bones are muscles share a batch (:func:`grown_runs`). A run's settings say it
+    #: (:func:`seed_limits` for a new run); a run from before it, whose settings do not, steps its
+    #: bodies' own models as it did
+    graph: bool = False
 
     RATES = ("add_sphere", "remove_sphere", "add_bone", "remove_bone", "toggle_muscle", "split_bone", "move")
 
@@ -130,7 +135,10 @@ class GrowSettings:
                 raise ValueError(f"unknown growth setting {key!r}")
         values = {}
         for key, value in data.items():
-            if key in ("spheres", "muscles", "bones", "variants"):
+            if key == "graph":
+                if not isinstance(value, bool):
+                    raise ValueError("the growth setting graph must be true or false")
+            elif key in ("spheres", "muscles", "bones", "variants"):
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
                     raise ValueError(f"the growth setting {key} must be a whole number from 1 to 64")
             elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
@@ -148,8 +156,10 @@ def seed_limits(seed: physics.Body, given: dict | None = None) -> dict:
     """Growth settings (:class:`GrowSettings` as a dict) for growing ``seed``: ``given`` (the
     user's), and where it says nothing the default limits raised to the seed's own spheres, bones
     and muscles where it has more (at most 64), so that a design bigger than the defaults (the
-    eel's 13 spheres) grows from itself instead of being refused."""
+    eel's 13 spheres) grows from itself instead of being refused. A new run steps the engine of
+    graphs (``graph``) unless ``given`` says otherwise."""
     out = dict(given or {})
+    out.setdefault("graph", True)
     default = GrowSettings()
     own = {"spheres": len(seed.spheres), "bones": len(seed.bones),
            "muscles": sum(1 for b in seed.bones if b.muscle is not None)}
@@ -169,6 +179,14 @@ def part_names(body_slots: tuple, muscle_slots: tuple, joints: tuple) -> dict:
     2``), its hinges by the seed's joint numbers (``joint 0``)."""
     return {"sphere": [f"sphere {s}" for s in body_slots], "muscle": [f"muscle {m}" for m in muscle_slots],
             "joint": [f"joint {j}" for j in joints]}
+
+
+def graph_names(body: physics.Body, names: dict) -> dict:
+    """``body``'s part ``names`` as its graph's model has its parts (:attr:`GrowSettings.graph`):
+    its muscles are every bone that is not compliant, a rod named ``rod E`` (E its bone)."""
+    muscles = iter(names["muscle"])
+    return {**names, "muscle": [next(muscles) if b.muscle is not None else f"rod {e}"
+                                for e, b in enumerate(body.bones) if b.compliance == 0.0]}
 
 
 class Growth:
@@ -320,15 +338,18 @@ class Growth:
         return Plan(spheres, tuple(bones))
 
     def body(self, plan: Plan) -> tuple[physics.Body, tuple, dict]:
-        """The body of ``plan`` (spheres in slot order, bones in the order of their spheres'
-        slots), its shape (a key: bodies of one shape share a batch) and its part names. The
-        same plan always makes the same body, to the bit."""
+        """The body of ``plan`` (spheres in slot order, or in a run of the engine of graphs in
+        :meth:`graph_order`; bones in the order of their spheres), its shape (a key: bodies of one
+        shape share a batch) and its part names. The same plan always makes the same body, to
+        the bit."""
         cached = self._bodies.get(plan)
         if cached is not None:
             return cached
         seed = self.seed
         got, off = self.genes.values(plan.values, plan.parts) if self.genes.carried else ({}, ())
         spheres = sorted(plan.spheres, key=lambda s: s[1])
+        if self.settings.graph:
+            spheres = self.graph_order(plan, spheres)
         index = {s[0]: k for k, s in enumerate(spheres)}
         slot_of = {s[0]: s[1] for s in spheres}
         out_spheres = []
@@ -340,8 +361,7 @@ class Growth:
                 kinetic = None if kinetic is None else min(kinetic, friction)
             out_spheres.append(physics.Sphere((x, y), radius, mass, friction, kinetic, t.restitution,
                                               t.fixed and innovation < self.n_seed_spheres))
-        bones = sorted(plan.bones, key=lambda b: (slot_of[b[1]], slot_of[b[2]]) if slot_of[b[1]] < slot_of[b[2]]
-                       else (slot_of[b[2]], slot_of[b[1]]))
+        bones = sorted(plan.bones, key=lambda b: (min(index[b[1]], index[b[2]]), max(index[b[1]], index[b[2]])))
         out_bones, shape_bones, muscle_slots = [], [], []
         for innovation, a, b, m in bones:
             own = seed.bones[innovation - self.n_seed_spheres] if self.n_seed_spheres <= innovation < \
@@ -394,8 +414,32 @@ class Growth:
         if model is None:
             if len(self._models) > 4096:
                 self._models.clear()
-            model = self._models[plan] = physics.build_model(self.body(plan)[0], 1)
+            model = self._models[plan] = physics.build_model(self.body(plan)[0], 1, graph=self.settings.graph)
         return model
+
+    def graph_order(self, plan: Plan, spheres: list) -> list:
+        """``plan``'s ``spheres`` (in slot order) in the order of their places in its graph, so
+        that bodies of one graph numbered by other slots are one graph's bodies (a batch of the
+        engine of graphs, :func:`grown_runs`): colour refinement (Weisfeiler and Leman), each
+        sphere's colour its fixing, then the colours of its neighbours along bones of each kind,
+        until the colours split no further; spheres of one colour in slot order."""
+        k_of = {s[0]: k for k, s in enumerate(spheres)}
+        P, E0 = self.n_seed_spheres, self.n_seed_bones
+        near: list = [[] for _ in spheres]
+        for innovation, a, b, m in plan.bones:
+            own = self.seed.bones[innovation - P] if P <= innovation < P + E0 else None
+            kind = (own is not None and m < 0 and own.compliance > 0, own is not None and bool(own.wing))
+            near[k_of[a]].append((k_of[b], kind))
+            near[k_of[b]].append((k_of[a], kind))
+        colour = [int(s[0] < P and bool(self.seed.spheres[s[0]].fixed)) for s in spheres]
+        for _ in range(len(spheres)):
+            seen = [(colour[i], tuple(sorted((colour[j], kind) for j, kind in near[i]))) for i in range(len(spheres))]
+            rank = {v: r for r, v in enumerate(sorted(set(seen)))}
+            split = [rank[v] for v in seen]
+            if len(rank) == len(set(colour)):
+                break
+            colour = split
+        return [spheres[i] for i in sorted(range(len(spheres)), key=lambda i: (colour[i], i))]
 
     # --- validity ------------------------------------------------------------------------------
     def _freedom(self, plan: Plan) -> int:
@@ -735,8 +779,8 @@ class Growth:
         joints = [physics.Joint(j.c, j.a, j.b, "free") for j in self.seed.joints]
         full = physics.Body(spheres, bones, joints)
         names = part_names(tuple(range(S)), tuple(range(g.muscles)), tuple(range(len(joints))))
-        labels = replace(episode, body=full, part_names=names, wiring=None, growth=None, genes=NO_GENES
-                         ).input_names()
+        labels = replace(episode, body=full, part_names=names, wiring=None, growth=None, genes=NO_GENES,
+                         graph=False).input_names()
         if len(set(labels)) != len(labels):
             raise PluginError("the sensors name some of their inputs alike: a growing body's brain wires its "
                               "inputs by name (--grow needs sensors that name each input)")
@@ -762,14 +806,16 @@ class Growth:
             return wiring
         vocabulary = {label: k for k, label in enumerate(self.vocabulary(episode))}
         labels = replace(episode, body=body, part_names=names, wiring=None, growth=None,
-                         genes=NO_GENES).input_names()
-        missing = [label for label in labels if label not in vocabulary]
+                         genes=NO_GENES, graph=self.settings.graph).input_names()
+        missing = [label for label in labels if label not in vocabulary and not label.startswith("rod ")]
         if missing:
             raise PluginError(f"a grown body has the input {missing[0]!r}, which the brain has not: a growing "
                               f"body's brain wires its inputs by name (--grow needs sensors that name each input "
                               f"after the part it reads)")
-        outputs = tuple(int(name.split()[-1]) for name in names["muscle"])
-        return Wiring(len(vocabulary), self.settings.muscles, tuple(vocabulary[label] for label in labels), outputs)
+        # (a graph's rods, their commands and the inputs that read them, are wired to nothing: -1)
+        outputs = tuple(int(name.split()[-1]) if name.startswith("muscle ") else -1 for name in names["muscle"])
+        return Wiring(len(vocabulary), self.settings.muscles, tuple(vocabulary.get(label, -1) for label in labels),
+                      outputs)
 
 
 def _triangles(pos: np.ndarray, links: list):
@@ -799,25 +845,28 @@ def grown_episode(episode: Episode, growth: Growth, plan: Plan) -> tuple[Episode
     """The episode that scores ``plan``'s body in ``episode``'s run (a growing one): its body,
     part names and wiring; with its shape (bodies of one shape share a batch) and the body."""
     body, shape, names = growth.body(plan)
+    if growth.settings.graph:
+        names = graph_names(body, names)
     wiring = growth.wiring(episode, body, names, shape)
     grown = replace(episode, body=body, part_names=names, wiring=wiring, varied=True, growth=None,
-                    genes=NO_GENES)
+                    genes=NO_GENES, graph=growth.settings.graph)
     return grown, shape, body
 
 
 def grown_record(episode: Episode, growth: Growth, plan: Plan) -> dict:
     """What a champion of ``plan``'s body carries besides it (:class:`Grown`), as plain data."""
     grown, shape, _ = grown_episode(episode, growth, plan)
-    return Grown(grown.wiring, shape[0], growth.settings.spheres, grown.part_names, growth.settings.to_dict(),
+    return Grown(grown.wiring, shape[0], growth.settings.spheres, growth.body(plan)[2], growth.settings.to_dict(),
                  growth.genes.carried).to_dict()
 
 
-def topology(body: physics.Body) -> tuple:
+def topology(body: physics.Body, graph: bool = False) -> tuple:
     """What a batch of bodies must share (``physics.stack_models``): spheres, bones (their
     spheres, muscle or not, compliant or not, wing or not) and joints by index, and whether
-    spheres collide with each other. Grown bodies of one topology wired to their brains by
-    different slots share a batch."""
-    return (len(body.spheres), tuple((b.a, b.b, b.muscle is not None, b.compliance > 0, b.wing) for b in body.bones),
+    spheres collide with each other; with ``graph`` (their graph's models) not which bones are
+    muscles. Grown bodies of one topology wired to their brains by different slots share a batch."""
+    return (len(body.spheres), tuple((b.a, b.b, b.muscle is not None and not graph, b.compliance > 0, b.wing)
+                                     for b in body.bones),
             tuple((j.c, j.a, j.b, j.kind) for j in body.joints), body.self_collision,
             tuple(bool(s.fixed) for s in body.spheres))
 
@@ -826,15 +875,16 @@ def grown_runs(episode: Episode, growth: Growth, plans: list, networks, starts=N
     """``(EpisodeRun, creatures (B_k,) ints)`` for creatures of grown bodies: creature ``c`` has
     body ``plans[c]`` and brain ``c`` of ``networks`` (:class:`evolution.network.CompiledNetworks`),
     from the start moved by ``starts[c]`` ((C, S, 2) by sphere slot; None: the exact start).
-    Creatures of one topology (:func:`topology`) are one batch, each wired to its brain by its
-    own slots (:class:`evolution.rollout.WiredBrains`): each steps, bit for bit, as it would
-    alone. What evolution scores (:func:`score_grown`) and the play window's crowd steps."""
+    Creatures of one topology (:func:`topology`; of one graph, in a run of the engine of graphs:
+    :attr:`GrowSettings.graph`) are one batch, each wired to its brain by its own slots
+    (:class:`evolution.rollout.WiredBrains`): each steps, bit for bit, as it would alone. What
+    evolution scores (:func:`score_grown`) and the play window's crowd steps."""
     from .network import NetworkBatch
     from .rollout import EpisodeRun
     groups: dict = {}
     for c, plan in enumerate(plans):
         grown, shape, body = grown_episode(episode, growth, plan)
-        group = groups.setdefault(topology(body), (grown, [], [], [], []))
+        group = groups.setdefault(topology(body, growth.settings.graph), (grown, [], [], [], []))
         for items, item in zip(group[1:], (c, growth.model(plan), grown.wiring, shape[0])):
             items.append(item)
     out = []
@@ -880,6 +930,11 @@ class Grown:
     settings: dict | None = None
     genes: BodyGenes = NO_GENES
 
+    @property
+    def graph(self) -> bool:
+        """Whether its run stepped its graph's model (:attr:`GrowSettings.graph`): it replays so."""
+        return bool(self.settings and self.settings.get("graph"))
+
     def offsets(self, offsets) -> np.ndarray:
         """Starts made for every slot ((K, slot_count, 2)) as this body's ((K, P, 2))."""
         return np.ascontiguousarray(np.asarray(offsets)[:, list(self.slots)])
@@ -906,12 +961,16 @@ class Grown:
         if not isinstance(names, dict) or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
                                                   for v in names.values()):
             raise ValueError("the grown body's names must be lists of names")
-        muscles = sum(1 for b in body.bones if b.muscle is not None)
-        if len(wiring.outputs) != muscles:
-            raise ValueError(f"the grown body's wiring drives {len(wiring.outputs)} muscles; it has {muscles}")
         settings = data.get("grow")
         if settings is not None:
             GrowSettings.from_dict(settings)   # (one line)
             settings = dict(settings)
+        muscles = sum(1 for b in body.bones if b.muscle is not None)
+        driven = sum(1 for k in wiring.outputs if k >= 0)
+        # (its graph's model drives its muscles and holds its other bones that are not compliant as rods)
+        bones = sum(1 for b in body.bones if b.compliance == 0.0) if settings and settings.get("graph") else muscles
+        if driven != muscles or len(wiring.outputs) != bones:
+            raise ValueError(f"the grown body's wiring drives {driven} muscles of {len(wiring.outputs)}; it has "
+                             f"{muscles} of {bones}")
         genes = BodyGenes.from_dict(data["genes"]) if "genes" in data else NO_GENES
         return cls(wiring, tuple(slots), count, {k: list(v) for k, v in names.items()}, settings, genes)

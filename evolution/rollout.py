@@ -164,7 +164,9 @@ class Wiring:
     (:mod:`evolution.growth`), whose brain has an input for every input any body of its run may
     have and an output for every muscle it may have. Input ``k`` of the body's sensors is the
     brain's input ``inputs[k]`` (the brain's other inputs read 0); the body's command ``k``
-    (its muscle ``k``) is the brain's output ``outputs[k]``."""
+    (its muscle ``k``) is the brain's output ``outputs[k]``. In a graph's model (a growing run's
+    engine of graphs: :attr:`Episode.graph`) some of the model's muscles are the body's rods:
+    their commands and the inputs that read them are wired to nothing (-1)."""
 
     n_inputs: int
     n_outputs: int
@@ -187,9 +189,11 @@ class Wiring:
             if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= 100_000:
                 raise ValueError(f"the wiring's {where} must be a whole number from 1 to 100000")
         for items, n, where in ((inputs, n_in, "inputs"), (outputs, n_out, "outputs")):
-            if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n for i in items) \
-                    or len(set(items)) != len(items):
-                raise ValueError(f"the wiring's {where} must be different whole numbers from 0 to {n - 1}")
+            wired = [i for i in items if i != -1]
+            if any(isinstance(i, bool) or not isinstance(i, int) or not -1 <= i < n for i in items) \
+                    or len(set(wired)) != len(wired):
+                raise ValueError(f"the wiring's {where} must be different whole numbers from 0 to {n - 1} "
+                                 f"(or -1, none)")
         return cls(n_in, n_out, inputs, outputs)
 
 
@@ -232,18 +236,21 @@ def _per_creature(index, batch: int) -> np.ndarray:
 
 @njit(cache=True)
 def _wire_in(inputs, index, out):
-    """``out[b, index[b, s]] = inputs[b, s]``: a body's inputs into its brain's (:class:`WiredBrains`)."""
+    """``out[b, index[b, s]] = inputs[b, s]``: a body's inputs into its brain's (:class:`WiredBrains`;
+    an input wired to -1 into none)."""
     for b in range(inputs.shape[0]):
         for s in range(inputs.shape[1]):
-            out[b, index[b, s]] = inputs[b, s]
+            if index[b, s] >= 0:
+                out[b, index[b, s]] = inputs[b, s]
 
 
 @njit(cache=True)
 def _wire_out(outputs, index, out):
-    """``out[b, m] = outputs[b, index[b, m]]``: a brain's outputs to its body's muscles."""
+    """``out[b, m] = outputs[b, index[b, m]]``: a brain's outputs to its body's muscles (a muscle
+    wired to -1, a graph's rod, 0)."""
     for b in range(out.shape[0]):
         for m in range(out.shape[1]):
-            out[b, m] = outputs[b, index[b, m]]
+            out[b, m] = outputs[b, index[b, m]] if index[b, m] >= 0 else 0.0
 
 
 def _default_sensors() -> tuple:
@@ -275,6 +282,11 @@ class Episode:
     #: a run that grows bodies (:class:`evolution.growth.Growth`): its chunks are scored body
     #: shape by body shape (:func:`evolution.chunks.evaluate_chunk`)
     growth: object = None
+    #: bodies stepped as their graph's models (``physics.build_model(body, graph=True)``: a
+    #: growing run's engine of graphs, :mod:`evolution.growth`): the model's muscles are every
+    #: bone of the graph, :attr:`part_names` names them (a rod ``rod E``), :attr:`wiring` says
+    #: which the brain drives
+    graph: bool = False
 
     @classmethod
     def make(cls, body: physics.Body, task=DEFAULT_TASK, terrain=None, sensors=None, seed: int = 0,
@@ -326,22 +338,22 @@ class Episode:
         if self.varied and bodies is not None:
             if len(bodies) != batch:
                 raise ValueError(f"{len(bodies)} bodies for {batch} creatures")
-            model = physics.stack_models([b if isinstance(b, physics.Model) else physics.build_model(b, 1)
-                                          for b in bodies])
+            model = physics.stack_models([b if isinstance(b, physics.Model) else
+                                          physics.build_model(b, 1, graph=self.graph) for b in bodies])
             if model is bodies[0]:   # one model handed in, which its maker keeps: this run's own copy
                 model = replace(model)   # (the arrays shared, what stepping prepares its own)
             return model, np.zeros(batch, dtype=np.bool_)
         if not self.genes:
             if bodies is not None and (np.size(bodies[0]) or np.size(bodies[1])):
                 raise ValueError("body genes given for a design that has none")
-            return physics.build_model(self.body, batch), np.zeros(batch, dtype=np.bool_)
+            return physics.build_model(self.body, batch, graph=self.graph), np.zeros(batch, dtype=np.bool_)
         if bodies is None:
             bodies = ([self.genes.start_values()] * batch, [self.genes.start_parts()] * batch)
         return self.genes.model(self.body, *bodies)
 
     def input_names(self) -> list[str]:
         """A short name for every brain input, in order: each sensor's labels."""
-        ctx = self.context(physics.build_model(self.body, 1))
+        ctx = self.context(physics.build_model(self.body, 1, graph=self.graph))
         names = []
         for plugin in self.sensors:
             try:
@@ -372,14 +384,19 @@ class Episode:
         brain_in = [f"unused input {k}" for k in range(w.n_inputs)]
         brain_out = [f"unused output {k}" for k in range(w.n_outputs)]
         for k, name in zip(w.inputs, inputs):
-            brain_in[k] = name
+            if k >= 0:
+                brain_in[k] = name
         for k, name in zip(w.outputs, outputs):
-            brain_out[k] = name
+            if k >= 0:
+                brain_out[k] = name
         return brain_in, brain_out
 
     def output_names(self) -> list[str]:
         """What each output drives: a group's name, or a muscle of its own by its name in
-        :attr:`part_names` (``muscle K`` where they do not name every muscle)."""
+        :attr:`part_names` (``muscle K`` where they do not name every muscle); a graph's
+        model's every muscle, its rods too, as :attr:`part_names` names them."""
+        if self.graph:
+            return list(self.part_names["muscle"])
         channel, _, names = self.body.command_map()
         muscles = self.part_names.get("muscle")
         if not muscles or len(muscles) != len(channel):
@@ -458,7 +475,7 @@ class EpisodeRun:
         self.rigid = rigid_bones(self.model)
         self._frame = frame_of(self.model, self.rigid)   # what the failure rules measure
         channel, sign, names = episode.body.command_map()
-        self.n_outputs = len(names)
+        self.n_outputs = self.model.n_muscles if episode.graph else len(names)
         # the brains' outputs to the muscles' commands, when muscles share them (groups): into
         # one buffer, not an array a step
         self._expand = (channel, sign, np.zeros((batch, channel.size))) if episode.body.grouped else None

@@ -293,7 +293,8 @@ def _read_muscles(pos, ma, mb, m_rest, m_range, out):
         for m in range(ma.shape[0]):
             dx = pos[b, ma[m], 0] - pos[b, mb[m], 0]
             dy = pos[b, ma[m], 1] - pos[b, mb[m], 1]
-            out[b, m] = (np.sqrt(dx * dx + dy * dy) / m_rest[b, m] - 1.0) / m_range[b, m]
+            r = m_range[b, m]   # (0: a graph's rod, which no brain reads)
+            out[b, m] = (np.sqrt(dx * dx + dy * dy) / m_rest[b, m] - 1.0) / r if r > 0.0 else 0.0
 
 
 @njit(cache=True)

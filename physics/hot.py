@@ -121,12 +121,14 @@ def _same_lanes(a: np.ndarray) -> bool:
 
 
 def row_muscles(model: Model, plan: dict) -> dict:
-    """Each skeleton row's muscle creature by creature, (R, B) each: ``row_is_muscle``, its
+    """Each skeleton row's muscle creature by creature, (R, B) each for a graph's model, (0, B) for the others: ``row_is_muscle``, its
     spring ``row_omega`` and damping ``row_zeta`` (0 for a row that is none), its strength
     ``row_strength`` (inf for none): a graph's bones (``row_muscle`` -2) read them lane by lane."""
-    R, B = len(plan["sk_col_start"]) - 1, model.batch
+    R, B = (len(plan["sk_col_start"]) - 1) if model.graph else 0, model.batch
     out = {"row_is_muscle": np.zeros((R, B), np.bool_), "row_omega": np.zeros((R, B)),
            "row_zeta": np.zeros((R, B)), "row_strength": np.full((R, B), np.inf)}
+    if not model.graph:   # (the other plans' rows are the topology's: no rows of these)
+        return out
     omega = muscle_omegas(model)
     slot = {int(e): m for m, e in enumerate(model.muscle_bone)}
     for k, e in zip(plan["soft_row"], plan["soft_bone"]):
@@ -233,6 +235,7 @@ def _workspace(model: Model, lanes: int) -> tuple:
         sizes = {"C": -(-model.batch // lanes), "L": lanes, "P": model.n_spheres, "E": model.n_bones,
                  "J": model.n_joints, "ROWS": ROWS, "R": hot.sk_col_start.shape[0] - 1,
                  "NNZ": hot.sk_ent_row.shape[0], "legs": hot.leg_row.shape[0]}
+        sizes["G"], sizes["GNNZ"] = (sizes["R"], sizes["NNZ"]) if model.graph else (0, 0)   # (a graph's alone)
         sizes["C2"] = 2 * sizes["C"]   # each chunk, then each chunk's twin (physics/step.py)
         # each array starts on a 64-byte boundary (a cache line; a whole AVX-512 vector)
         packed, views = pack(WORK, dict(zip((f.name for f in WORK), work_shapes(sizes))), align=64)

@@ -69,9 +69,10 @@ MEASURES = (("strain", STRAIN_LIMIT, "rigid bone strain"),
 
 
 def rigid_bones(model: Model) -> np.ndarray:
-    """Which bones of each creature are rigid: on, no compliance, not a muscle. Bool, shape (B, E)."""
+    """Which bones of each creature are rigid: on, no compliance, not a muscle (a graph's model's
+    rods are). Bool, shape (B, E)."""
     rigid = model.bone_on & (model.bone_compliance == 0.0)
-    rigid[:, model.muscle_bone] = False
+    rigid[:, model.muscle_bone] &= ~model.muscle_on
     return rigid
 
 
@@ -90,7 +91,7 @@ def frame_of(model: Model, rigid: np.ndarray | None = None) -> tuple:
     return tuple(_fixed(a) for a in (
         m.radius, m.bone_a, m.bone_b, m.bone_rest, rigid_bones(m) if rigid is None else rigid, m.joint_a,
         m.joint_c, m.joint_b, m.joint_limited, m.joint_min, m.joint_max, m.muscle_bone, m.muscle_rest,
-        np.where(m.bone_on[:, m.muscle_bone], m.muscle_range, np.inf)))
+        np.where(m.bone_on[:, m.muscle_bone] & m.muscle_on, m.muscle_range, np.inf)))   # (a rod: rigid)
 
 
 def _fixed(a: np.ndarray) -> np.ndarray:

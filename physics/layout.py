@@ -100,8 +100,9 @@ HOT = (
     # the muscles' spring and dashpot, and each skeleton row's muscle (-1 for none)
     *_rows(F, "M B", "muscle_omega muscle_damping", "per muscle"),
     *_rows(I, "R", "row_muscle", "each skeleton row's muscle, -1 for none, -2 for a graph's bone (each creature's own)"),
-    *_rows(BOOL, "R B", "row_is_muscle", "a row a muscle in the creature (a graph's bones: physics/skeleton.py)"),
-    *_rows(F, "R B", "row_omega row_zeta row_strength", "a row's muscle's spring and damping (0 for none) and "
+    *_rows(BOOL, "G B", "row_is_muscle", "a row a muscle in the creature (a graph's bones: physics/skeleton.py; "
+           "G is R for a graph's model, 0 for the others)"),
+    *_rows(F, "G B", "row_omega row_zeta row_strength", "a row's muscle's spring and damping (0 for none) and "
            "its strength (inf for none)"),
 )
 
@@ -126,8 +127,9 @@ WORK = (
     *_rows(F, "C2 legs L", "sk_leg_n", "their components along the held normals"),
     *_rows(F, "C2 NNZ L", "sk_factor", "the factor L below its diagonal"),
     *_rows(F, "C2 R L", "sk_pivot", "pivots"),
-    *_rows(F, "C2 NNZ L", "sk_factor2", "a graph's second factor: its rods alone (each creature's muscle rows out)"),
-    *_rows(F, "C2 R L", "sk_pivot2 sk_inv_pivot2", "its pivots and their inverses"),
+    *_rows(F, "C2 GNNZ L", "sk_factor2", "a graph's second factor: its rods alone (each creature's muscle rows "
+           "out; GNNZ is NNZ for a graph's model, 0 for the others)"),
+    *_rows(F, "C2 G L", "sk_pivot2 sk_inv_pivot2", "its pivots and their inverses"),
     *_rows(F, "C2 R L", "sk_inv_pivot", "1 / pivots"),
     *_rows(F, "C2 R L", "sk_error", "the hinge rows' errors"),
     *_rows(F, "C2 R L", "sk_lam", "the multipliers"),

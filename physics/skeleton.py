@@ -749,21 +749,22 @@ def _solve_rods(packed_work, c, packed, b0, n, single):
 
 
 @njit(cache=True, error_model="numpy")
-def _correct_rods(packed_work, c, packed, b0, n, single):
-    """A graph's correction for its muscles at their strength (:func:`solve_skeleton`): each
-    creature's muscle rows out of the right-hand side ``dlam`` (0), solved by the second factor."""
+def _correct_rods(packed_work, c, packed, b0, n, single, fix):
+    """A graph's correction for its muscles at their strength (:func:`solve_skeleton`) of its
+    first ``fix`` rows (the rows the correction fixes: what the rows after them hold is not a
+    right-hand side, and a lane that clamped nothing must get nothing): each creature's muscle
+    rows out of the right-hand side ``dlam`` (0), solved by the second factor."""
     n = stepped(single, n)
     hot, work = unpack_hot(*packed), unpack_work(*packed_work)
     W = width(single)
-    R = hot.sk_col_start.shape[0] - 1
     dlam = work.sk_dlam[c]
-    for k in range(R):
+    for k in range(fix):
         muscle = hot.row_is_muscle[k, b0:b0 + n]
         for l0 in range(0, n, W):
             l = block(l0, single)
             dlam[k, l] = where(muscle[l], 0.0, dlam[k, l])
     plan = (hot.sk_col_start, hot.sk_ent_row, hot.sk_row_start, hot.sk_row_entry, hot.sk_row_col)
-    _substitute(dlam, work.sk_factor2[c], work.sk_inv_pivot2[c], plan, R, n, single)
+    _substitute(dlam, work.sk_factor2[c], work.sk_inv_pivot2[c], plan, fix, n, single)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -965,7 +966,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
         if graph_plan(graph):   # (each creature's muscle rows are out of its rods' system)
-            _correct_rods(packed_work, c_, packed, b0, n, single)
+            _correct_rods(packed_work, c_, packed, b0, n, single, fix)
         else:
             _substitute(dlam, V, D, plan, fix, n, single)
         for k in range(fix):

@@ -10,8 +10,9 @@ random muscles (a new command every 0.2 s), one thread both sides, the best of
 :data:`REPEATS`. Target (bodies that grow): at most 2x.
 
 A third row times a growing run's own generation (:data:`GROWN`: the body plans of ``creatures
-evolve sprout --grow --seed 1`` after generation 100) as evolution steps it, a batch per topology,
-against as many of its commonest body of its mean size in one batch.
+evolve sprout --grow --seed 1`` after generation 100) as evolution steps it in a new run, a batch
+per graph (the engine of graphs: ``evolution.growth.GrowSettings.graph``), against as many of its
+commonest body of its mean size in one batch, stepped as a fixed body is (its own model).
 """
 
 from __future__ import annotations
@@ -82,10 +83,11 @@ def run_shapes(quick: bool = False) -> list[dict]:
 
 
 def _grown_generation(steps: int, repeats: int) -> dict:
-    """A growing run's generation (:data:`GROWN`: its body plans), stepped as evolution steps it,
-    a batch per topology (``evolution.growth.topology``), against as many of its commonest body of
-    the sphere count nearest its mean in one batch: ``{"engine", "shapes", "mean_spheres",
-    "seconds", "one_shape_seconds", "one_shape_spheres", "vs_one_shape"}``."""
+    """A growing run's generation (:data:`GROWN`: its body plans), stepped as a new run's evolution
+    steps it, a batch per graph (``evolution.growth.topology`` of graphs, each body its graph's
+    model), against as many of its commonest body of the sphere count nearest its mean, its own
+    model, in one batch: ``{"engine", "shapes", "mean_spheres", "seconds", "one_shape_seconds",
+    "one_shape_spheres", "vs_one_shape"}``."""
     import json
     from collections import Counter
 
@@ -93,11 +95,11 @@ def _grown_generation(steps: int, repeats: int) -> dict:
 
     from ..design import resolve_design
     data = json.loads(GROWN.read_text())
-    growth = Growth(resolve_design(data["seed_design"]).body, GrowSettings.from_dict(data["grow"]))
+    growth = Growth(resolve_design(data["seed_design"]).body, GrowSettings.from_dict({**data["grow"], "graph": True}))
     bodies = [growth.body(Plan.from_dict(p))[0] for p in data["plans"]]
     groups: dict = {}
     for body in bodies:
-        groups.setdefault(topology(body), []).append(physics.build_model(body, 1))
+        groups.setdefault(topology(body, graph=True), []).append(physics.build_model(body, 1, graph=True))
     models = [physics.stack_models(g) for g in groups.values()]
     mean = float(np.mean([len(b.spheres) for b in bodies]))
     nearest = min(abs(len(b.spheres) - mean) for b in bodies)
@@ -119,8 +121,8 @@ def format_shapes(rows: list[dict]) -> str:
     grown_verdict = "meets" if grown["vs_one_shape"] <= TARGET else "MISSES"
     lines = [(f"{many['shapes']} shapes (mean {many['mean_spheres']:.2f} spheres), a call per shape", many["seconds"]),
              (f"one shape ({one['mean_spheres']:.0f} spheres), one call", one["seconds"])]
-    grown_lines = [(f"its {grown['shapes']} topologies (mean {grown['mean_spheres']:.2f} spheres), a call per "
-                    f"topology", grown["seconds"]),
+    grown_lines = [(f"its {grown['shapes']} graphs (mean {grown['mean_spheres']:.2f} spheres), a call per "
+                    f"graph", grown["seconds"]),
                    (f"its commonest body of {grown['one_shape_spheres']} spheres, one call", grown["one_shape_seconds"])]
     width = max(len(text) for text, _ in lines + grown_lines)
     return "\n".join([f"{POPULATION} bodies x {many['simulated_s']:g} s of random muscles, physics only, one thread:"]

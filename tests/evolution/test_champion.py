@@ -75,8 +75,8 @@ def test_champion_file_is_json_with_format_and_version(champion_file, document):
     assert text.endswith("\n")
     assert document["format"] == FORMAT == "creatures-champion"
     # 3: a champion whose body evolved, 4: muscle groups, 5: scored over trials (their starts recorded),
-    # 6: a grown body
-    assert document["version"] == (5 if "trials" in document else 2) and VERSION == 6
+    # 6: a grown body, 7: a grown body of a run of the engine of graphs
+    assert document["version"] == (5 if "trials" in document else 2) and VERSION == 7
     assert set(document) - {"trials"} == {"format", "version", "name", "creature", "task", "terrain", "sensors",
                                           "episode", "physics", "brain", "recorded", "post", "lineage", "software"}
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import physics
-from evolution.growth import MIN_ANGLE, GrowSettings, Growth, Plan, grown_episode, score_grown
+from evolution.growth import MIN_ANGLE, GrowSettings, Growth, Plan, graph_names, grown_episode, score_grown
 from evolution.network import compile_networks
 from evolution.rollout import Episode, run_episode
 from evolution_helpers import bits, design, neat_config
@@ -164,11 +164,13 @@ def test_a_design_that_cannot_grow_says_why_in_one_line():
     Growth(design("worm").body, GrowSettings(spheres=14, bones=30))
 
 
-@pytest.fixture(scope="module")
-def grown_generation(tmp_path_factory):
+@pytest.fixture(scope="module", params=[False, True], ids=["topology", "graph"])
+def grown_generation(tmp_path_factory, request):
     """Twelve creatures of grown bodies of several shapes with random brains, on a growing
-    episode: (episode, growth, plans, networks)."""
-    g = _growth()
+    episode: (episode, growth, plans, networks); stepped as their own models (topology) and as
+    their graphs' (graph: the engine of graphs, ``GrowSettings.graph``)."""
+    import dataclasses
+    g = _growth(dataclasses.replace(BUSY, graph=request.param))
     plans = _plans(g, 12, seed=6)
     episode = _growing_episode(g, 1.5)
     config = neat_config(tmp_path_factory.mktemp("cfg") / "neat.cfg", episode.wiring.n_inputs,
@@ -205,9 +207,13 @@ def test_a_grown_body_is_wired_to_its_brain_by_part_slots(grown_generation):
     for plan in plans:
         grown, shape, body = grown_episode(episode, g, plan)
         names = grown.input_names()
-        assert [vocabulary[k] for k in grown.wiring.inputs] == names
+        assert [vocabulary[k] for k in grown.wiring.inputs if k >= 0] == [n for n in names if not n.startswith("rod ")]
         muscle_slots = sorted(b[3] for b in plan.bones if b[3] >= 0)
-        assert sorted(grown.wiring.outputs) == muscle_slots
+        assert sorted(k for k in grown.wiring.outputs if k >= 0) == muscle_slots
+        # a graph's rods: their commands and lengths wired to nothing
+        rods = len(body.bones) - len(muscle_slots) if g.settings.graph else 0
+        assert list(grown.wiring.outputs).count(-1) == rods == list(grown.wiring.inputs).count(-1)
+        assert len([name for name in names if name.startswith("rod ")]) == rods
         brain_in, brain_out = grown.brain_names()
         assert len(brain_in) == episode.n_inputs() and len(brain_out) == BUSY.muscles
 
@@ -223,7 +229,7 @@ def test_bodies_of_one_shape_share_a_wiring_that_is_each_ones_own(grown_generati
         body, moved_shape, names = g.body(moved)
         assert moved_shape == shape
         assert grown_episode(episode, g, moved)[0].wiring is grown.wiring
-        assert g.wiring(episode, body, names) == grown.wiring
+        assert g.wiring(episode, body, graph_names(body, names) if g.settings.graph else names) == grown.wiring
 
 
 def test_a_plans_model_is_built_once_and_each_run_steps_a_copy_of_its_own(grown_generation):
@@ -234,7 +240,7 @@ def test_a_plans_model_is_built_once_and_each_run_steps_a_copy_of_its_own(grown_
     episode, g, plans, networks = grown_generation
     model = g.model(plans[0])
     assert g.model(plans[0]) is model and model.batch == 1
-    fresh = physics.build_model(g.body(plans[0])[0], 1)
+    fresh = physics.build_model(g.body(plans[0])[0], 1, graph=g.settings.graph)
     for f in dataclasses.fields(physics.Model):
         if isinstance(getattr(fresh, f.name), np.ndarray):
             assert np.array_equal(getattr(model, f.name), getattr(fresh, f.name)), f.name
@@ -446,3 +452,41 @@ def test_an_optional_hinge_keeps_its_switch_and_optional_bones_are_growths_to_re
     plan = g.seed_plan()
     assert len(g.body(plan)[0].joints) == len(body.joints)
     assert len(g.body(plan.with_genes((), (False,)))[0].joints) == len(body.joints) - 1
+
+
+def test_the_engine_of_graphs_batches_bodies_that_differ_in_their_muscles_each_scored_as_alone(grown_generation):
+    """A run of the engine of graphs (new runs: ``seed_limits``; a run from before it steps its
+    bodies' own models) puts bodies that differ only in which bones are muscles in one batch,
+    each creature scored to the bit as alone; the generation is fewer batches than by topology."""
+    import dataclasses
+    from evolution.growth import grown_runs, seed_limits, topology
+    episode, g, plans, networks = grown_generation
+    assert GrowSettings.from_dict({}).graph is False and seed_limits(g.seed)["graph"] is True
+    if not g.settings.graph:
+        pytest.skip("a topology's run")
+    spheres = ((0, 0, -0.2, 0.08, 0.08, 0.5), (1, 1, 0.2, 0.08, 0.08, 0.5), (3, 2, 0.0, 0.4, 0.08, 0.5))
+    a = Plan(spheres, ((2, 0, 1, 0), (4, 0, 3, 1), (5, 1, 3, -1)))
+    b = Plan(spheres, ((2, 0, 1, -1), (4, 0, 3, 0), (5, 1, 3, 1)))
+    c = Plan(spheres, ((2, 0, 1, 2), (4, 0, 3, -1), (5, 1, 3, -1)))
+    assert all(g.why_invalid(p) is None for p in (a, b, c))
+    index = np.array([0, 1, 2, 3])
+    mixed = [a, b, c, a]
+    starts = np.random.default_rng(1).uniform(0.0, 0.01, (4, BUSY.spheres, 2))
+    assert len(grown_runs(episode, g, mixed, networks.take(index), starts)) == 1
+    together, _, _, _ = score_grown(episode, g, mixed, networks.take(index), starts)
+    for k, plan in enumerate(mixed):
+        alone, _, _, _ = score_grown(episode, g, [plan], networks.take(index[k:k + 1]), starts[k:k + 1])
+        assert bits(alone[0]) == bits(together[k])
+    assert len(set(together.tolist())) >= 3
+    by_topology = Growth(g.seed, dataclasses.replace(g.settings, graph=False))
+    assert len(grown_runs(episode, g, plans, networks)) < len(grown_runs(episode, by_topology, plans, networks))
+    # one rhombus of two triangles, its spheres in other slots: numbered by their places in the graph
+    left, bottom, top, right = (-0.25, 0.3), (0.0, 0.1), (0.0, 0.5), (0.25, 0.3)
+    sphere = lambda i, slot, xy: (i, slot, xy[0], xy[1], 0.06, 0.5)   # noqa: E731
+    one = Plan((sphere(0, 0, left), sphere(1, 1, bottom), sphere(3, 2, top), sphere(6, 3, right)),
+               ((2, 0, 1, 0), (4, 0, 3, -1), (5, 1, 3, 1), (7, 1, 6, -1), (8, 3, 6, -1)))
+    other = Plan((sphere(0, 0, bottom), sphere(1, 1, left), sphere(3, 2, right), sphere(6, 3, top)),
+                 ((2, 0, 1, -1), (4, 1, 6, 0), (5, 0, 6, 1), (7, 0, 3, -1), (8, 3, 6, -1)))
+    assert g.why_invalid(one) is None and g.why_invalid(other) is None
+    assert topology(g.body(one)[0], True) == topology(g.body(other)[0], True)
+    assert topology(by_topology.body(one)[0], True) != topology(by_topology.body(other)[0], True)
