@@ -13,6 +13,8 @@ it (a :class:`creatures.charts.RunData`, not imported here: that would be an imp
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import textwrap
 from dataclasses import dataclass
@@ -281,6 +283,13 @@ def lineage_label(lineage: LineageData, k: int) -> str:
     return f"{when}\n{counts}"
 
 
+def _standing(plan: Plan) -> Plan:
+    """``plan`` with its spheres moved up or down together to stand on y = 0 (its lowest sphere
+    touching it), as a body starts on flat ground."""
+    lift = -min(p[3] - p[4] for p in plan.spheres)
+    return dataclasses.replace(plan, spheres=tuple((i, slot, x, y + lift, r, m) for i, slot, x, y, r, m in plan.spheres))
+
+
 def _plan_box(plan: Plan) -> np.ndarray:
     """``(x0, y0, x1, y1)``: the box around a body's spheres (m)."""
     s = np.array([p[2:5] for p in plan.spheres], dtype=np.float64)   # (P, 3): x, y, radius
@@ -316,7 +325,8 @@ def lineage_figure(run, size=DEFAULT_SIZE, dpi=100.0):
     draws them larger), all at one scale, an arrow from each to the next (dashed where bodies
     were left out between: at most :data:`MAX_LINEAGE_PANELS` are drawn). Each panel draws its
     spheres as circles of their radius, rigid bones and muscles as lines of their colours,
-    and the ground at y = 0, titled with :func:`lineage_label`."""
+    each body standing on the ground at y = 0 as it starts (its lowest sphere on it: growth
+    moves spheres, not bodies), titled with :func:`lineage_label`."""
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, ConnectionPatch
@@ -325,7 +335,8 @@ def lineage_figure(run, size=DEFAULT_SIZE, dpi=100.0):
     N = len(lineage.plans)
     shown = lineage_panels(N)
     n = len(shown)
-    boxes = np.array([_plan_box(lineage.plans[k]) for k in shown])
+    plans = {k: _standing(lineage.plans[k]) for k in shown}
+    boxes = np.array([_plan_box(plans[k]) for k in shown])
     lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
     pad = 0.08 * float((hi - lo).max())
     lo, hi = lo - pad, hi + pad
@@ -341,7 +352,7 @@ def lineage_figure(run, size=DEFAULT_SIZE, dpi=100.0):
     font = "small" if panel_px > 230 else "x-small"
     chars = max(12, int(0.85 * panel_px / ((10 if font == "small" else 8) * dpi / 72 * 0.55)))
     for ax, k in zip(axes, shown):
-        plan = lineage.plans[k]
+        plan = plans[k]
         ax.set_xlim(lo[0], hi[0])
         ax.set_ylim(lo[1], hi[1])
         ax.set_aspect("equal", adjustable="box")   # one scale in every panel: growth shows

@@ -41,8 +41,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, models, overload, register_model
 
-__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "one_at_a_time", "graph_plan",
-           "width", "block", "where", "vmin", "vmax", "any_lane", "item"]
+__all__ = ["WIDTH", "Block", "Vec", "Mask", "OneBlock", "one_block", "stepped", "one_at_a_time", "width", "block",
+           "where", "vmin", "vmax", "any_lane", "item"]
 
 #: lanes in a block: one AVX-512 vector of doubles, two AVX2 ones (chunks step whole eights)
 WIDTH = 8
@@ -147,17 +147,6 @@ def one_at_a_time(typingctx, single):
     def codegen(context, builder, sig, args):
         return ir.Constant(ir.IntType(1), int(few))
     return types.boolean(single), codegen
-
-
-@intrinsic
-def graph_plan(typingctx, graph):
-    """Whether the stages step a graph's plan (a constant: ``graph`` is ``()`` in the step of a
-    graph's model, None, or omitted, elsewhere; physics/step.py's ``Settings.graph``), so that a
-    graph's code is compiled into its own step alone (in the others' it cost 5-6 % at one block)."""
-    yes = isinstance(graph, types.BaseTuple)
-    def codegen(context, builder, sig, args):
-        return ir.Constant(ir.IntType(1), int(yes))
-    return types.boolean(graph), codegen
 
 
 @intrinsic

@@ -71,7 +71,7 @@ from numba import njit
 from .bones import muscle_pull, muscle_softness
 from .joints import wrap_angle, joint_angle
 from .layout import unpack_hot, unpack_work
-from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped, one_at_a_time, graph_plan
+from .lanes import block, item, width, where, vmin, vmax, any_lane, stepped, one_at_a_time
 
 __all__ = ["plan_skeleton", "frames_of", "skeleton_scratch", "Scratch", "REGULARISE", "HOLD_MASS", "HOLD_REACH"]
 
@@ -563,9 +563,9 @@ def factor_skeleton(h, packed_work, c, packed, b0, n, again, legs, single, graph
         for l0 in range(0, n, W):
             l = block(l0, single)
             V[t, l] += WS[m, 0, l] * (G[g1, 0, l] * G[g2, 0, l] + G[g1, 1, l] * G[g2, 1, l] - Gn[g1, l] * Gn[g2, l])
-    if graph_plan(graph):   # a graph's: its rods alone, each creature's muscle rows out (their pivots 0)
+    if (graph is not None):   # a graph's: its rods alone, each creature's muscle rows out (their pivots 0)
         _factor_rods(h, packed_work, c_, packed, b0, n, single)
-    _eliminate(V, PV, D, hot, h, b0, n, W, single, False, graph)
+    _eliminate(V, PV, D, hot, h, b0, n, W, single, None, graph)
 
 
 @njit(cache=True, error_model="numpy")
@@ -591,7 +591,7 @@ def _factor_rods(h, packed_work, c, packed, b0, n, single):
         for l0 in range(0, n, W):
             l = block(l0, single)
             PV2[k, l] = where(mk[l], 0.0, PV[k, l])
-    _eliminate(V2, PV2, work.sk_inv_pivot2[c], hot, h, b0, n, W, single, True, ())
+    _eliminate(V2, PV2, work.sk_inv_pivot2[c], hot, h, b0, n, W, single, (), ())
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -600,8 +600,11 @@ def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
     pivots' scale, 0 for a row dropped): for one block an entry at a time, its updates from the
     columns before (in their order) summed in a register (through memory each waited for the store
     of the one before); for many, a pair of columns at a time over every block (the order the
-    cache likes: each update's entries stay in it). With ``rods``, a graph's second factor (its
-    muscle rows dropped, each other row regularised as a rod's)."""
+    cache likes: each update's entries stay in it). With ``rods`` (``()``; None otherwise), a
+    graph's second factor (its muscle rows dropped, each other row regularised as a rod's). A
+    graph's code is under ``graph is not None`` (``graph`` is ``()`` in a graph's step: the step's
+    settings), which numba prunes before it types the other plans' steps: in them as a constant
+    that LLVM folded, it cost one creature 15-20 % of its step.)"""
     R = hot.sk_col_start.shape[0] - 1
     few = one_at_a_time(single)
     for k in range(R):
@@ -627,7 +630,10 @@ def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
                         l = block(l0, single)
                         V[target, l] -= V[source, l] * V[e, l] * PV[j, l]
         eps = REGULARISE_SOFT if k >= hot.sk_lead[0] else REGULARISE
-        m = -1 if rods else hot.row_muscle[k]
+        if rods is not None:   # (a second factor's rows: rods, their muscles out)
+            m = -1
+        else:
+            m = hot.row_muscle[k]
         if m >= 0:   # a muscle: its spring and dashpot (physics/bones.py)
             omega = hot.muscle_omega[m, b0:b0 + n]
             zeta = hot.muscle_damping[m, b0:b0 + n]
@@ -637,7 +643,7 @@ def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
                 piv = V[c0, l] + muscle_softness(h * omega[l], zeta[l]) * PV[k, l]
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
-        elif graph_plan(graph) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+        elif (graph is not None) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
             muscle, omega, zeta = hot.row_is_muscle[k, b0:b0 + n], hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
             for l0 in range(0, n, W):
                 l = block(l0, single)
@@ -871,7 +877,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
             l = block(l0, single)
             lam[k, l] = -C[k, l]
     if lead_only:
-        if graph_plan(graph):   # (a graph's rods alone are solved by its second factor)
+        if (graph is not None):   # (a graph's rods alone are solved by its second factor)
             _solve_rods(packed_work, c_, packed, b0, n, single)
         else:
             _substitute(lam, V, D, plan, lead, n, single)
@@ -895,7 +901,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
                     pull = muscle_pull(rest[e, 2, l] - d, d - d0, h * omega[l], zeta[l]) * along
                     lam[k, l] = pull
                     dlam[k, l] = pull   # the muscle's own demand (its sign bounds its clamped force)
-            elif graph_plan(graph) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
+            elif (graph is not None) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
                 muscle = hot.row_is_muscle[k, b0:b0 + n]
                 omega, zeta = hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
                 for l0 in range(0, n, W):
@@ -924,7 +930,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
             # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
             # switched off 0); what the clamp takes off moves its two spheres (``move``)
             on = hot.bone_on[e, b0:b0 + n]
-            if graph_plan(graph) and muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
+            if (graph is not None) and muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
                 is_muscle, strength = hot.row_is_muscle[k, b0:b0 + n], hot.row_strength[k, b0:b0 + n]
                 for l0 in range(0, n, W):
                     l = block(l0, single)
@@ -965,7 +971,7 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     dlam[k, l] -= G[g, 0, l] * move[m, 0, l] + G[g, 1, l] * move[m, 1, l]
-        if graph_plan(graph):   # (each creature's muscle rows are out of its rods' system)
+        if (graph is not None):   # (each creature's muscle rows are out of its rods' system)
             _correct_rods(packed_work, c_, packed, b0, n, single, fix)
         else:
             _substitute(dlam, V, D, plan, fix, n, single)

@@ -521,7 +521,7 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
                       args.self_collision and model.pair_a.shape[0] > 0, args.fluid, creatures_alike(model),
-                      () if model.graph else None)   # (a graph's plan: its stages compiled apart, lanes.graph_plan)
+                      () if model.graph else None)   # (a graph's plan: its code compiled into its step alone)
             plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
                             None, None, (model.batch, model.n_spheres, model.n_muscles))
         else:
