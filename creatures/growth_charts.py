@@ -287,7 +287,8 @@ def _standing(plan: Plan) -> Plan:
     """``plan`` with its spheres moved up or down together to stand on y = 0 (its lowest sphere
     touching it), as a body starts on flat ground."""
     lift = -min(p[3] - p[4] for p in plan.spheres)
-    return dataclasses.replace(plan, spheres=tuple((i, slot, x, y + lift, r, m) for i, slot, x, y, r, m in plan.spheres))
+    return dataclasses.replace(plan, spheres=tuple((i, slot, x, y + lift, r, m)
+                                                   for i, slot, x, y, r, m in plan.spheres))
 
 
 def _plan_box(plan: Plan) -> np.ndarray:

@@ -297,7 +297,8 @@ class Champion:
             creature["grown"] = self.grown.to_dict()
         # (one exact start, as every champion was scored before trials: written as then)
         trials = self.trials.recorded and not self.trials.spec.exact
-        version = (7 if self.grown.graph else 6) if self.grown is not None else 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
+        version = (7 if self.grown.graph else 6) if self.grown is not None \
+            else 5 if trials else 4 if self.body.grouped else 3 if self.genes else 2
         extra = {"trials": self.trials.to_dict()} if trials else {}
         if self.post is not None:
             extra["post"] = self.post.to_dict()

@@ -121,9 +121,10 @@ def _same_lanes(a: np.ndarray) -> bool:
 
 
 def row_muscles(model: Model, plan: dict) -> dict:
-    """Each skeleton row's muscle creature by creature, (R, B) each for a graph's model, (0, B) for the others: ``row_is_muscle``, its
-    spring ``row_omega`` and damping ``row_zeta`` (0 for a row that is none), its strength
-    ``row_strength`` (inf for none): a graph's bones (``row_muscle`` -2) read them lane by lane."""
+    """Each skeleton row's muscle creature by creature, (R, B) each for a graph's model, (0, B)
+    for the others: ``row_is_muscle``, its spring ``row_omega`` and damping ``row_zeta`` (0 for
+    a row that is none), its strength ``row_strength`` (inf for none): a graph's bones
+    (``row_muscle`` -2) read them lane by lane."""
     R, B = (len(plan["sk_col_start"]) - 1) if model.graph else 0, model.batch
     out = {"row_is_muscle": np.zeros((R, B), np.bool_), "row_omega": np.zeros((R, B)),
            "row_zeta": np.zeros((R, B)), "row_strength": np.full((R, B), np.inf)}

@@ -99,7 +99,8 @@ HOT = (
     *_rows(F, "frames B", "frame_rest", "each frame row's rest value"),
     # the muscles' spring and dashpot, and each skeleton row's muscle (-1 for none)
     *_rows(F, "M B", "muscle_omega muscle_damping", "per muscle"),
-    *_rows(I, "R", "row_muscle", "each skeleton row's muscle, -1 for none, -2 for a graph's bone (each creature's own)"),
+    *_rows(I, "R", "row_muscle", "each skeleton row's muscle, -1 for none, -2 for a graph's bone (each "
+           "creature's own)"),
     *_rows(BOOL, "G B", "row_is_muscle", "a row a muscle in the creature (a graph's bones: physics/skeleton.py; "
            "G is R for a graph's model, 0 for the others)"),
     *_rows(F, "G B", "row_omega row_zeta row_strength", "a row's muscle's spring and damping (0 for none) and "

@@ -644,7 +644,8 @@ def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
                 D[k, l] = where(keep, 1.0 / piv, 0.0)
                 PV[k, l] = where(keep, piv, 0.0)
         elif (graph is not None) and m == -2:   # a graph's bone: a muscle in some creatures, a rod in the others
-            muscle, omega, zeta = hot.row_is_muscle[k, b0:b0 + n], hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
+            muscle = hot.row_is_muscle[k, b0:b0 + n]
+            omega, zeta = hot.row_omega[k, b0:b0 + n], hot.row_zeta[k, b0:b0 + n]
             for l0 in range(0, n, W):
                 l = block(l0, single)
                 keep = PV[k, l] > 0.0
@@ -705,10 +706,13 @@ def _substitute(lam, V, D, plan, R, n, single):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _clamp(f, muscle, l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot):
+def _clamp(f, muscle, l, k, e, g, pin, lam, dlam, pulled, started, move, legs, hot):
     """Soft row ``k`` (bone ``e``, legs ``g`` and ``g + 1``) in block ``l`` held to ``f``, its
     force limit times h^2 (``muscle``: a muscle's, bounded by its own demand, :func:`_bounds`);
-    what the clamp takes off moves its two spheres (``move``). Whether it held any lane back."""
+    what the clamp takes off moves its two spheres (``move``; ``legs``: the spheres' weights
+    ``WS``, the legs ``G`` with their normal parts ``Gn`` and the held normals ``N``). Whether it
+    held any lane back."""
+    WS, G, Gn, N = legs
     pl = pulled[e, l]
     base = started[e, l] if pin else pl
     total = base + lam[k, l]
@@ -930,12 +934,14 @@ def solve_skeleton(h, packed_work, c, packed, b0, n, lead_only, pin, single, gra
             # the most force it exerts (a muscle its strength, a compliant bone no limit, a bone
             # switched off 0); what the clamp takes off moves its two spheres (``move``)
             on = hot.bone_on[e, b0:b0 + n]
-            if (graph is not None) and muscle == -2:   # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
+            # a graph's bone: a muscle in some creatures (its strength), a rod in the others (inf)
+            if (graph is not None) and muscle == -2:
                 is_muscle, strength = hot.row_is_muscle[k, b0:b0 + n], hot.row_strength[k, b0:b0 + n]
                 for l0 in range(0, n, W):
                     l = block(l0, single)
                     f = where(on[l], strength[l], 0.0) * h2
-                    clamped |= _clamp(f, is_muscle[l], l, k, e, g, pin, lam, dlam, pulled, started, move, WS, G, Gn, N, hot)
+                    clamped |= _clamp(f, is_muscle[l], l, k, e, g, pin, lam, dlam, pulled, started, move,
+                                      (WS, G, Gn, N), hot)
             else:
                 strength = hot.muscle_strength[muscle, b0:b0 + n] if muscle >= 0 else hot.bone_rest[e, b0:b0 + n]
                 ga0, ga1, gb0, gb1 = G[g, 0], G[g, 1], G[g + 1, 0], G[g + 1, 1]
