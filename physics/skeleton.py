@@ -596,15 +596,11 @@ def _factor_rods(h, packed_work, c, packed, b0, n, single):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _eliminate(V, PV, D, hot, h, b0, n, W, single, rods, graph):
-    """Left-looking L D L^T of the assembled ``V`` (``PV``: each row's unheld diagonal, the
-    pivots' scale, 0 for a row dropped): for one block an entry at a time, its updates from the
-    columns before (in their order) summed in a register (through memory each waited for the store
-    of the one before); for many, a pair of columns at a time over every block (the order the
-    cache likes: each update's entries stay in it). With ``rods`` (``()``; None otherwise), a
-    graph's second factor (its muscle rows dropped, each other row regularised as a rod's). A
-    graph's code is under ``graph is not None`` (``graph`` is ``()`` in a graph's step: the step's
-    settings), which numba prunes before it types the other plans' steps: in them as a constant
-    that LLVM folded, it cost one creature 15-20 % of its step.)"""
+    """Left-looking L D L^T of ``V`` (``PV``: each row's unheld diagonal, 0 for a row dropped):
+    for one block an entry at a time, its updates summed in a register; for many, a pair of
+    columns at a time over every block (the order the cache likes). With ``rods`` (``()``, else
+    None), a graph's second factor. (A graph's code is under ``graph is not None``, which numba
+    prunes in the other plans' steps: as an LLVM-folded constant it cost one creature 15-20 %.)"""
     R = hot.sk_col_start.shape[0] - 1
     few = one_at_a_time(single)
     for k in range(R):
