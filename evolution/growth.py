@@ -183,10 +183,10 @@ def part_names(body_slots: tuple, muscle_slots: tuple, joints: tuple) -> dict:
 
 def graph_names(body: physics.Body, names: dict) -> dict:
     """``body``'s part ``names`` as its graph's model has its parts (:attr:`GrowSettings.graph`):
-    its muscles are every bone that is not compliant, a rod named ``rod E`` (E its bone)."""
+    its muscles are :func:`physics.graph_bones`, a rod named ``rod E`` (E its bone)."""
     muscles = iter(names["muscle"])
-    return {**names, "muscle": [next(muscles) if b.muscle is not None else f"rod {e}"
-                                for e, b in enumerate(body.bones) if b.compliance == 0.0]}
+    return {**names, "muscle": [next(muscles) if body.bones[e].muscle is not None else f"rod {e}"
+                                for e in physics.graph_bones(body)]}
 
 
 class Growth:
@@ -967,8 +967,8 @@ class Grown:
             settings = dict(settings)
         muscles = sum(1 for b in body.bones if b.muscle is not None)
         driven = sum(1 for k in wiring.outputs if k >= 0)
-        # (its graph's model drives its muscles and holds its other bones that are not compliant as rods)
-        bones = sum(1 for b in body.bones if b.compliance == 0.0) if settings and settings.get("graph") else muscles
+        # (its graph's model drives its muscles and holds its other bones as rods: physics.graph_bones)
+        bones = len(physics.graph_bones(body)) if settings and settings.get("graph") else muscles
         if driven != muscles or len(wiring.outputs) != bones:
             raise ValueError(f"the grown body's wiring drives {driven} muscles of {len(wiring.outputs)}; it has "
                              f"{muscles} of {bones}")

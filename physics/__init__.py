@@ -31,7 +31,7 @@ from . import dem, examples, witkin
 from .kernel_cache import clear_stale_cache
 from .integrity import integrity, rigid_bones, verdict
 from .medium import MEDIA, MEDIUM_KEYS, medium_name, medium_settings
-from .model import MAX_MUSCLE_RANGE, MUSCLE_DAMPING, MUSCLE_STRETCH, WING_WIDTH, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model, stack_models
+from .model import MAX_MUSCLE_RANGE, MUSCLE_DAMPING, MUSCLE_STRETCH, WING_WIDTH, Body, Bone, Cluster, Joint, Model, Muscle, Sphere, build_model, graph_bones, stack_models
 from .params import CONTACT_MODELS, ENGINE_VERSION, FLUID_SETTINGS, SOLVERS, SimParams
 from .sensors import (bone_strain, centre_of_mass, com_velocity, ground_contacts, joint_angles,
                       kinetic_energy, muscle_lengths, orientation)
@@ -64,7 +64,7 @@ def prepare_process(*packages) -> None:
 
 __all__ = [
     "prepare_process", "examples", "dem", "witkin", "MAX_MUSCLE_RANGE", "MUSCLE_STRETCH", "MUSCLE_DAMPING", "Body", "Bone", "Cluster",
-    "Joint", "Model", "Muscle", "Sphere", "build_model", "stack_models", "SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION",
+    "Joint", "Model", "Muscle", "Sphere", "build_model", "graph_bones", "stack_models", "SimParams", "SOLVERS", "CONTACT_MODELS", "ENGINE_VERSION",
     "State", "initial_state", "standing_offset", "standing_offsets", "step", "rollout", "substeps_for", "prepare_step",
     "StepPlan", "StepArgs", "kernel_plan", "step_in_kernel", "Terrain",
     "TERRAIN_KINDS", "make_terrain", "bone_strain", "centre_of_mass", "com_velocity",

@@ -133,9 +133,9 @@ def row_muscles(model: Model, plan: dict) -> dict:
     omega = muscle_omegas(model)
     slot = {int(e): m for m, e in enumerate(model.muscle_bone)}
     for k, e in zip(plan["soft_row"], plan["soft_bone"]):
-        m = int(plan["row_muscle"][k]) if plan["row_muscle"][k] >= 0 else slot.get(int(e), -1)
-        if m < 0 or plan["row_muscle"][k] == -1:
+        if plan["row_muscle"][k] != -2:   # (a graph's bone: its muscle creature by creature)
             continue
+        m = slot[int(e)]
         on = model.muscle_on[:, m]
         out["row_is_muscle"][k] = on
         out["row_omega"][k] = np.where(on, omega[:, m], 0.0)

@@ -640,6 +640,15 @@ def _angle(pa, pc, pb) -> float:
     return float(np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy))
 
 
+def graph_bones(body: Body) -> list[int]:
+    """The bones that the model of ``body``'s graph (:func:`build_model` with ``graph``) has as
+    its muscles, in order: every bone that is not compliant nor optional (by its own flag or a
+    sphere's it joins), a muscle where the body has one and a rod where not."""
+    def optional(b):
+        return b.optional or body.spheres[b.a].optional or body.spheres[b.b].optional
+    return [e for e, b in enumerate(body.bones) if b.compliance == 0.0 and (b.muscle is not None or not optional(b))]
+
+
 def build_model(body: Body, batch: int = 1, graph: bool = False) -> Model:
     """Replicate ``body`` ``batch`` times into a :class:`Model`.
 
@@ -788,7 +797,7 @@ def build_model(body: Body, batch: int = 1, graph: bool = False) -> Model:
     muscle_on = np.ones(len(muscles), dtype=np.bool_)
     if graph:   # every bone not compliant nor optional a muscle or a rod, creature by creature
         real = dict(zip(muscles, zip(m_range, m_speed, m_stretch, m_damp)))
-        muscles = [e for e in range(E) if bone_comp[e] == 0.0 and not (soft[e] and e not in real)]
+        muscles = graph_bones(body)
         muscle_on = np.array([e in real for e in muscles], dtype=np.bool_)
         rod = (0.0, 0.0, MUSCLE_STRETCH, MUSCLE_DAMPING)
         m_range, m_speed, m_stretch, m_damp = (list(v) for v in zip(*[real.get(e, rod) for e in muscles])) \

@@ -209,8 +209,12 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
 
 #: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
 #: and the medium's coefficients (physics/medium.py)
+#: (``graph``: True for a graph's model, whose code is compiled into its step alone, else None;
+#: ``kinds``: None for a graph's model, stepped by the step for many creatures alone, else True:
+#: numba prunes the code under ``x is None`` or ``x is not None`` where ``x`` is None, and keeps both
+#: ways where it is not. Not ``()``: a parallel step's threads cannot take an empty tuple)
 Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid "
-                                   "alike graph")
+                                   "alike graph kinds")
 
 
 @njit(cache=True, error_model="numpy")
@@ -437,13 +441,22 @@ def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
     shapes 1.18x; the same bits, a lane's arithmetic being its own)."""
     start, out, cmds, terrain, settings = unowned((start, out, cmds, terrain, settings))
     s = Settings(*settings)
+    _rollout_kinds(s.kinds, start, out, cmds, every, hot, work, terrain, s)
+
+
+@njit(cache=True, error_model="numpy")
+def _rollout_kinds(kinds, start, out, cmds, every, hot, work, terrain, s):
+    """:func:`_rollout_serial`'s three steps; a graph's model (``kinds`` None: :data:`Settings`)
+    steps every batch by the step for many creatures alone: numba prunes the other two before
+    typing them, and its step compiles once, not three times."""
     B = start[0].shape[0]
-    if B == 1:   # (chunk B - 1 = 0: a runtime 0, a literal one is a numba type of its own)
-        _rollout_chunk(B - 1, start, out, cmds, every, hot, work, terrain, s, None)
-        return
-    if work_chunks(work) == 1 and unpack_work(*work).x.shape[3] == WIDTH:
-        _rollout_chunk(B - B, start, out, cmds, every, hot, work, terrain, s, one_block())
-        return
+    if kinds is not None:
+        if B == 1:   # (chunk B - 1 = 0: a runtime 0, a literal one is a numba type of its own)
+            _rollout_chunk(B - 1, start, out, cmds, every, hot, work, terrain, s, None)
+            return
+        if work_chunks(work) == 1 and unpack_work(*work).x.shape[3] == WIDTH:
+            _rollout_chunk(B - B, start, out, cmds, every, hot, work, terrain, s, one_block())
+            return
     for c in range(work_chunks(work)):
         _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, c < 0)
 
@@ -521,7 +534,7 @@ def prepare_step(model: Model, params: SimParams | None = None, parallel: bool |
             lanes = chunk_lanes(model.batch, key[2])
             solver = (args.iterations, args.gravity, args.damping, args.bounce, args.push, args.slop, args.ground,
                       args.self_collision and model.pair_a.shape[0] > 0, args.fluid, creatures_alike(model),
-                      () if model.graph else None)   # (a graph's plan: its code compiled into its step alone)
+                      True if model.graph else None, None if model.graph else True)   # (Settings' graph, kinds)
             plan = StepPlan(args, use, tuple(packed_hot_of(model)), tuple(packed_workspace_of(model, lanes)), solver,
                             None, None, (model.batch, model.n_spheres, model.n_muscles))
         else:

@@ -33,10 +33,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[0] = str(REPO)
 
 
-def _evolve(*args):
+def _evolve(*args, design="worm"):
     """A one-generation run, which compiles (or loads) what an evaluation worker calls."""
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, "-m", "creatures", "evolve", "worm", "--generations", "1",
+        subprocess.run([sys.executable, "-m", "creatures", "evolve", design, "--generations", "1",
                         "--population", "6", "--seconds", "0.2", "--workers", "1", "--seed", "0",
                         "--out", str(Path(out) / "run"), *args], cwd=REPO, capture_output=True, check=False)
 
@@ -65,11 +65,15 @@ def solvers_family():
     for params in (physics.SimParams(solver="witkin"), physics.SimParams(contacts="dem")):
         physics.step(model, physics.initial_state(model, params), None, params)
     _networks()
+    # the step of a graph's model (a growing run's bodies), a step of its own
+    model = physics.build_model(physics.examples.walker(), 2, graph=True)
+    physics.step(model, physics.initial_state(model, physics.SimParams()), None, parallel=False)
     # last, once the physics family has cached the step this one wraps in threads (~50 s more)
     from physics.step import _rollout_serial
     _wait_until_cached(_rollout_serial)
     model = physics.build_model(physics.examples.walker(), 64)
     physics.step(model, physics.initial_state(model, physics.SimParams()), None, parallel=True)
+    _evolve("--grow", design="sprout")   # (a growing run's episode loop, around the graph's step)
 
 
 def _wait_until_cached(dispatcher, seconds: float = 600.0) -> None:
