@@ -6,8 +6,11 @@ a second. Not a test module: ``python tests/warm_kernels.py FAMILY``.
 
 The two families share the physics step: the physics family compiles it and the episode's loop
 (one copy of each, whatever the run: every run hands them the same types), the solvers family
-the other solvers and the networks stepped on their own first, and the threaded step once the
-step it wraps is cached. From an empty cache both take about 200 s on the AMD Zen 3 machine
+the other solvers, the networks stepped on their own and the step of a graph's model (a growing
+run's bodies: a step of its own) first, then the threaded step once the step it wraps is
+cached, and a growing run's episode loop. (On the AMD EPYC machine, 2026-12-01, from an empty
+cache: 271 s for both families without the graph's step and loop, 320 and 324 s with them;
+without them three processes of the tests compiled them at once, tests of 284 s and 329 s.) From an empty cache both take about 200 s on the AMD Zen 3 machine
 (AVX2, 2.45 GHz; 2026-11-30: the step cached after ~130 s, the two families ending 4 s apart;
 the step compiles the step for one creature beside it since, about 240 s instead of 130, and
 the step for one block of 8 lanes too since: 63 -> 90 s on the Zen 5 machine).
