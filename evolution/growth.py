@@ -94,7 +94,8 @@ class GrowSettings:
     2.5 times the seed's size (at least 2 m) and 4 times its mass; ``min_mass`` (kg) and
     ``strength`` (N, every muscle's together; 0: no limit) are a challenge's rules. ``variants``:
     how many different changes of one kind the children of one structure take in a generation
-    (:meth:`Growth.mutate`)."""
+    (:meth:`Growth.mutate`). ``plan_weight``: the weight of two body plans' distance in
+    speciation (:meth:`Growth.distance`), beside the brains'."""
 
     spheres: int = 8
     muscles: int = 8
@@ -112,6 +113,11 @@ class GrowSettings:
     move: float = 0.2
     power: float = 0.1
     variants: int = 2
+    #: the body plans' distance in speciation, times this: 1 for a run from before it, 6 for a
+    #: new run (:func:`seed_limits`), which keeps new body plans in species of their own while
+    #: their brains learn to use them: of six seeds of the sprout run, five champions of 4-5
+    #: spheres instead of three at 1 and four at 3 (docs/evolving.md)
+    plan_weight: float = 1.0
     #: the engine of graphs (``physics.build_model(body, graph=True)``): bodies that differ only
     #: in which bones are muscles share a batch (:func:`grown_runs`). A run's settings say it
     #: (:func:`seed_limits` for a new run); a run from before it, whose settings do not, steps its
@@ -152,14 +158,20 @@ class GrowSettings:
         return settings
 
 
+#: a new run's :attr:`GrowSettings.plan_weight`
+NEW_PLAN_WEIGHT = 6.0
+
+
 def seed_limits(seed: physics.Body, given: dict | None = None) -> dict:
     """Growth settings (:class:`GrowSettings` as a dict) for growing ``seed``: ``given`` (the
     user's), and where it says nothing the default limits raised to the seed's own spheres, bones
     and muscles where it has more (at most 64), so that a design bigger than the defaults (the
     eel's 13 spheres) grows from itself instead of being refused. A new run steps the engine of
-    graphs (``graph``) unless ``given`` says otherwise."""
+    graphs (``graph``) and weighs body plans 6 times in speciation (``plan_weight``) unless
+    ``given`` says otherwise."""
     out = dict(given or {})
     out.setdefault("graph", True)
+    out.setdefault("plan_weight", NEW_PLAN_WEIGHT)
     default = GrowSettings()
     own = {"spheres": len(seed.spheres), "bones": len(seed.bones),
            "muscles": sum(1 for b in seed.bones if b.muscle is not None)}
@@ -746,7 +758,7 @@ class Growth:
         """Two bodies' distance: the parts one has and the other not, and the muscles one has
         where the other has a bone, over the larger body's part count; plus the mean difference
         of the spheres both have (positions in the seed's bone lengths, sizes and masses as
-        log ratios)."""
+        log ratios); times :attr:`GrowSettings.plan_weight`."""
         if a is b or a == b:
             return 0.0
         sa, sb = {s[0]: s for s in a.spheres}, {s[0]: s for s in b.spheres}
@@ -760,7 +772,7 @@ class Growth:
             values += (math.hypot(p[2] - q[2], p[3] - q[3]) / self.scale + abs(math.log(p[4] / q[4]))
                        + abs(math.log(p[5] / q[5])))
         parts = max(len(a.spheres) + len(a.bones), len(b.spheres) + len(b.bones))
-        return disjoint / parts + (values / len(shared) if shared else 0.0)
+        return self.settings.plan_weight * (disjoint / parts + (values / len(shared) if shared else 0.0))
 
     # --- the brain's inputs and outputs ---------------------------------------------------------
     def vocabulary(self, episode: Episode) -> list[str]:

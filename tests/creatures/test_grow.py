@@ -32,7 +32,7 @@ def straight(tmp_path_factory, run_creatures):
 
 def test_a_growing_run_grows_bodies_and_records_their_sizes(straight):
     first = (straight / "settings.json").read_text()
-    assert json.loads(first)["grow"] == {"graph": True}   # (a new run: the engine of graphs)
+    assert json.loads(first)["grow"] == {"graph": True, "plan_weight": 6.0}   # (a new run: the engine of graphs)
     sizes = [s for g in range(1, GENERATIONS + 1)
              for s in json.loads((straight / "best" / f"gen_{g:04d}.json").read_text())["population_sizes"]]
     assert max(s[0] for s in sizes) >= 3 and min(s[0] for s in sizes) == 2
@@ -96,7 +96,7 @@ def test_a_growing_challenge_run_grows_within_the_challenges_rules(tmp_path, run
                       "--workers", 1, "--out", tmp_path / "run")
     assert r.returncode == 0, r.stderr
     grow = json.loads((tmp_path / "run" / "settings.json").read_text())["grow"]
-    assert grow == {"spheres": 8, "min_mass": 1.0, "mass": 12.0, "strength": 1200.0, "graph": True}
+    assert grow == {"spheres": 8, "min_mass": 1.0, "mass": 12.0, "strength": 1200.0, "graph": True, "plan_weight": 6.0}
     assert "verified" in r.stdout
 
 
@@ -121,7 +121,7 @@ def test_a_design_bigger_than_the_default_limits_grows_from_itself(tmp_path, run
     r = run_creatures("evolve", "worm", "--grow", "--max-muscles", 6, "--generations", 1, "--population", 6,
                       "--seconds", 0.5, "--workers", 1, "--out", tmp_path / "run")
     assert r.returncode == 0, r.stderr
-    assert json.loads((tmp_path / "run" / "settings.json").read_text())["grow"] == {"muscles": 6, "spheres": 11, "graph": True}
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["grow"] == {"muscles": 6, "spheres": 11, "graph": True, "plan_weight": 6.0}
 
 
 def test_a_design_with_ranges_and_optional_parts_grows_and_keeps_them(tmp_path, run_creatures):

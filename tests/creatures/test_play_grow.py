@@ -65,7 +65,7 @@ def test_grow_from_scratch_is_the_first_card_and_the_sprout_growing(tmp_path):
 
 def test_grow_from_scratch_starts_a_run_that_grows_with_the_default_limits(grown_run):
     settings = RunSettings.read(grown_run / "settings.json")
-    assert settings.design_name == "sprout" and settings.grow == {"graph": True}
+    assert settings.design_name == "sprout" and settings.grow == {"graph": True, "plan_weight": 6.0}
     assert PlaySession(grown_run).title.startswith("sprout (growing) - ")
 
 
@@ -73,11 +73,11 @@ def test_a_design_bigger_than_the_default_limits_grows_within_its_own_size():
     """Every design that can grow does: the eel (13 spheres, 23 bones) is not refused for its
     size; one within the limits grows with them as they are."""
     eel = resolve_design("eel").body
-    assert grow_limits(eel) == {"spheres": 13, "bones": 23, "graph": True}
+    assert grow_limits(eel) == {"spheres": 13, "bones": 23, "graph": True, "plan_weight": 6.0}
     Growth(eel, GrowSettings.from_dict(grow_limits(eel)))
     with pytest.raises(ValueError, match="more than a grown body may have"):
         Growth(eel, GrowSettings())
-    assert grow_limits(resolve_design("walker").body) == {"graph": True}
+    assert grow_limits(resolve_design("walker").body) == {"graph": True, "plan_weight": 6.0}
 
 
 @pytest.mark.parametrize("design, reason", [
@@ -188,7 +188,7 @@ def test_the_start_screen_starts_a_growing_run_from_scratch_and_a_refusal_is_one
     try:
         assert len(started) == 1 and view.message is None
         session = started[0]
-        assert RunSettings.read(Path(session.run_dir) / "settings.json").grow == {"graph": True}
+        assert RunSettings.read(Path(session.run_dir) / "settings.json").grow == {"graph": True, "plan_weight": 6.0}
         assert session.state == "evolving" and session.title.startswith("sprout (growing)")
     finally:
         for session in started:

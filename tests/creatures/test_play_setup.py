@@ -125,7 +125,7 @@ def test_the_command_lines_grow_starts_a_design_growing(monkeypatch, tmp_path):
         settings = RunSettings.read(f"{session.run_dir}/settings.json")
     finally:
         session.close()
-    assert settings.design_name == "sprout" and settings.grow == {"graph": True}
+    assert settings.design_name == "sprout" and settings.grow == {"graph": True, "plan_weight": 6.0}
 
 
 def test_a_bad_sensor_list_is_refused_before_a_run_is_made(tmp_path):

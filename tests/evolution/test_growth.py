@@ -152,6 +152,20 @@ def test_distance_is_zero_for_the_same_body_and_grows_with_the_parts_not_shared(
     assert g.distance(seed, one) == 0.0 and p.size()[0] >= 5
 
 
+def test_a_new_run_weighs_body_plans_six_times_and_a_run_from_before_it_once():
+    import dataclasses
+    from evolution.growth import NEW_PLAN_WEIGHT, seed_limits
+    g = _growth()
+    heavy = Growth(design("sprout").body, dataclasses.replace(BUSY, plan_weight=NEW_PLAN_WEIGHT))
+    seed = g.seed_plan()
+    for p in _plans(g, 10, seed=3):
+        assert heavy.distance(seed, p) == NEW_PLAN_WEIGHT * g.distance(seed, p) > 0.0
+    assert GrowSettings.from_dict(seed_limits(design("sprout").body)).plan_weight == NEW_PLAN_WEIGHT == 6.0
+    assert GrowSettings.from_dict({"graph": True}).plan_weight == 1.0   # (a run's settings from before it)
+    with pytest.raises(ValueError, match="plan_weight must be a number >= 0"):
+        GrowSettings.from_dict({"plan_weight": -1})
+
+
 def test_a_design_that_cannot_grow_says_why_in_one_line():
     for name, words in (("hopper", "clusters"), ("walker-evolving", None)):
         body = design(name).body
