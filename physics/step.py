@@ -210,7 +210,8 @@ def _solve_lifting_again(h, packed_work, c, packed, work, k, chunks, again, lead
 #: a step's settings as the kernels read them (:class:`StepPlan`'s ``solver``): plain numbers,
 #: and the medium's coefficients (physics/medium.py)
 #: (``graph``: True for a graph's model, whose code is compiled into its step alone, else None;
-#: ``kinds``: None for a graph's model, stepped by the step for many creatures alone, else True:
+#: ``kinds``: None for a graph's model, stepped by the steps for many and for one block, not the
+#: step for one, else True:
 #: numba prunes the code under ``x is None`` or ``x is not None`` where ``x`` is None, and keeps both
 #: ways where it is not. Not ``()``: a parallel step's threads cannot take an empty tuple)
 Settings = namedtuple("Settings", "dt substeps iterations gravity drag bounce push slop ground self_collision fluid "
@@ -447,16 +448,17 @@ def _rollout_serial(start, out, cmds, every, hot, work, terrain, settings):
 @njit(cache=True, error_model="numpy")
 def _rollout_kinds(kinds, start, out, cmds, every, hot, work, terrain, s):
     """:func:`_rollout_serial`'s three steps; a graph's model (``kinds`` None: :data:`Settings`)
-    steps every batch by the step for many creatures alone: numba prunes the other two before
-    typing them, and its step compiles once, not three times."""
+    steps a batch of one creature as one block too: numba prunes the step for one before typing
+    it, and the graph's step compiles twice, not three times (a growing generation's batches of
+    one to eight creatures, a step for many, had cost it 2.08-2.18x its commonest body's 150)."""
     B = start[0].shape[0]
     if kinds is not None:
         if B == 1:   # (chunk B - 1 = 0: a runtime 0, a literal one is a numba type of its own)
             _rollout_chunk(B - 1, start, out, cmds, every, hot, work, terrain, s, None)
             return
-        if work_chunks(work) == 1 and unpack_work(*work).x.shape[3] == WIDTH:
-            _rollout_chunk(B - B, start, out, cmds, every, hot, work, terrain, s, one_block())
-            return
+    if work_chunks(work) == 1 and unpack_work(*work).x.shape[3] == WIDTH:
+        _rollout_chunk(B - B, start, out, cmds, every, hot, work, terrain, s, one_block())
+        return
     for c in range(work_chunks(work)):
         _rollout_chunk(c, start, out, cmds, every, hot, work, terrain, s, c < 0)
 
